@@ -1,0 +1,147 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Either, FastCheck as fc } from "effect"
+import * as LinkRequest from "./LinkRequest.js"
+
+const now = new Date("2026-11-20T12:00:00Z")
+const decode = (body: unknown) => LinkRequest.decodeLinkCreate(body, now)
+const errorsOf = (result: Either.Either<unknown, { fieldErrors: Record<string, ReadonlyArray<string>> }>) =>
+  Either.match(result, { onLeft: (e) => e.fieldErrors, onRight: () => ({}) })
+
+describe("link-create body", () => {
+  it("accepts the minimal body with VES and a 24 h expiry by default", () => {
+    const result = Either.getOrThrow(decode({ monto: 150.5, concepto: "Pedido 1" }))
+    expect(result.body.monto).toBe(15050)
+    expect(result.body.moneda).toBe("VES")
+    expect(result.expiresAt.toISOString()).toBe("2026-11-21T12:00:00.000Z")
+  })
+
+  it("treats null optional fields as absent", () => {
+    const result = decode({ monto: 1, concepto: "x", success_url: null, metadata: null, expira_horas: null })
+    expect(Either.isRight(result)).toBe(true)
+  })
+
+  it("refuses a missing monto, a long concepto and unknown fields, all at once", () => {
+    expect(errorsOf(decode({ concepto: "x".repeat(141), test: true }))).toEqual({
+      monto: ["es obligatorio"],
+      concepto: ["admite como máximo 140 caracteres"],
+      test: ["campo no permitido"]
+    })
+  })
+
+  it("refuses mode and currencies other than VES", () => {
+    expect(errorsOf(decode({ monto: 1, concepto: "x", moneda: "USD" }))).toEqual({
+      moneda: ["solo se admite VES"]
+    })
+    expect(errorsOf(decode({ monto: 1, concepto: "x", mode: "live" }))).toEqual({
+      mode: ["campo no permitido"]
+    })
+  })
+
+  it("bounds expira_horas to 1..720 integers", () => {
+    expect(Either.isRight(decode({ monto: 1, concepto: "x", expira_horas: 1 }))).toBe(true)
+    expect(Either.isRight(decode({ monto: 1, concepto: "x", expira_horas: 720 }))).toBe(true)
+    expect(errorsOf(decode({ monto: 1, concepto: "x", expira_horas: 0 }))).toEqual({
+      expira_horas: ["debe estar entre 1 y 720"]
+    })
+    expect(errorsOf(decode({ monto: 1, concepto: "x", expira_horas: 721 }))).toHaveProperty("expira_horas")
+    expect(errorsOf(decode({ monto: 1, concepto: "x", expira_horas: 1.5 }))).toHaveProperty("expira_horas")
+  })
+
+  it("lets a future expira_en win over expira_horas and refuses a past one", () => {
+    const result = Either.getOrThrow(
+      decode({ monto: 1, concepto: "x", expira_horas: 5, expira_en: "2026-11-20T13:30:00Z" })
+    )
+    expect(result.expiresAt.toISOString()).toBe("2026-11-20T13:30:00.000Z")
+    expect(errorsOf(decode({ monto: 1, concepto: "x", expira_en: "2026-11-20T11:59:59Z" }))).toEqual({
+      expira_en: ["debe ser una fecha futura"]
+    })
+    expect(errorsOf(decode({ monto: 1, concepto: "x", expira_en: "mañana" }))).toEqual({
+      expira_en: ["debe ser una fecha ISO 8601"]
+    })
+    expect(errorsOf(decode({ monto: 1, concepto: "x", expira_en: "2026-02-30T10:00:00Z" }))).toHaveProperty(
+      "expira_en"
+    )
+  })
+
+  it("reads an expira_en without offset as Caracas time", () => {
+    const result = Either.getOrThrow(decode({ monto: 1, concepto: "x", expira_en: "2026-11-20T18:00:00" }))
+    expect(result.expiresAt.toISOString()).toBe("2026-11-20T22:00:00.000Z")
+  })
+
+  it("wants https urls up to 400 characters", () => {
+    expect(Either.isRight(decode({ monto: 1, concepto: "x", success_url: "https://tienda.com/ok" }))).toBe(
+      true
+    )
+    expect(errorsOf(decode({ monto: 1, concepto: "x", success_url: "http://tienda.com/ok" }))).toEqual({
+      success_url: ["debe comenzar con https://"]
+    })
+    const long = `https://tienda.com/${"a".repeat(400 - 19 + 1)}`
+    expect(errorsOf(decode({ monto: 1, concepto: "x", failure_url: long }))).toEqual({
+      failure_url: ["admite como máximo 400 caracteres"]
+    })
+  })
+
+  it("limits metadata to 20 keys, names of 40 and values of 200 characters", () => {
+    const twenty = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`k${i}`, "v"]))
+    expect(Either.isRight(decode({ monto: 1, concepto: "x", metadata: twenty }))).toBe(true)
+    expect(errorsOf(decode({ monto: 1, concepto: "x", metadata: { ...twenty, k20: "v" } }))).toEqual({
+      metadata: ["admite como máximo 20 claves"]
+    })
+    expect(errorsOf(decode({ monto: 1, concepto: "x", metadata: { ["k".repeat(41)]: "v" } }))).toHaveProperty(
+      `metadata.${"k".repeat(41)}`
+    )
+    expect(errorsOf(decode({ monto: 1, concepto: "x", metadata: { a: "v".repeat(201) } }))).toEqual({
+      "metadata.a": ["el valor admite como máximo 200 caracteres"]
+    })
+    expect(errorsOf(decode({ monto: 1, concepto: "x", metadata: { a: { b: 1 } } }))).toHaveProperty(
+      "metadata.a"
+    )
+  })
+
+  it("limits idempotency_key to 64 characters", () => {
+    expect(Either.isRight(decode({ monto: 1, concepto: "x", idempotency_key: "k".repeat(64) }))).toBe(true)
+    expect(errorsOf(decode({ monto: 1, concepto: "x", idempotency_key: "k".repeat(65) }))).toHaveProperty(
+      "idempotency_key"
+    )
+  })
+
+  it.prop(
+    "any amount with more than two decimals is refused",
+    [fc.integer({ min: 1, max: 10_000_000 })],
+    ([n]) => {
+      const value = n / 1000
+      const result = decode({ monto: value, concepto: "x" })
+      expect(Either.isRight(result)).toBe(n % 10 === 0)
+    }
+  )
+})
+
+describe("batch body", () => {
+  const item = (i: number) => ({ monto: 10 + i, concepto: `Pedido ${i}`, referencia_externa: `ORD-${i}` })
+  const decodeLote = (body: unknown) => LinkRequest.decodeLoteCreate(body, now)
+
+  it("accepts 1 to 500 items", () => {
+    expect(Either.isRight(decodeLote({ items: [item(1)] }))).toBe(true)
+    expect(Either.isRight(decodeLote({ items: Array.from({ length: 500 }, (_, i) => item(i)) }))).toBe(true)
+    expect(errorsOf(decodeLote({ items: [] }))).toEqual({ items: ["debe tener al menos 1 elemento"] })
+    expect(errorsOf(decodeLote({ items: Array.from({ length: 501 }, (_, i) => item(i)) }))).toEqual({
+      items: ["admite como máximo 500 elementos"]
+    })
+  })
+
+  it("reports an invalid item by its index, so nothing is created", () => {
+    expect(errorsOf(decodeLote({ items: [item(1), { monto: -1, concepto: "x" }] }))).toEqual({
+      "items.1.monto": ["debe ser mayor que 0"]
+    })
+    expect(errorsOf(decodeLote({ items: [{ ...item(1), cliente: { nombre: "n".repeat(121) } }] }))).toEqual({
+      "items.0.cliente.nombre": ["admite como máximo 120 caracteres"]
+    })
+  })
+
+  it("refuses an item key repeated within the batch", () => {
+    const a = { ...item(1), idempotency_key: "k1" }
+    expect(errorsOf(decodeLote({ items: [a, { ...item(2), idempotency_key: "k1" }] }))).toEqual({
+      "items.1.idempotency_key": ["está repetida en el lote"]
+    })
+  })
+})

@@ -1,0 +1,113 @@
+/**
+ * Ports: what the domain needs from the outside world, as Effect services. The server
+ * provides adapters (the sandbox bank for test mode, the HTTP bank for live mode, a card
+ * processor); tests provide their own layers.
+ */
+import { Context, type Effect } from "effect"
+import type { Cents } from "./Money.js"
+import type { OperationState } from "./Operation.js"
+import type { MotivoRechazo } from "./Resultado.js"
+
+/** A party of a bank operation as the bank sees it: the Instrument without its name rules. */
+export interface Party {
+  readonly tipo: "cuenta" | "telefono"
+  readonly valor: string
+  readonly banco: string
+  readonly identificacion: string
+  readonly tipo_doc?: "V" | "E" | "J" | "P" | "G" | undefined
+  readonly nombre: string
+}
+
+/**
+ * Every bank answer, normalised. Adapters never fail for a bank's business answer: a timeout
+ * after sending is `DESCONOCIDA`, a failure before sending is `ERROR`, a refusal is
+ * `RECHAZADA` with a `motivo_rechazo` from SPEC's list.
+ */
+export interface BankAnswer {
+  readonly estado: OperationState
+  readonly referencia_banco: string | null
+  readonly endtoend: string | null
+  readonly motivo_rechazo: MotivoRechazo | null
+}
+
+/** Common fields of an order sent to a bank; `operacionId` is our id, sent so the bank can dedupe. */
+export interface BankOrder {
+  readonly operacionId: string
+  readonly monto: Cents
+  readonly concepto: string
+}
+
+export interface RequestCodeOrder extends BankOrder {
+  readonly cobrador: Party
+  readonly pagador: Party
+}
+
+export interface DebitOrder extends RequestCodeOrder {
+  readonly otp: string
+}
+
+export interface CreditOrder extends BankOrder {
+  readonly ordenante: Party
+  readonly beneficiario: Party
+  readonly via: "credito_inmediato" | "pago_movil"
+}
+
+export interface ReversalOrder {
+  readonly operacionId: string
+  readonly originalId: string
+  readonly monto: Cents
+  readonly motivo: string
+}
+
+/** The bank (C2P debit with a one-time code, immediate credit, query, reversal, refund). */
+export class BankGateway extends Context.Tag("@switch/core/BankGateway")<
+  BankGateway,
+  {
+    /** Asks the payer's bank to send the one-time code; ACEPTADA means it was sent. */
+    readonly requestCode: (order: RequestCodeOrder) => Effect.Effect<BankAnswer>
+    /** Debits the payer with the code they received. */
+    readonly debit: (order: DebitOrder) => Effect.Effect<BankAnswer>
+    /** Sends money (payouts, settlement to the merchant, split shares). */
+    readonly credit: (order: CreditOrder) => Effect.Effect<BankAnswer>
+    /** Asks the bank for the current state of an operation sent earlier, by our id. */
+    readonly query: (operacionId: string) => Effect.Effect<BankAnswer>
+    /** Reverses an operation the same day; banks that cannot answer NO_SOPORTADO. */
+    readonly reverse: (order: ReversalOrder) => Effect.Effect<BankAnswer>
+    /** Returns money of an earlier collection to its payer. */
+    readonly refund: (order: ReversalOrder) => Effect.Effect<BankAnswer>
+  }
+>() {}
+
+/** A card session opened at the external processor; the service never sees card data. */
+export interface CardSession {
+  readonly sessionId: string
+  readonly formUrl: string
+  readonly expiresAt: Date
+}
+
+/** What the processor says about a card session. */
+export type CardStatus =
+  | { readonly _tag: "Cobrado"; readonly referencia: string }
+  | { readonly _tag: "NoCobrado" }
+  | { readonly _tag: "EnCurso" }
+
+/** The external card processor of the card pilot. */
+export class CardProcessor extends Context.Tag("@switch/core/CardProcessor")<
+  CardProcessor,
+  {
+    readonly openForm: (input: {
+      readonly linkId: string
+      readonly total: Cents
+      readonly returnUrl: string
+    }) => Effect.Effect<CardSession>
+    readonly status: (sessionId: string) => Effect.Effect<CardStatus>
+  }
+>() {}
+
+/** Identifier source, so tests can make ids predictable. Time comes from Effect's Clock. */
+export class Ids extends Context.Tag("@switch/core/Ids")<
+  Ids,
+  {
+    readonly uuid: Effect.Effect<string>
+  }
+>() {}

@@ -1,0 +1,438 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Either, FastCheck as fc } from "effect"
+import type { Instrument } from "./Instrument.js"
+import * as Money from "./Money.js"
+import * as Split from "./Split.js"
+
+const c = (n: number) => Money.Cents(n)
+const bp = (n: number) => Money.BasisPoints(n)
+
+const rightOf = <A, E>(e: Either.Either<A, E>): A =>
+  Either.getOrThrowWith(e, (err) => new Error(`expected success, got ${JSON.stringify(err)}`))
+const leftOf = <A, E>(e: Either.Either<A, E>): E =>
+  Either.match(e, {
+    onLeft: (err) => err,
+    onRight: (value) => {
+      throw new Error(`expected a failure, got ${JSON.stringify(value)}`)
+    }
+  })
+
+const ana: Instrument = {
+  tipo: "cuenta",
+  valor: "01020123450123456789",
+  banco: "0102",
+  identificacion: "V12345678",
+  nombre: "Ana Pérez"
+}
+const beto: Instrument = {
+  tipo: "telefono",
+  valor: "04141234567",
+  banco: "0105",
+  identificacion: "V87654321",
+  tipo_doc: "V",
+  nombre: "Beto Ruiz"
+}
+
+const pct = (n: number): Split.Share => ({ _tag: "Porcentaje", bp: bp(n) })
+const fijo = (n: number): Split.Share => ({ _tag: "Fijo", cents: c(n) })
+
+describe("Split.decode", () => {
+  it("reads percentages as basis points and fixed amounts as cents", () => {
+    const entries = rightOf(
+      Split.decode([
+        { cuenta: ana, porcentaje: 33.33 },
+        { cuenta: beto, monto: 150.5 }
+      ])
+    )
+    expect(entries).toEqual([
+      { cuenta: ana, share: { _tag: "Porcentaje", bp: 3333 } },
+      { cuenta: beto, share: { _tag: "Fijo", cents: 15050 } }
+    ])
+  })
+
+  it("accepts exactly 5 beneficiaries and 100 % in total", () => {
+    const five = Array.from({ length: 5 }, () => ({ cuenta: ana, porcentaje: 20 }))
+    expect(rightOf(Split.decode(five))).toHaveLength(5)
+  })
+
+  it("more than 5 beneficiaries is split_max_beneficiarios", () => {
+    const six = Array.from({ length: 6 }, () => ({ cuenta: ana, porcentaje: 10 }))
+    expect(leftOf(Split.decode(six))).toMatchObject({ error: "split_max_beneficiarios", status: 400 })
+  })
+
+  it("an empty split is split_invalido", () => {
+    expect(leftOf(Split.decode([]))).toEqual({
+      error: "split_invalido",
+      status: 400,
+      detail: "split: debe tener al menos un beneficiario"
+    })
+  })
+
+  it("a split that is not an array is split_invalido", () => {
+    expect(leftOf(Split.decode({ cuenta: ana, porcentaje: 10 })).error).toBe("split_invalido")
+    expect(leftOf(Split.decode(null)).error).toBe("split_invalido")
+  })
+
+  it("both porcentaje and monto is split_invalido naming the index", () => {
+    const err = leftOf(
+      Split.decode([
+        { cuenta: ana, porcentaje: 10 },
+        { cuenta: beto, porcentaje: 10, monto: 5 }
+      ])
+    )
+    expect(err).toEqual({
+      error: "split_invalido",
+      status: 400,
+      detail: "split[1]: indique porcentaje o monto, no ambos"
+    })
+  })
+
+  it("neither porcentaje nor monto is split_invalido naming the index", () => {
+    expect(leftOf(Split.decode([{ cuenta: ana }])).detail).toBe("split[0]: indique porcentaje o monto")
+  })
+
+  it("missing account data is split_invalido naming the field", () => {
+    expect(leftOf(Split.decode([{ porcentaje: 10 }])).detail).toBe("split[0].cuenta: es obligatorio")
+    const { banco: _banco, ...sinBanco } = ana
+    const err = leftOf(Split.decode([{ cuenta: sinBanco, porcentaje: 10 }]))
+    expect(err.error).toBe("split_invalido")
+    expect(err.detail).toBe("split[0].cuenta.banco: es obligatorio")
+  })
+
+  it("an invalid Instrument is split_invalido with the Instrument's messages", () => {
+    const err = leftOf(Split.decode([{ cuenta: { ...ana, banco: "12", extra: 1 }, monto: 10 }]))
+    expect(err.error).toBe("split_invalido")
+    expect(err.detail).toContain("split[0].cuenta.banco: debe tener exactamente 4 dígitos")
+    expect(err.detail).toContain("split[0].cuenta.extra: campo no permitido")
+  })
+
+  it("an unknown field in an entry is split_invalido", () => {
+    expect(leftOf(Split.decode([{ cuenta: ana, porcentaje: 10, nota: "x" }]))).toEqual({
+      error: "split_invalido",
+      status: 400,
+      detail: "split[0].nota: campo no permitido"
+    })
+  })
+
+  it("every entry's problems are listed, each with its index", () => {
+    const err = leftOf(
+      Split.decode([{ cuenta: ana }, { cuenta: beto, porcentaje: 10 }, { cuenta: beto, monto: 0 }])
+    )
+    expect(err.detail).toBe("split[0]: indique porcentaje o monto; split[2].monto: debe ser mayor que 0")
+  })
+
+  it("a percentage must be greater than 0, up to 100, with at most 2 decimals", () => {
+    const detail = (porcentaje: unknown) => leftOf(Split.decode([{ cuenta: ana, porcentaje }])).detail
+    expect(detail(0)).toBe("split[0].porcentaje: debe ser mayor que 0")
+    expect(detail(-5)).toBe("split[0].porcentaje: no puede ser negativo")
+    expect(detail(100.01)).toBe("split[0].porcentaje: no puede ser mayor que 100")
+    expect(detail(10.001)).toBe("split[0].porcentaje: admite como máximo 2 decimales")
+    expect(detail("10")).toBe("split[0].porcentaje: debe ser un número")
+    expect(rightOf(Split.decode([{ cuenta: ana, porcentaje: 100 }]))[0]?.share).toEqual(pct(10_000))
+    expect(rightOf(Split.decode([{ cuenta: ana, porcentaje: 0.01 }]))[0]?.share).toEqual(pct(1))
+  })
+
+  it("a fixed amount must be greater than 0 with at most 2 decimals", () => {
+    const detail = (monto: unknown) => leftOf(Split.decode([{ cuenta: ana, monto }])).detail
+    expect(detail(0)).toBe("split[0].monto: debe ser mayor que 0")
+    expect(detail(1.005)).toBe("split[0].monto: admite como máximo 2 decimales")
+    expect(detail(null)).toBe("split[0].monto: debe ser un número")
+    expect(rightOf(Split.decode([{ cuenta: ana, monto: 0.01 }]))[0]?.share).toEqual(fijo(1))
+  })
+
+  it("percentages summing over 100 are split_excede_neto with status 400", () => {
+    expect(
+      leftOf(
+        Split.decode([
+          { cuenta: ana, porcentaje: 60 },
+          { cuenta: beto, porcentaje: 40.01 }
+        ])
+      )
+    ).toEqual({
+      error: "split_excede_neto",
+      status: 400,
+      detail: "los porcentajes suman 100.01 %, más de 100 %"
+    })
+  })
+})
+
+describe("Split.checkAtCreation", () => {
+  const merchant: Split.MerchantSplitFacts = {
+    splitHabilitado: true,
+    liquidacionInmediata: true,
+    approvedAccounts: [ana, beto]
+  }
+  const entries: ReadonlyArray<Split.SplitEntry> = [
+    { cuenta: ana, share: pct(5_000) },
+    { cuenta: beto, share: fijo(2_000) }
+  ]
+  const base = { entries, merchant, amount: c(10_000), commissionPct: bp(100) }
+
+  it("accepts a split of approved accounts that fits the net", () => {
+    // Net of Bs 100 at 1 % is Bs 99: 49,50 + 20 = 69,50.
+    expect(Split.checkAtCreation(base)).toEqual(Either.right(entries))
+  })
+
+  it("a merchant without the pilot gets split_no_disponible before any other check", () => {
+    const err = leftOf(
+      Split.checkAtCreation({
+        ...base,
+        merchant: { splitHabilitado: false, liquidacionInmediata: false, approvedAccounts: [] }
+      })
+    )
+    expect(err).toMatchObject({ error: "split_no_disponible", status: 400 })
+  })
+
+  it("a merchant without immediate settlement gets split_requiere_liquidacion_inmediata (422)", () => {
+    const err = leftOf(
+      Split.checkAtCreation({
+        ...base,
+        merchant: { ...merchant, liquidacionInmediata: false, approvedAccounts: [] }
+      })
+    )
+    expect(err).toMatchObject({ error: "split_requiere_liquidacion_inmediata", status: 422 })
+  })
+
+  it("an account not approved is split_cuenta_no_preaprobada naming its index", () => {
+    const err = leftOf(Split.checkAtCreation({ ...base, merchant: { ...merchant, approvedAccounts: [ana] } }))
+    expect(err).toEqual({
+      error: "split_cuenta_no_preaprobada",
+      status: 400,
+      detail: "split[1]: la cuenta no está entre las cuentas aprobadas del comercio"
+    })
+  })
+
+  it("approval must match type, bank, number and holder id", () => {
+    const approved = [ana]
+    expect(Split.isApproved(ana, approved)).toBe(true)
+    expect(Split.isApproved({ ...ana, tipo: "telefono" }, approved)).toBe(false)
+    expect(Split.isApproved({ ...ana, banco: "0105" }, approved)).toBe(false)
+    expect(Split.isApproved({ ...ana, valor: "01020123450123456780" }, approved)).toBe(false)
+    expect(Split.isApproved({ ...ana, identificacion: "V12345679" }, approved)).toBe(false)
+  })
+
+  it("approval ignores the holder's name spelling and separators in ids and numbers", () => {
+    const approved = [ana]
+    expect(Split.isApproved({ ...ana, nombre: "ANA PEREZ" }, approved)).toBe(true)
+    expect(Split.isApproved({ ...ana, identificacion: "v-12.345.678" }, approved)).toBe(true)
+    expect(Split.isApproved({ ...beto, valor: "0414-123.45.67" }, [beto])).toBe(true)
+  })
+
+  it("a split exceeding the net of the charge without tip is split_excede_neto (422)", () => {
+    // Net of Bs 100 at 1 % is Bs 99: a fixed Bs 99,01 does not fit, Bs 99 does.
+    const over = leftOf(Split.checkAtCreation({ ...base, entries: [{ cuenta: ana, share: fijo(9_901) }] }))
+    expect(over).toMatchObject({ error: "split_excede_neto", status: 422 })
+    expect(over.detail).toBe("el reparto (Bs 99,01) excede el neto del cobro (Bs 99,00)")
+    expect(
+      Either.isRight(Split.checkAtCreation({ ...base, entries: [{ cuenta: ana, share: fijo(9_900) }] }))
+    ).toBe(true)
+  })
+
+  it("fixed amounts plus percentage shares together must fit the net", () => {
+    // 50 % of Bs 99 is 49,50; plus Bs 49,51 fixed is Bs 99,01.
+    const err = leftOf(
+      Split.checkAtCreation({
+        ...base,
+        entries: [
+          { cuenta: ana, share: pct(5_000) },
+          { cuenta: beto, share: fijo(4_951) }
+        ]
+      })
+    )
+    expect(err.error).toBe("split_excede_neto")
+  })
+})
+
+describe("Split.allocate", () => {
+  it("percentages round down and the leftover cent stays with the merchant", () => {
+    // 33.33 % of 100 cents is 33.33 → 33, three times: merchant keeps 1.
+    expect(
+      Split.allocate(c(100), [{ share: pct(3_333) }, { share: pct(3_333) }, { share: pct(3_333) }])
+    ).toEqual({
+      _tag: "Repartible",
+      shares: [
+        { index: 0, monto: 33, estado: "pendiente" },
+        { index: 1, monto: 33, estado: "pendiente" },
+        { index: 2, monto: 33, estado: "pendiente" }
+      ],
+      montoComercio: 1
+    })
+  })
+
+  it("fixed amounts are paid as given", () => {
+    expect(Split.allocate(c(9_900), [{ share: fijo(2_000) }, { share: pct(5_000) }])).toEqual({
+      _tag: "Repartible",
+      shares: [
+        { index: 0, monto: 2_000, estado: "pendiente" },
+        { index: 1, monto: 4_950, estado: "pendiente" }
+      ],
+      montoComercio: 2_950
+    })
+  })
+
+  it("a share under one cent is sin_monto and not paid", () => {
+    // 0.5 % of 99 cents is 0.495 cent.
+    const result = Split.allocate(c(99), [{ share: pct(50) }, { share: pct(5_000) }])
+    expect(result).toEqual({
+      _tag: "Repartible",
+      shares: [
+        { index: 0, monto: 0, estado: "sin_monto" },
+        { index: 1, monto: 49, estado: "pendiente" }
+      ],
+      montoComercio: 50
+    })
+  })
+
+  it("when the split takes all the net the merchant keeps 0", () => {
+    const result = Split.allocate(c(9_900), [{ share: pct(6_000) }, { share: pct(4_000) }])
+    expect(result).toMatchObject({ _tag: "Repartible", montoComercio: 0 })
+  })
+
+  it("when the shares exceed the net nobody is paid", () => {
+    expect(Split.allocate(c(9_900), [{ share: fijo(5_000) }, { share: fijo(5_000) }])).toEqual({
+      _tag: "NoCubre",
+      requerido: 10_000,
+      neto: 9_900
+    })
+  })
+
+  const netArb = fc.integer({ min: 0, max: 1_000_000_000_00 }).map(c)
+  // Fixed amounts drawn around the net so that both outcomes (covered or not) come up often.
+  const netAndEntriesArb = netArb.chain((net) =>
+    fc.tuple(
+      fc.constant(net),
+      fc.array(
+        fc
+          .oneof(
+            fc.integer({ min: 1, max: 10_000 }).map(pct),
+            fc.integer({ min: 1, max: Math.max(1, Math.ceil(net / 2)) }).map(fijo)
+          )
+          .map((share) => ({ share })),
+        { minLength: 1, maxLength: 5 }
+      )
+    )
+  )
+  // Percentage-only splits whose percentages sum to at most 100.
+  const percentOnlyArb = fc
+    .array(fc.integer({ min: 1, max: 10_000 }), { minLength: 1, maxLength: 5 })
+    .filter((bps) => bps.reduce((a, b) => a + b, 0) <= 10_000)
+    .map((bps) => bps.map((n) => ({ share: pct(n) })))
+
+  it.prop(
+    "the shares plus the merchant's part equal the net, none negative, none over the net",
+    [netAndEntriesArb],
+    ([[net, entries]]) => {
+      const result = Split.allocate(net, entries)
+      const exact = entries.reduce((sum, e) => sum + Split.shareOf(net, e.share), 0)
+      if (result._tag === "NoCubre") {
+        expect(exact).toBeGreaterThan(net)
+        return
+      }
+      const paid = result.shares.reduce((sum, s) => sum + s.monto, 0)
+      expect(paid + result.montoComercio).toBe(net)
+      expect(result.montoComercio).toBeGreaterThanOrEqual(0)
+      for (const share of result.shares) {
+        expect(share.monto).toBeGreaterThanOrEqual(0)
+        expect(share.monto).toBeLessThanOrEqual(net)
+        expect(share.estado).toBe(share.monto === 0 ? "sin_monto" : "pendiente")
+      }
+    }
+  )
+
+  it.prop(
+    "percentage-only splits summing to 100 or less always cover the net",
+    [netArb, percentOnlyArb],
+    ([net, e]) => {
+      const result = Split.allocate(net, e)
+      expect(result._tag).toBe("Repartible")
+    }
+  )
+
+  it.prop(
+    "rounding down never gives a beneficiary more than its exact share, and less by under a cent",
+    [netArb, fc.integer({ min: 1, max: 10_000 })],
+    ([net, n]) => {
+      const result = Split.allocate(net, [{ share: pct(n) }])
+      if (result._tag !== "Repartible") throw new Error("a single percentage always covers the net")
+      const monto = BigInt(result.shares[0]?.monto ?? -1)
+      const exactTimes10000 = BigInt(net) * BigInt(n)
+      expect(monto * 10_000n).toBeLessThanOrEqual(exactTimes10000)
+      expect(exactTimes10000 - monto * 10_000n).toBeLessThan(10_000n)
+    }
+  )
+})
+
+describe("Split: reparto view", () => {
+  it("a beneficiary is masked to bank, type, last 4 and name", () => {
+    const view = Split.maskBeneficiary(
+      { cuenta: ana, share: pct(3_333) },
+      { monto: c(3_300), estado: "pagado", referencia_bancaria: "000123", liquidacion_txn_id: "txn_1" }
+    )
+    expect(view).toEqual({
+      banco: "0102",
+      tipo: "cuenta",
+      ultimos4: "6789",
+      nombre: "Ana Pérez",
+      porcentaje: 3_333,
+      monto_fijo: null,
+      monto: 3_300,
+      estado: "pagado",
+      referencia_bancaria: "000123",
+      liquidacion_txn_id: "txn_1"
+    })
+    expect(JSON.stringify(view)).not.toContain(ana.valor)
+    expect(JSON.stringify(view)).not.toContain(ana.identificacion)
+  })
+
+  it("a fixed-amount beneficiary shows monto_fijo and no percentage; payment facts default to null", () => {
+    const view = Split.maskBeneficiary(
+      { cuenta: beto, share: fijo(2_000) },
+      { monto: c(2_000), estado: "pendiente" }
+    )
+    expect(view).toMatchObject({
+      ultimos4: "4567",
+      porcentaje: null,
+      monto_fijo: 2_000,
+      referencia_bancaria: null,
+      liquidacion_txn_id: null
+    })
+  })
+
+  it("every part paid or without amount makes the reparto repartido", () => {
+    expect(Split.repartoEstado(["pagado", "pagado"])).toBe("repartido")
+    expect(Split.repartoEstado(["pagado", "sin_monto"])).toBe("repartido")
+  })
+
+  it("any part in review puts the reparto in review", () => {
+    expect(Split.repartoEstado(["pagado", "en_revision", "descartado"])).toBe("en_revision")
+    expect(Split.repartoEstado(["pendiente", "en_revision"])).toBe("en_revision")
+  })
+
+  it("finished with some part closed unpaid is cerrado", () => {
+    expect(Split.repartoEstado(["pagado", "descartado"])).toBe("cerrado")
+    expect(Split.repartoEstado(["descartado", "sin_monto"])).toBe("cerrado")
+  })
+
+  it("a part still to pay keeps the reparto pendiente", () => {
+    expect(Split.repartoEstado(["pendiente", "pagado"])).toBe("pendiente")
+    expect(Split.repartoEstado(["pendiente", "descartado"])).toBe("pendiente")
+  })
+
+  it("the reparto counts only paid parts as monto_repartido", () => {
+    const paid = Split.maskBeneficiary(
+      { cuenta: ana, share: pct(5_000) },
+      { monto: c(4_950), estado: "pagado" }
+    )
+    const review = Split.maskBeneficiary(
+      { cuenta: beto, share: fijo(2_000) },
+      { monto: c(2_000), estado: "en_revision" }
+    )
+    expect(Split.reparto({ montoComercio: c(2_950), beneficiarios: [paid, review] })).toEqual({
+      estado: "en_revision",
+      moneda: "VES",
+      monto_comercio: 2_950,
+      monto_repartido: 4_950,
+      beneficiarios: [paid, review]
+    })
+  })
+})

@@ -1,0 +1,386 @@
+/**
+ * The split pilot: a link's net shared among up to 5 beneficiaries. Reads the raw `split` of
+ * `POST /links`, checks it against the merchant at creation, computes each share, and builds
+ * the masked `reparto` view.
+ *
+ * Decisions SPEC leaves open:
+ * - An empty `split` array is `split_invalido`: a link without split omits the field, so an
+ *   empty list is a client mistake, not a way to say "no split".
+ * - One `porcentaje` outside (0, 100] is `split_invalido` (a field rule); `split_excede_neto`
+ *   (400) is kept for valid percentages whose sum passes 100.
+ * - `detail` lists every problem found, each prefixed with its path (`split[1].monto: ...`).
+ */
+import { Either, Schema } from "effect"
+import * as Fees from "./Fees.js"
+import type { Instrument } from "./Instrument.js"
+import * as InstrumentSchema from "./Instrument.js"
+import type { BasisPoints, Cents } from "./Money.js"
+import * as Money from "./Money.js"
+import * as Validation from "./Validation.js"
+
+/** Most beneficiaries one link may have. */
+export const MAX_BENEFICIARIES = 5
+
+/** A whole net: 100 % in basis points. */
+export const FULL_PCT: BasisPoints = Money.BasisPoints(10_000)
+
+// ---------------------------------------------------------------------------------------------
+// Errors
+
+/** SPEC's split error codes on `POST /links`, each with its HTTP status and a Spanish detail. */
+export type SplitError =
+  | { readonly error: "split_invalido"; readonly status: 400; readonly detail: string }
+  | { readonly error: "split_max_beneficiarios"; readonly status: 400; readonly detail: string }
+  | { readonly error: "split_excede_neto"; readonly status: 400 | 422; readonly detail: string }
+  | { readonly error: "split_no_disponible"; readonly status: 400; readonly detail: string }
+  | { readonly error: "split_requiere_liquidacion_inmediata"; readonly status: 422; readonly detail: string }
+  | { readonly error: "split_cuenta_no_preaprobada"; readonly status: 400; readonly detail: string }
+
+/** The `error` codes a split can fail with. */
+export type SplitErrorCode = SplitError["error"]
+
+const invalid = (issues: ReadonlyArray<string>): SplitError => ({
+  error: "split_invalido",
+  status: 400,
+  detail: issues.join("; ")
+})
+
+// ---------------------------------------------------------------------------------------------
+// Entries
+
+/** A beneficiary's share: a percentage of the net, or a fixed amount. */
+export type Share =
+  | { readonly _tag: "Porcentaje"; readonly bp: BasisPoints }
+  | { readonly _tag: "Fijo"; readonly cents: Cents }
+
+/** One decoded beneficiary of a split. */
+export interface SplitEntry {
+  readonly cuenta: Instrument
+  readonly share: Share
+}
+
+const ENTRY_FIELDS = new Set(["cuenta", "porcentaje", "monto"])
+
+const decodeCuenta = Validation.decode(InstrumentSchema.Instrument)
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
+
+const decodePercent = (path: string, value: unknown): Either.Either<Share, string> => {
+  if (typeof value !== "number") return Either.left(`${path}: debe ser un número`)
+  return Either.match(Money.basisPointsFromPercent(value), {
+    onLeft: (issue) => Either.left(`${path}: ${Money.issueMessage[issue]}`),
+    onRight: (bp) =>
+      bp <= 0
+        ? Either.left(`${path}: debe ser mayor que 0`)
+        : bp > FULL_PCT
+          ? Either.left(`${path}: no puede ser mayor que 100`)
+          : Either.right<Share>({ _tag: "Porcentaje", bp })
+  })
+}
+
+const decodeAmount = (path: string, value: unknown): Either.Either<Share, string> => {
+  if (typeof value !== "number") return Either.left(`${path}: debe ser un número`)
+  return Either.match(Money.fromPositiveNumber(value), {
+    onLeft: (issue) => Either.left(`${path}: ${Money.issueMessage[issue]}`),
+    onRight: (cents) => Either.right<Share>({ _tag: "Fijo", cents })
+  })
+}
+
+/** Reads one raw entry; on failure, every problem found with its path. */
+const decodeEntry = (raw: unknown, index: number): Either.Either<SplitEntry, ReadonlyArray<string>> => {
+  const at = `split[${index}]`
+  if (!isRecord(raw)) return Either.left([`${at}: debe ser un objeto con cuenta y porcentaje o monto`])
+  const issues: Array<string> = []
+  for (const key of Object.keys(raw)) {
+    if (!ENTRY_FIELDS.has(key)) issues.push(`${at}.${key}: campo no permitido`)
+  }
+
+  let cuenta: Instrument | undefined
+  if (raw.cuenta === undefined) {
+    issues.push(`${at}.cuenta: es obligatorio`)
+  } else {
+    Either.match(decodeCuenta(raw.cuenta), {
+      onLeft: ({ fieldErrors }) => {
+        for (const [field, messages] of Object.entries(fieldErrors)) {
+          const path = field === Validation.ROOT ? `${at}.cuenta` : `${at}.cuenta.${field}`
+          issues.push(`${path}: ${messages.join(", ")}`)
+        }
+      },
+      onRight: (decoded) => {
+        cuenta = decoded
+      }
+    })
+  }
+
+  let share: Share | undefined
+  const hasPercent = raw.porcentaje !== undefined
+  const hasAmount = raw.monto !== undefined
+  if (hasPercent && hasAmount) {
+    issues.push(`${at}: indique porcentaje o monto, no ambos`)
+  } else if (!hasPercent && !hasAmount) {
+    issues.push(`${at}: indique porcentaje o monto`)
+  } else {
+    Either.match(
+      hasPercent ? decodePercent(`${at}.porcentaje`, raw.porcentaje) : decodeAmount(`${at}.monto`, raw.monto),
+      {
+        onLeft: (issue) => {
+          issues.push(issue)
+        },
+        onRight: (decoded) => {
+          share = decoded
+        }
+      }
+    )
+  }
+
+  if (issues.length > 0 || cuenta === undefined || share === undefined) return Either.left(issues)
+  return Either.right({ cuenta, share })
+}
+
+/** Sum of the percentage shares, in basis points. */
+export const percentSum = (entries: ReadonlyArray<{ readonly share: Share }>): number =>
+  entries.reduce((total, entry) => (entry.share._tag === "Porcentaje" ? total + entry.share.bp : total), 0)
+
+/**
+ * Reads the raw `split` of `POST /links`. Checks run in this order, the first failing one
+ * answering: a non-empty array (`split_invalido`), at most 5 entries (`split_max_beneficiarios`),
+ * each entry well formed (`split_invalido`, all entries' problems listed), then the
+ * percentages summing to at most 100 (`split_excede_neto`, 400).
+ */
+export const decode = (raw: unknown): Either.Either<ReadonlyArray<SplitEntry>, SplitError> => {
+  if (!Array.isArray(raw)) return Either.left(invalid(["split: debe ser una lista de beneficiarios"]))
+  if (raw.length === 0) return Either.left(invalid(["split: debe tener al menos un beneficiario"]))
+  if (raw.length > MAX_BENEFICIARIES) {
+    return Either.left({
+      error: "split_max_beneficiarios",
+      status: 400,
+      detail: `split admite como máximo ${MAX_BENEFICIARIES} beneficiarios; se recibieron ${raw.length}`
+    })
+  }
+  const entries: Array<SplitEntry> = []
+  const issues: Array<string> = []
+  raw.forEach((item, index) => {
+    Either.match(decodeEntry(item, index), {
+      onLeft: (found) => {
+        issues.push(...found)
+      },
+      onRight: (entry) => {
+        entries.push(entry)
+      }
+    })
+  })
+  if (issues.length > 0) return Either.left(invalid(issues))
+  const pct = percentSum(entries)
+  if (pct > FULL_PCT) {
+    return Either.left({
+      error: "split_excede_neto",
+      status: 400,
+      detail: `los porcentajes suman ${Money.percentFromBasisPoints(Money.BasisPoints(pct))} %, más de 100 %`
+    })
+  }
+  return Either.right(entries)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Allocation
+
+/** A beneficiary's computed share: `sin_monto` when it rounds to 0 cents and is not paid. */
+export interface Allocation {
+  readonly index: number
+  readonly monto: Cents
+  readonly estado: "pendiente" | "sin_monto"
+}
+
+/** The net shared out, or `NoCubre` when the shares exceed it (nobody is paid; review). */
+export type Allocated =
+  | {
+      readonly _tag: "Repartible"
+      readonly shares: ReadonlyArray<Allocation>
+      readonly montoComercio: Cents
+    }
+  | { readonly _tag: "NoCubre"; readonly requerido: Cents; readonly neto: Cents }
+
+/** One share on a net: a percentage rounded down to the cent, or the fixed amount as given. */
+export const shareOf = (net: Cents, share: Share): Cents =>
+  share._tag === "Porcentaje" ? Money.percentage(net, share.bp, "down") : share.cents
+
+/**
+ * Shares a net among the split's entries. Rounding down leaves the leftover cents with the
+ * merchant; when the shares together exceed the net nobody is paid (SPEC: the payment goes
+ * to review). A negative net covers nothing.
+ */
+export const allocate = (net: Cents, entries: ReadonlyArray<{ readonly share: Share }>): Allocated => {
+  const neto = Money.max(net, Money.zero)
+  const shares = entries.map((entry, index): Allocation => {
+    const monto = shareOf(neto, entry.share)
+    return { index, monto, estado: monto > 0 ? "pendiente" : "sin_monto" }
+  })
+  const requerido = Money.sum(shares.map((share) => share.monto))
+  if (net < 0 || requerido > neto) return { _tag: "NoCubre", requerido, neto: net }
+  return { _tag: "Repartible", shares, montoComercio: Money.subtract(neto, requerido) }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Creation checks
+
+/** What the creation checks need to know of the merchant. */
+export interface MerchantSplitFacts {
+  readonly splitHabilitado: boolean
+  readonly liquidacionInmediata: boolean
+  readonly approvedAccounts: ReadonlyArray<Instrument>
+}
+
+// Separators carry no meaning in ids and numbers ("V-12.345.678" is "V12345678").
+const normalize = (text: string): string => text.toUpperCase().replace(/[\s.\-_]/g, "")
+
+/** Whether an account is one the merchant approved: same type, bank, number and holder id. */
+export const isApproved = (cuenta: Instrument, approved: ReadonlyArray<Instrument>): boolean =>
+  approved.some(
+    (account) =>
+      account.tipo === cuenta.tipo &&
+      account.banco === cuenta.banco &&
+      normalize(account.valor) === normalize(cuenta.valor) &&
+      normalize(account.identificacion) === normalize(cuenta.identificacion)
+  )
+
+/**
+ * Checks a decoded split against the merchant when the link is created. Order: the pilot is
+ * active (`split_no_disponible`), then immediate settlement (`split_requiere_liquidacion_inmediata`):
+ * both are about the merchant and no change to the body fixes them; then every account is
+ * approved (`split_cuenta_no_preaprobada`, naming all failing indexes); last, the shares fit
+ * the net of the charge without tip (`split_excede_neto`, 422), since the tip is not known yet.
+ */
+export const checkAtCreation = (input: {
+  readonly entries: ReadonlyArray<SplitEntry>
+  readonly merchant: MerchantSplitFacts
+  readonly amount: Cents
+  readonly commissionPct: BasisPoints
+}): Either.Either<ReadonlyArray<SplitEntry>, SplitError> => {
+  const { entries, merchant } = input
+  if (!merchant.splitHabilitado) {
+    return Either.left({
+      error: "split_no_disponible",
+      status: 400,
+      detail: "el reparto no está habilitado para este comercio"
+    })
+  }
+  if (!merchant.liquidacionInmediata) {
+    return Either.left({
+      error: "split_requiere_liquidacion_inmediata",
+      status: 422,
+      detail: "el reparto requiere liquidación inmediata"
+    })
+  }
+  const notApproved = entries.flatMap((entry, index) =>
+    isApproved(entry.cuenta, merchant.approvedAccounts) ? [] : [`split[${index}]`]
+  )
+  if (notApproved.length > 0) {
+    return Either.left({
+      error: "split_cuenta_no_preaprobada",
+      status: 400,
+      detail: `${notApproved.join(", ")}: la cuenta no está entre las cuentas aprobadas del comercio`
+    })
+  }
+  // Same computation as at settlement, with no tip: a later tip only adds to the net.
+  const net = Fees.net({ amount: input.amount, tip: Money.zero, commissionPct: input.commissionPct }).neto
+  const allocated = allocate(net, entries)
+  if (allocated._tag === "NoCubre") {
+    return Either.left({
+      error: "split_excede_neto",
+      status: 422,
+      detail: `el reparto (${Money.format(allocated.requerido)}) excede el neto del cobro (${Money.format(net)})`
+    })
+  }
+  return Either.right(entries)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reparto view
+
+/** Overall state of a link's split. */
+export const RepartoEstado = Schema.Literal("pendiente", "repartido", "en_revision", "cerrado")
+export type RepartoEstado = typeof RepartoEstado.Type
+
+/** State of one beneficiary's part. */
+export const BeneficiarioEstado = Schema.Literal(
+  "pendiente",
+  "pagado",
+  "en_revision",
+  "sin_monto",
+  "descartado"
+)
+export type BeneficiarioEstado = typeof BeneficiarioEstado.Type
+
+/**
+ * The split's state from its parts: any part in review → `en_revision`; every part paid or
+ * with no amount → `repartido`; every part finished but some closed unpaid → `cerrado`;
+ * otherwise `pendiente`.
+ */
+export const repartoEstado = (states: ReadonlyArray<BeneficiarioEstado>): RepartoEstado => {
+  if (states.includes("en_revision")) return "en_revision"
+  if (states.every((s) => s === "pagado" || s === "sin_monto")) return "repartido"
+  if (states.every((s) => s === "pagado" || s === "sin_monto" || s === "descartado")) return "cerrado"
+  return "pendiente"
+}
+
+/** A beneficiary as `reparto.beneficiarios[]` shows it: the account masked to its last 4. */
+export interface BeneficiarioView {
+  readonly banco: string
+  readonly tipo: Instrument["tipo"]
+  readonly ultimos4: string
+  readonly nombre: string
+  readonly porcentaje: BasisPoints | null
+  readonly monto_fijo: Cents | null
+  readonly monto: Cents
+  readonly estado: BeneficiarioEstado
+  readonly referencia_bancaria: string | null
+  readonly liquidacion_txn_id: string | null
+}
+
+/** Last 4 characters of an account number or phone. */
+export const ultimos4 = (valor: string): string => valor.slice(-4)
+
+/** Masks a beneficiary for the `reparto` view; payment facts default to not yet paid. */
+export const maskBeneficiary = (
+  entry: SplitEntry,
+  part: {
+    readonly monto: Cents
+    readonly estado: BeneficiarioEstado
+    readonly referencia_bancaria?: string | null | undefined
+    readonly liquidacion_txn_id?: string | null | undefined
+  }
+): BeneficiarioView => ({
+  banco: entry.cuenta.banco,
+  tipo: entry.cuenta.tipo,
+  ultimos4: ultimos4(entry.cuenta.valor),
+  nombre: entry.cuenta.nombre,
+  porcentaje: entry.share._tag === "Porcentaje" ? entry.share.bp : null,
+  monto_fijo: entry.share._tag === "Fijo" ? entry.share.cents : null,
+  monto: part.monto,
+  estado: part.estado,
+  referencia_bancaria: part.referencia_bancaria ?? null,
+  liquidacion_txn_id: part.liquidacion_txn_id ?? null
+})
+
+/** The `reparto` object of a link; amounts in cents, percentages in basis points. */
+export interface RepartoView {
+  readonly estado: RepartoEstado
+  readonly moneda: string
+  readonly monto_comercio: Cents
+  readonly monto_repartido: Cents
+  readonly beneficiarios: ReadonlyArray<BeneficiarioView>
+}
+
+/** Builds `reparto`: state from the parts, `monto_repartido` the sum of the parts paid. */
+export const reparto = (input: {
+  readonly moneda?: string | undefined
+  readonly montoComercio: Cents
+  readonly beneficiarios: ReadonlyArray<BeneficiarioView>
+}): RepartoView => ({
+  estado: repartoEstado(input.beneficiarios.map((b) => b.estado)),
+  moneda: input.moneda ?? "VES",
+  monto_comercio: input.montoComercio,
+  monto_repartido: Money.sum(input.beneficiarios.filter((b) => b.estado === "pagado").map((b) => b.monto)),
+  beneficiarios: input.beneficiarios
+})
