@@ -1,12 +1,14 @@
-// `npm start` runs the service once apps/server exists; until then it says so plainly.
-
+// `npm start`: builds what the server needs (turbo caches it), then runs the server in this
+// process, so Ctrl-C reaches it directly and it stops cleanly.
 import { spawnSync } from "node:child_process"
-import { existsSync } from "node:fs"
 
-if (!existsSync(new URL("../apps/server/package.json", import.meta.url))) {
-  console.log("Switch: the API server (apps/server) is not built yet; only @switch/core exists.")
-  console.log("Run `npm test` to check the domain package.")
-  process.exit(0)
-}
-const result = spawnSync("npm", ["run", "start", "--workspace", "apps/server"], { stdio: "inherit" })
-process.exit(result.status ?? 1)
+const build = spawnSync(
+  "npx",
+  ["turbo", "run", "build", "--filter=@switch/server...", "--output-logs=errors-only"],
+  {
+    stdio: "inherit",
+    env: { ...process.env, TURBO_TELEMETRY_DISABLED: "1", DO_NOT_TRACK: "1" }
+  }
+)
+if (build.status !== 0) process.exit(build.status ?? 1)
+await import("../apps/server/dist/main.js")

@@ -1,0 +1,21 @@
+/** Small helpers shared by the handlers: reading a JSON body and answering JSON. */
+import { HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { ValidationError } from "@switch/api"
+import { Effect } from "effect"
+
+/** The request body as JSON; an empty body reads as `{}`, malformed JSON is `400 validation`. */
+export const jsonBody = HttpServerRequest.HttpServerRequest.pipe(
+  Effect.flatMap((request) => request.text),
+  Effect.orElseSucceed(() => ""),
+  Effect.flatMap((text) => {
+    if (text.trim() === "") return Effect.succeed<unknown>({})
+    try {
+      return Effect.succeed<unknown>(JSON.parse(text))
+    } catch {
+      return Effect.fail(new ValidationError({ detail: "El cuerpo no es JSON válido." }))
+    }
+  })
+)
+
+/** A JSON response with the given status. */
+export const json = (body: unknown, status = 200) => HttpServerResponse.unsafeJson(body, { status })

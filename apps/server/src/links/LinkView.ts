@@ -1,0 +1,136 @@
+/** How a stored link reads in the API: SPEC's Payment link fields, money as JSON numbers. */
+import type { Links, Mode } from "@switch/api"
+import { LinkMachine, Money } from "@switch/core"
+import QRCode from "qrcode"
+
+/** A `links` row as the queries select it. */
+export interface LinkRow {
+  readonly id: string
+  readonly mode: Mode
+  readonly estado: LinkMachine.LinkState
+  readonly metodo: LinkMachine.Metodo | null
+  readonly monto: number
+  readonly propina: number
+  readonly moneda: string
+  readonly concepto: string | null
+  readonly expires_at: Date | null
+  readonly success_url: string | null
+  readonly failure_url: string | null
+  readonly metadata: Record<string, unknown>
+  readonly idempotency_key: string | null
+  readonly origen: string
+  readonly lote_id: string | null
+  readonly referencia_externa: string | null
+  readonly split: ReadonlyArray<unknown> | null
+  readonly reparto: unknown | null
+  readonly txn_id: string | null
+  readonly codigo_verificacion: string | null
+  readonly alta_cliente: boolean
+  readonly paid_at: Date | null
+  readonly created_at: Date
+}
+
+/** The columns every link query selects, in {@link LinkRow}'s shape. */
+export const LINK_COLUMNS = [
+  "id",
+  "mode",
+  "estado",
+  "metodo",
+  "monto",
+  "propina",
+  "moneda",
+  "concepto",
+  "expires_at",
+  "success_url",
+  "failure_url",
+  "metadata",
+  "idempotency_key",
+  "origen",
+  "lote_id",
+  "referencia_externa",
+  "split",
+  "reparto",
+  "txn_id",
+  "codigo_verificacion",
+  "alta_cliente",
+  "paid_at",
+  "created_at"
+] as const
+
+export const linkUrl = (baseUrl: string, id: string) => `${baseUrl}/l/${id}`
+
+/** A WhatsApp share link whose text carries the concept, the amount and the url. */
+export const waDeeplink = (url: string, concepto: string | null, monto: number): string => {
+  const text = `${concepto ?? "Pago"} · ${Money.format(Money.Cents(monto))}\nPaga aquí: ${url}`
+  return `https://wa.me/?text=${encodeURIComponent(text)}`
+}
+
+const qrCache = new Map<string, string>()
+const QR_CACHE_SIZE = 2000
+
+/** The url as a PNG QR code data URL; recent ones are kept, since the url never changes. */
+export const qrPng = async (url: string): Promise<string> => {
+  const cached = qrCache.get(url)
+  if (cached !== undefined) return cached
+  const png = await QRCode.toDataURL(url, { errorCorrectionLevel: "M", margin: 2, width: 256 })
+  if (qrCache.size >= QR_CACHE_SIZE) qrCache.delete(qrCache.keys().next().value as string)
+  qrCache.set(url, png)
+  return png
+}
+
+const iso = (date: Date | null) => (date === null ? null : date.toISOString())
+
+/** The API view of a link at `now`: an open link past its expiry reads as `expirado`. */
+export const toView = (
+  row: LinkRow,
+  context: {
+    readonly baseUrl: string
+    readonly comercio: string
+    readonly now: Date
+    readonly qr: string | null
+  }
+): Links.Link => {
+  const url = linkUrl(context.baseUrl, row.id)
+  const view: Record<string, unknown> = {
+    id: row.id,
+    url,
+    wa_deeplink: waDeeplink(url, row.concepto, row.monto),
+    qr_png: context.qr,
+    comercio: context.comercio,
+    monto: Money.toNumber(Money.Cents(row.monto)),
+    moneda: "VES",
+    concepto: row.concepto,
+    estado: LinkMachine.visibleState({ estado: row.estado, expiresAt: row.expires_at }, context.now),
+    expires_at: iso(row.expires_at),
+    success_url: row.success_url,
+    failure_url: row.failure_url,
+    metadata: row.metadata,
+    mode: row.mode,
+    txn_id: row.txn_id,
+    created_at: row.created_at.toISOString(),
+    paid_at: iso(row.paid_at),
+    propina: Money.toNumber(Money.Cents(row.propina)),
+    total: Money.toNumber(Money.Cents(row.monto + row.propina)),
+    pagador: { alta_cliente: row.alta_cliente },
+    codigo_verificacion: row.codigo_verificacion,
+    origen: row.origen
+  }
+  if (row.lote_id !== null) {
+    view.lote_id = row.lote_id
+    view.referencia_externa = row.referencia_externa
+  }
+  if (row.split !== null) {
+    view.split = row.split
+    view.reparto = row.reparto
+  }
+  return view as Links.Link
+}
+
+/** Lower-case text without accents, for the `q` filter (case- and accent-insensitive). */
+export const searchable = (...parts: ReadonlyArray<string | null | undefined>): string =>
+  parts
+    .filter((p): p is string => typeof p === "string" && p.length > 0)
+    .join(" ")
+    .normalize("NFD")
+    .replace(/\p{Diacritic}/gu, "")
+    .toLowerCase()

@@ -1,0 +1,295 @@
+/**
+ * Payment links: create (idempotent per merchant and key), list with SPEC's filters, get,
+ * cancel and simulate. Every query is scoped by merchant and mode.
+ */
+import { randomUUID } from "node:crypto"
+import { SqlClient } from "@effect/sql"
+import { PgClient } from "@effect/sql-pg"
+import { BadRequest, type Caller, Conflict, Forbidden, Links, NotFound, ValidationError } from "@switch/api"
+import { Fees, LinkMachine, LinkRequest, Money, Split, Validation } from "@switch/core"
+import { Clock, Context, Effect, Either, Layer, Option } from "effect"
+import { Settings } from "../Config.js"
+import { findMerchant, type MerchantRow } from "../merchants/Merchants.js"
+import type { LinkFilters } from "./LinkFilters.js"
+import { LINK_COLUMNS, type LinkRow, qrPng, searchable, toView } from "./LinkView.js"
+import { markPaid } from "./Payments.js"
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+export const isUuid = (id: string) => UUID.test(id)
+
+const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
+
+/** The snapshot the state machine needs, from a row and its merchant. */
+export const snapshot = (row: LinkRow, merchant: MerchantRow): LinkMachine.LinkSnapshot => ({
+  estado: row.estado,
+  mode: row.mode,
+  expiresAt: row.expires_at,
+  metodo: row.metodo,
+  failureUrl: row.failure_url,
+  successUrl: row.success_url,
+  comercioSuspendido: merchant.estado === "suspendido",
+  liquidacionInmediata: merchant.liquidacion_inmediata,
+  tarjetaHabilitada: merchant.tarjeta_habilitada,
+  tieneSplit: row.split !== null
+})
+
+const validation = (errors: Validation.FieldErrors) => new ValidationError({ detail: errors })
+
+/** Split checks at creation, with the merchant's facts; the stored form keeps amounts as numbers. */
+const checkSplit = (raw: ReadonlyArray<unknown>, merchant: MerchantRow, monto: Money.Cents) =>
+  Either.gen(function* () {
+    if (!merchant.split_habilitado) {
+      return yield* Either.left(
+        new BadRequest({
+          error: "split_no_disponible",
+          detail: "El reparto no está activo para este comercio."
+        })
+      )
+    }
+    const entries = yield* Either.mapLeft(Split.decode(raw), (e) => e)
+    yield* Either.mapLeft(
+      Split.checkAtCreation({
+        entries,
+        merchant: {
+          splitHabilitado: merchant.split_habilitado,
+          liquidacionInmediata: merchant.liquidacion_inmediata,
+          approvedAccounts: merchant.cuentas_aprobadas
+        },
+        amount: monto,
+        commissionPct: Fees.commissionPctFor(
+          merchant.comision_bp === null ? null : Money.BasisPoints(merchant.comision_bp)
+        )
+      }),
+      (e) => e
+    )
+    return raw
+  }).pipe(
+    Either.mapLeft((e) =>
+      e instanceof BadRequest
+        ? e
+        : new BadRequest({ error: e.error as BadRequest["error"], detail: e.detail })
+    )
+  )
+
+export class LinksService extends Context.Tag("@switch/server/LinksService")<
+  LinksService,
+  {
+    readonly create: (
+      caller: Caller,
+      body: unknown
+    ) => Effect.Effect<
+      { readonly status: 200 | 201; readonly link: Links.Link },
+      ValidationError | BadRequest | Forbidden | Conflict
+    >
+    readonly list: (caller: Caller, filters: LinkFilters) => Effect.Effect<ReadonlyArray<Links.Link>>
+    readonly get: (caller: Caller, id: string) => Effect.Effect<Links.Link, NotFound>
+    readonly cancel: (
+      caller: Caller,
+      id: string
+    ) => Effect.Effect<{ id: string; estado: "cancelado" }, NotFound | Conflict>
+    readonly simulate: (
+      caller: Caller,
+      id: string,
+      body: unknown
+    ) => Effect.Effect<
+      { id: string; estado: LinkMachine.LinkState; resultado: string; simulado: true },
+      ValidationError | Forbidden | NotFound | Conflict
+    >
+    /** Moves every open link past its expiry to `expirado`; returns how many. */
+    readonly expireDue: Effect.Effect<number>
+  }
+>() {}
+
+export const LinksServiceLive = Layer.effect(
+  LinksService,
+  Effect.gen(function* () {
+    const sql = yield* PgClient.PgClient
+    const settings = yield* Settings
+    const columns = sql.unsafe(LINK_COLUMNS.join(", "))
+
+    const view = (caller: Caller, row: LinkRow, at: Date) =>
+      Effect.map(
+        Effect.promise(() => qrPng(`${settings.baseUrl}/l/${row.id}`)),
+        (qr) => toView(row, { baseUrl: settings.baseUrl, comercio: caller.codigo, now: at, qr })
+      )
+
+    const findOwn = (caller: Caller, id: string) =>
+      isUuid(id)
+        ? Effect.map(
+            sql<LinkRow>`select ${columns} from links
+              where id = ${id} and comercio_id = ${caller.comercioId} and mode = ${caller.mode}`,
+            (rows) => Option.fromNullable(rows[0])
+          )
+        : Effect.succeed(Option.none<LinkRow>())
+
+    const requireMerchant = (caller: Caller) =>
+      Effect.flatMap(findMerchant(caller.comercioId), (m) =>
+        Option.match(m, {
+          onNone: () => Effect.dieMessage("merchant of a valid key is missing"),
+          onSome: Effect.succeed
+        })
+      ).pipe(Effect.provideService(SqlClient.SqlClient, sql))
+
+    const create = (caller: Caller, input: unknown) =>
+      Effect.gen(function* () {
+        const at = yield* now
+        const { body, expiresAt } = yield* Either.mapLeft(LinkRequest.decodeLinkCreate(input, at), validation)
+        let split: ReadonlyArray<unknown> | null = null
+        if (body.split !== undefined) {
+          const merchant = yield* requireMerchant(caller)
+          split = yield* checkSplit(body.split, merchant, body.monto)
+        }
+        const id = randomUUID()
+        const key = body.idempotency_key ?? null
+        // The suspension check rides in the insert, so creation is one round trip.
+        const inserted = yield* sql<LinkRow>`
+          insert into links (id, comercio_id, mode, monto, concepto, expires_at, success_url, failure_url,
+            metadata, idempotency_key, split, busqueda, created_at)
+          select ${id}, ${caller.comercioId}, ${caller.mode}, ${body.monto}, ${body.concepto}, ${expiresAt},
+            ${body.success_url ?? null}, ${body.failure_url ?? null}, ${sql.json(body.metadata ?? {})}, ${key},
+            ${split === null ? null : sql.json(split)}, ${searchable(body.concepto, id)}, ${at}
+          where not exists (select 1 from comercios where id = ${caller.comercioId} and estado = 'suspendido')
+          on conflict (comercio_id, idempotency_key) where idempotency_key is not null do nothing
+          returning ${columns}`
+        const row = inserted[0]
+        if (row !== undefined) return { status: 201 as const, link: yield* view(caller, row, at) }
+
+        const merchant = yield* requireMerchant(caller)
+        if (merchant.estado === "suspendido")
+          return yield* Effect.fail(new Forbidden({ error: "comercio_suspendido" }))
+        const existing = yield* sql<LinkRow>`
+          select ${columns} from links where comercio_id = ${caller.comercioId} and idempotency_key = ${key}`
+        const found = existing[0]
+        if (found === undefined) return yield* Effect.dieMessage("link insert returned nothing")
+        if (found.mode !== caller.mode) {
+          return yield* Effect.fail(
+            new Conflict({ error: "idempotency_key_en_uso", detail: "La clave ya se usó en el otro modo." })
+          )
+        }
+        const link = yield* view(caller, found, at)
+        return { status: 200 as const, link: { ...link, idempotent_replay: true } }
+      }).pipe(Effect.catchTag("SqlError", Effect.die))
+
+    const list = (caller: Caller, f: LinkFilters) =>
+      Effect.gen(function* () {
+        // Only the key's own mode is visible: asking for the other mode gives an empty list.
+        if (f.mode !== null && f.mode !== caller.mode) return []
+        const at = yield* now
+        const estado = sql`(case when estado = 'pendiente' and expires_at <= ${at} then 'expirado' else estado end)`
+        const when = sql`coalesce(paid_at, created_at)`
+        const clauses = [sql`comercio_id = ${caller.comercioId}`, sql`mode = ${caller.mode}`]
+        if (f.estados !== null) clauses.push(sql`${estado} = any(${f.estados})`)
+        if (f.desde !== null) clauses.push(sql`${when} >= ${f.desde}`)
+        if (f.hasta !== null) clauses.push(sql`${when} < ${f.hasta}`)
+        for (const word of f.palabras)
+          clauses.push(sql`busqueda like ${`%${word.replace(/[\\%_]/g, "\\$&")}%`}`)
+        if (f.min !== null) clauses.push(sql`monto >= ${f.min}`)
+        if (f.max !== null) clauses.push(sql`monto <= ${f.max}`)
+        if (f.conPropina !== null) clauses.push(f.conPropina ? sql`propina > 0` : sql`propina = 0`)
+        if (f.origen !== null) clauses.push(sql`origen = ${f.origen}`)
+        const rows = yield* sql<LinkRow>`
+          select ${columns} from links where ${sql.and(clauses)}
+          order by created_at desc, id desc limit ${f.limit} offset ${f.offset}`
+        return yield* Effect.forEach(rows, (row) => view(caller, row, at))
+      }).pipe(Effect.orDie)
+
+    const get = (caller: Caller, id: string) =>
+      Effect.gen(function* () {
+        const row = yield* findOwn(caller, id)
+        if (Option.isNone(row)) return yield* Effect.fail(new NotFound())
+        return yield* view(caller, row.value, yield* now)
+      }).pipe(Effect.catchTag("SqlError", Effect.die))
+
+    /** Applies a machine event to an own link with a conditional update on its current state. */
+    const apply = (caller: Caller, id: string, event: LinkMachine.LinkEvent) =>
+      Effect.gen(function* () {
+        const at = yield* now
+        const row = yield* findOwn(caller, id)
+        if (Option.isNone(row)) return yield* Effect.fail(new NotFound())
+        const merchant = yield* requireMerchant(caller)
+        const link = {
+          ...snapshot(row.value, merchant),
+          estado: LinkMachine.visibleState({ estado: row.value.estado, expiresAt: row.value.expires_at }, at)
+        }
+        const transition = LinkMachine.transition(link, event, at)
+        return { row: row.value, at, transition }
+      })
+
+    const cancel = (caller: Caller, id: string) =>
+      Effect.gen(function* () {
+        const { row, transition } = yield* apply(caller, id, LinkMachine.LinkEvent.Cancelar())
+        if (Either.isLeft(transition)) {
+          return yield* Effect.fail(
+            new Conflict({ error: "no_cancelable", estado: refusalEstado(transition.left, row) })
+          )
+        }
+        const updated = yield* sql`
+          update links set estado = 'cancelado'
+          where id = ${row.id} and estado = 'pendiente' and (expires_at is null or expires_at > now())
+          returning id`
+        if (updated.length === 0) {
+          // Another request moved it first; report the state it is in now.
+          const current = yield* get(caller, id)
+          return yield* Effect.fail(new Conflict({ error: "no_cancelable", estado: current.estado }))
+        }
+        return { id: row.id, estado: "cancelado" as const }
+      }).pipe(Effect.catchTag("SqlError", Effect.die))
+
+    const simulate = (caller: Caller, id: string, input: unknown) =>
+      Effect.gen(function* () {
+        const body = yield* Either.mapLeft(Validation.decode(Links.SimularBody)(input), validation)
+        const { row, at, transition } = yield* apply(caller, id, LinkMachine.LinkEvent.Simular(body))
+        if (Either.isLeft(transition)) {
+          const refusal = transition.left
+          if (refusal._tag === "SoloModoPrueba")
+            return yield* Effect.fail(new Forbidden({ error: "solo_modo_prueba" }))
+          return yield* Effect.fail(
+            new Conflict({ error: "no_simulable", estado: refusalEstado(refusal, row) })
+          )
+        }
+        const t = transition.right
+        if (t.to === "pagado") {
+          const paid = yield* markPaid({
+            linkId: row.id,
+            comercioId: caller.comercioId,
+            mode: caller.mode,
+            from: "pendiente",
+            referencia: "SIMULADO",
+            metodo: null,
+            effects: t.effects,
+            paidAt: at
+          }).pipe(
+            sql.withTransaction,
+            Effect.provideService(PgClient.PgClient, sql),
+            Effect.provideService(Settings, settings)
+          )
+          if (Option.isNone(paid)) {
+            const current = yield* get(caller, id)
+            return yield* Effect.fail(new Conflict({ error: "no_simulable", estado: current.estado }))
+          }
+        } else if (t.to === "expirado") {
+          const updated = yield* sql`
+            update links set estado = 'expirado', expires_at = least(expires_at, ${at})
+            where id = ${row.id} and estado = 'pendiente' returning id`
+          if (updated.length === 0) {
+            const current = yield* get(caller, id)
+            return yield* Effect.fail(new Conflict({ error: "no_simulable", estado: current.estado }))
+          }
+        }
+        return { id: row.id, estado: t.to, resultado: body.resultado, simulado: true as const }
+      }).pipe(Effect.catchTag("SqlError", Effect.die))
+
+    const expireDue = Effect.gen(function* () {
+      const at = yield* now
+      const rows = yield* sql`
+        update links set estado = 'expirado' where estado = 'pendiente' and expires_at <= ${at} returning id`
+      return rows.length
+    }).pipe(Effect.orDie)
+
+    return { create, list, get, cancel, simulate, expireDue }
+  })
+)
+
+/** The state to report in a refusal: the refusal's own, else the row's. */
+const refusalEstado = (refusal: LinkMachine.Refusal, row: LinkRow): string =>
+  "estado" in refusal ? refusal.estado : row.estado

@@ -1,0 +1,148 @@
+/**
+ * Recording a paid link: in one transaction the conditional move to `pagado`, the collection
+ * transaction with its receipt code, and the outbox events. The unique `dedupe` of
+ * `link.pagado:<link>` and the conditional update keep it to exactly once.
+ */
+import { randomUUID } from "node:crypto"
+import { PgClient } from "@effect/sql-pg"
+import type { Mode } from "@switch/api"
+import { Fees, type LinkMachine, Money, ReceiptCode } from "@switch/core"
+import { Effect, Option, Redacted } from "effect"
+import { Settings } from "../Config.js"
+import { searchable } from "./LinkView.js"
+
+export interface PaidInput {
+  readonly linkId: string
+  readonly comercioId: string
+  readonly mode: Mode
+  /** The state the link is moving from; the update only applies if it still holds. */
+  readonly from: LinkMachine.LinkState
+  readonly referencia: string
+  readonly metodo: LinkMachine.Metodo | null
+  readonly effects: ReadonlyArray<LinkMachine.LinkEffect>
+  readonly paidAt: Date
+}
+
+export interface Paid {
+  readonly txnId: string
+  readonly codigo: string
+}
+
+/** Writes an outbox event row; `dedupe` makes a repeated write a no-op. */
+export const insertEvent = (input: {
+  readonly comercioId: string
+  readonly mode: Mode
+  readonly evento: string
+  readonly data: Record<string, unknown>
+  readonly dedupe: string | null
+  readonly at: Date
+}) =>
+  Effect.gen(function* () {
+    const sql = yield* PgClient.PgClient
+    const id = randomUUID()
+    yield* sql`
+      insert into eventos (id, comercio_id, mode, evento, data, dedupe, created_at)
+      values (${id}, ${input.comercioId}, ${input.mode}, ${input.evento}, ${sql.json(input.data)}, ${input.dedupe}, ${input.at})
+      on conflict (dedupe) do nothing`
+  })
+
+/**
+ * Marks the link paid if it is still in `from`; none when another request won the race.
+ * Must run inside a transaction.
+ */
+export const markPaid = (input: PaidInput) =>
+  Effect.gen(function* () {
+    const sql = yield* PgClient.PgClient
+    const settings = yield* Settings
+    const txnId = randomUUID()
+    const linkRows = yield* sql<{
+      monto: number
+      propina: number
+      moneda: string
+      concepto: string | null
+      pagador_nombre: string | null
+      alta_cliente: boolean
+    }>`
+      update links set estado = 'pagado', metodo = ${input.metodo}, txn_id = ${txnId},
+        referencia_banco = ${input.referencia}, paid_at = ${input.paidAt}
+      where id = ${input.linkId} and comercio_id = ${input.comercioId} and estado = ${input.from}
+      returning monto, propina, moneda, concepto, pagador_nombre, alta_cliente`
+    const link = linkRows[0]
+    if (link === undefined) return Option.none<Paid>()
+
+    const total = Money.Cents(link.monto + link.propina)
+    // A collision of the 50-bit code is astronomically rare; the unique index catches it and
+    // the next attempt input gives another code.
+    let codigo = ""
+    for (let attempt = 0; attempt < 5 && codigo === ""; attempt++) {
+      const candidate = ReceiptCode.generate(
+        Redacted.value(settings.secret),
+        { transactionId: txnId, amount: total, currency: link.moneda, paidAt: input.paidAt },
+        attempt
+      )
+      const taken = yield* sql`select 1 from transacciones where codigo_verificacion = ${candidate}`
+      if (taken.length === 0) codigo = candidate
+    }
+    yield* sql`
+      insert into transacciones (id, comercio_id, mode, operacion, estado, link_id, monto, propina, moneda,
+        referencia_banco, codigo_verificacion, created_at, liquidada_at)
+      values (${txnId}, ${input.comercioId}, ${input.mode}, 'cobro', 'LIQUIDADA', ${input.linkId}, ${link.monto},
+        ${link.propina}, ${link.moneda}, ${input.referencia}, ${codigo}, ${input.paidAt}, ${input.paidAt})`
+    yield* sql`
+      update links set codigo_verificacion = ${codigo},
+        busqueda = ${searchable(link.concepto, input.linkId, link.pagador_nombre, input.referencia, codigo)}
+      where id = ${input.linkId}`
+
+    const money = (cents: number) => Money.toNumber(Money.Cents(cents))
+    for (const effect of input.effects) {
+      if (effect._tag !== "Emitir") continue
+      if (effect.evento === "link.pagado") {
+        yield* insertEvent({
+          comercioId: input.comercioId,
+          mode: input.mode,
+          evento: "link.pagado",
+          dedupe: `link.pagado:${input.linkId}`,
+          at: input.paidAt,
+          data: {
+            link_id: input.linkId,
+            monto: money(link.monto),
+            propina: money(link.propina),
+            total: money(total),
+            mode: input.mode,
+            referencia: input.referencia,
+            txn_id: txnId,
+            codigo_verificacion: codigo,
+            pagador: { alta_cliente: link.alta_cliente },
+            ...(input.metodo === "tarjeta" ? { metodo: "tarjeta" } : {})
+          }
+        })
+      } else {
+        // Simulated immediate settlement: the net reaches the merchant at once.
+        const merchant = yield* sql<{ comision_bp: number | null }>`
+          select comision_bp from comercios where id = ${input.comercioId}`
+        const pct = Fees.commissionPctFor(
+          merchant[0]?.comision_bp == null ? null : Money.BasisPoints(merchant[0].comision_bp)
+        )
+        const net = Fees.net({
+          amount: Money.Cents(link.monto),
+          tip: Money.Cents(link.propina),
+          commissionPct: pct
+        })
+        yield* insertEvent({
+          comercioId: input.comercioId,
+          mode: input.mode,
+          evento: "link.acreditado",
+          dedupe: `link.acreditado:${input.linkId}`,
+          at: input.paidAt,
+          data: {
+            link_id: input.linkId,
+            monto_acreditado: money(net.neto),
+            liquidacion_txn_id: randomUUID(),
+            reparto: null,
+            mode: input.mode
+          }
+        })
+      }
+    }
+    return Option.some<Paid>({ txnId, codigo })
+  })

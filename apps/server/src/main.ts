@@ -1,0 +1,109 @@
+/**
+ * `npm start`: Postgres (embedded in SWITCH_DATA_DIR/pg unless DATABASE_URL is set),
+ * migrations, the demo merchant, then the API on PORT. With SWITCH_WORKERS=N the primary
+ * process keeps Postgres and N worker processes share the port. SIGINT/SIGTERM stop new
+ * requests, let in-flight ones finish, then stop Postgres.
+ */
+import cluster from "node:cluster"
+import { randomBytes } from "node:crypto"
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import { resolve } from "node:path"
+import { NodeRuntime } from "@effect/platform-node"
+import { Effect, Layer, Logger, LogLevel } from "effect"
+import { fromEnv, type ServerSettings, Settings } from "./Config.js"
+import { HttpLive } from "./Http.js"
+import { ensureDatabase, prepare } from "./platform/Database.js"
+import { type RunningPostgres, startPostgres } from "./platform/Postgres.js"
+import { PgLive } from "./platform/Sql.js"
+
+const env = process.env
+const port = Number(env.PORT ?? 8080)
+const dataDir = resolve(env.SWITCH_DATA_DIR ?? ".switch")
+const workers = Math.max(1, Number(env.SWITCH_WORKERS ?? 1) || 1)
+const logLevel = LogLevel.fromLiteral(
+  (["All", "Debug", "Info", "Warning", "Error", "None"] as const).find(
+    (l) => l.toLowerCase() === env.SWITCH_LOG_LEVEL
+  ) ?? "Info"
+)
+
+/** SWITCH_SECRET, or one generated once into the data directory (kept across restarts). */
+const loadSecret = (): string => {
+  if (env.SWITCH_SECRET) return env.SWITCH_SECRET
+  mkdirSync(dataDir, { recursive: true })
+  const file = resolve(dataDir, "secret")
+  if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString("hex"), { mode: 0o600 })
+  return readFileSync(file, "utf8").trim()
+}
+
+const serve = (databaseUrl: string, settings: ServerSettings) =>
+  HttpLive({ port }).pipe(
+    Layer.provide(PgLive(databaseUrl, Number(env.SWITCH_PG_POOL ?? 20))),
+    Layer.provide(Layer.succeed(Settings, settings)),
+    Layer.provide(Logger.minimumLogLevel(logLevel))
+  )
+
+/** Postgres for the primary: the given DATABASE_URL, or the embedded one, stopped on exit. */
+const database = Effect.acquireRelease(
+  Effect.promise(async (): Promise<{ url: string; pg: RunningPostgres | null }> => {
+    if (env.DATABASE_URL) return { url: env.DATABASE_URL, pg: null }
+    const pg = await startPostgres({ dir: resolve(dataDir, "pg"), port: Number(env.SWITCH_PG_PORT ?? 54329) })
+    await ensureDatabase(pg.url("postgres"), "switch")
+    return { url: pg.url("switch"), pg }
+  }),
+  ({ pg }) => (pg === null ? Effect.void : Effect.promise(() => pg.stop()))
+)
+
+/** Forks the worker processes and stops them (SIGTERM, then wait) when the scope closes. */
+const forkWorkers = (databaseUrl: string, secret: string) =>
+  Effect.acquireRelease(
+    Effect.sync(() => {
+      cluster.setupPrimary({ silent: false })
+      return Array.from({ length: workers }, () =>
+        cluster.fork({ ...env, DATABASE_URL: databaseUrl, SWITCH_SECRET: secret, SWITCH_ROLE: "worker" })
+      )
+    }),
+    (forked) =>
+      Effect.promise(() =>
+        Promise.all(
+          forked.map(
+            (worker) =>
+              new Promise<void>((done) => {
+                if (worker.isDead()) return done()
+                worker.once("exit", () => done())
+                worker.process.kill("SIGTERM")
+              })
+          )
+        )
+      )
+  )
+
+const primary = Effect.gen(function* () {
+  const secret = loadSecret()
+  const settings = fromEnv(env, secret, port)
+  const { url } = yield* database
+  const demo = yield* Effect.promise(() => prepare(url, settings, { seed: true }))
+  yield* Effect.sync(() => {
+    console.log("")
+    console.log(
+      `Switch API       ${settings.baseUrl}/switch/v1  (${workers} proceso${workers > 1 ? "s" : ""})`
+    )
+    console.log(`Documentación    ${settings.baseUrl}/docs`)
+    console.log(`OpenAPI          ${settings.baseUrl}/openapi.json`)
+    console.log(`Comercio demo    ${demo?.codigo}`)
+    console.log(`Llave de prueba  x-switch-key: ${demo?.codigo}:${demo?.key}`)
+    console.log(
+      `Postgres         ${env.DATABASE_URL ? "DATABASE_URL" : `embebido en ${resolve(dataDir, "pg")}`}`
+    )
+    console.log("")
+  })
+  if (workers === 1) return yield* Layer.launch(serve(url, settings))
+  yield* forkWorkers(url, secret)
+  return yield* Effect.never
+}).pipe(Effect.scoped)
+
+const worker = Effect.suspend(() => {
+  const settings = fromEnv(env, env.SWITCH_SECRET ?? "", port)
+  return Layer.launch(serve(env.DATABASE_URL ?? "", settings))
+})
+
+NodeRuntime.runMain(cluster.isPrimary ? primary : worker, { disableErrorReporting: false })

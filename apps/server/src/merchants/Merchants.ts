@@ -1,0 +1,48 @@
+/** The merchant facts the services need, read fresh (suspension must hold across processes). */
+import { SqlClient } from "@effect/sql"
+import type { Instrument, Money } from "@switch/core"
+import { Effect, Option } from "effect"
+
+export interface MerchantRow {
+  readonly id: string
+  readonly codigo: string
+  readonly nombre: string
+  readonly tipo: "empresa" | "personal"
+  readonly estado: "pendiente" | "activo" | "suspendido"
+  readonly kyc_tier: number
+  readonly revisado: boolean
+  readonly comision_bp: number | null
+  readonly liquidacion_inmediata: boolean
+  readonly pagar_habilitado: boolean
+  readonly split_habilitado: boolean
+  readonly tarjeta_habilitada: boolean
+  readonly propina_max_bp: number | null
+  readonly monto_min: StoredLimit | null
+  readonly monto_max: StoredLimit | null
+  readonly max_diario: StoredLimit | null
+  readonly tope_diario: StoredLimit | null
+  readonly tope_acumulado: StoredLimit | null
+  readonly cuenta_liquidacion: Instrument.Instrument | null
+  readonly cuentas_aprobadas: ReadonlyArray<Instrument.Instrument>
+  readonly created_at: Date
+}
+
+/** A money limit as stored: cents and currency. */
+export interface StoredLimit {
+  readonly cents: Money.Cents
+  readonly moneda: Money.Currency
+}
+
+export const findMerchant = (id: string) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const rows = yield* sql<MerchantRow>`select * from comercios where id = ${id}`
+    return Option.fromNullable(rows[0])
+  }).pipe(Effect.orDie)
+
+export const findMerchantByCodigo = (codigo: string) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const rows = yield* sql<MerchantRow>`select * from comercios where codigo = ${codigo}`
+    return Option.fromNullable(rows[0])
+  }).pipe(Effect.orDie)

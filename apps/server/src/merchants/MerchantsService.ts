@@ -1,0 +1,220 @@
+/**
+ * Merchants: self-signup, keys (create, list, revoke with SPEC's mode rules), the read-only
+ * configuration view, and the demo merchant `npm start` seeds.
+ */
+import { randomUUID } from "node:crypto"
+import { SqlClient } from "@effect/sql"
+import {
+  BadRequest,
+  type Caller,
+  Comercios,
+  Conflict,
+  Forbidden,
+  type Mode,
+  NotFound,
+  ValidationError
+} from "@switch/api"
+import { Fees, Money, Validation } from "@switch/core"
+import { Context, Effect, Either, Layer, Option, Redacted } from "effect"
+import { Settings } from "../Config.js"
+import * as Keys from "./Keys.js"
+import { findMerchant } from "./Merchants.js"
+
+const RESERVED_LABELS = ["service-key:", "partner:"]
+
+export interface KeyRow {
+  readonly id: string
+  readonly label: string
+  readonly mode: Mode
+  readonly ultimos4: string
+  readonly created_at: Date
+  readonly revoked_at: Date | null
+}
+
+const keyView = (row: KeyRow) => ({
+  id: row.id,
+  label: row.label,
+  mode: row.mode,
+  ultimos4: row.ultimos4,
+  created_at: row.created_at.toISOString(),
+  revoked_at: row.revoked_at === null ? null : row.revoked_at.toISOString()
+})
+
+const validation = (errors: Validation.FieldErrors) => new ValidationError({ detail: errors })
+
+/** Stores a new key for a merchant and returns the key text, shown once. */
+export const insertKey = (comercioId: string, label: string, mode: Mode, key = Keys.generate(mode)) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const id = randomUUID()
+    yield* sql`
+      insert into llaves (id, comercio_id, label, mode, hash, ultimos4)
+      values (${id}, ${comercioId}, ${label}, ${mode}, ${Keys.hash(key)}, ${Keys.ultimos4(key)})
+      on conflict (hash) do nothing`
+    return { id, key }
+  })
+
+export class MerchantsService extends Context.Tag("@switch/server/MerchantsService")<
+  MerchantsService,
+  {
+    readonly register: (
+      body: unknown
+    ) => Effect.Effect<typeof Comercios.RegistroResult.Type, ValidationError | Conflict>
+    readonly listKeys: (caller: Caller) => Effect.Effect<ReadonlyArray<ReturnType<typeof keyView>>>
+    readonly createKey: (
+      caller: Caller,
+      body: unknown
+    ) => Effect.Effect<typeof Comercios.LlaveCreada.Type, ValidationError | BadRequest | Forbidden>
+    readonly revokeKey: (
+      caller: Caller,
+      id: string
+    ) => Effect.Effect<{ id: string; revocada: true }, Forbidden | NotFound>
+    readonly config: (caller: Caller) => Effect.Effect<typeof Comercios.ConfigView.Type>
+    /** Creates the demo merchant if missing; its test key is derived from the secret, so it is stable. */
+    readonly seedDemo: Effect.Effect<{ codigo: string; key: string }>
+  }
+>() {}
+
+export const MerchantsServiceLive = Layer.effect(
+  MerchantsService,
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const settings = yield* Settings
+    const provideSql = Effect.provideService(SqlClient.SqlClient, sql)
+
+    const register = (input: unknown) =>
+      Effect.gen(function* () {
+        const body = yield* Either.mapLeft(Validation.decode(Comercios.RegistroBody)(input), validation)
+        const id = randomUUID()
+        const key = Keys.generate("test")
+        const created = yield* sql.withTransaction(
+          Effect.gen(function* () {
+            const rows = yield* sql`
+              insert into comercios (id, codigo, nombre, identificacion, tipo_doc, email, tipo)
+              values (${id}, ${body.codigo}, ${body.nombre}, ${body.identificacion}, ${body.tipo_doc ?? null},
+                ${body.email}, ${body.tipo ?? "empresa"})
+              on conflict (codigo) do nothing returning id`
+            if (rows.length === 0) return false
+            yield* insertKey(id, "inicial", "test", key).pipe(provideSql)
+            return true
+          })
+        )
+        if (!created) {
+          return yield* Effect.fail(
+            new Conflict({
+              error: "comercio_duplicado",
+              detail: `Ya existe un comercio con el código ${body.codigo}.`
+            })
+          )
+        }
+        return {
+          codigo: body.codigo,
+          nombre: body.nombre,
+          estado: "pendiente" as const,
+          kyc_tier: 0 as const,
+          mode: "test" as const,
+          api_key: key
+        }
+      }).pipe(Effect.catchTag("SqlError", Effect.die))
+
+    const listKeys = (caller: Caller) =>
+      sql<KeyRow>`
+        select id, label, mode, ultimos4, created_at, revoked_at from llaves
+        where comercio_id = ${caller.comercioId} and mode = ${caller.mode}
+        order by created_at desc`.pipe(
+        Effect.map((rows) => rows.map(keyView)),
+        Effect.orDie
+      )
+
+    const createKey = (caller: Caller, input: unknown) =>
+      Effect.gen(function* () {
+        const body = yield* Either.mapLeft(Validation.decode(Comercios.LlaveBody)(input), validation)
+        if (RESERVED_LABELS.some((prefix) => body.label.toLowerCase().startsWith(prefix))) {
+          return yield* Effect.fail(
+            new BadRequest({
+              error: "label_reservado",
+              detail: "El label no puede empezar por service-key: ni partner:."
+            })
+          )
+        }
+        const mode = body.mode ?? caller.mode
+        if (mode === "live" && caller.mode !== "live") {
+          return yield* Effect.fail(
+            new Forbidden({
+              error: "requiere_llave_live",
+              detail: "Crear una llave live requiere una llave live."
+            })
+          )
+        }
+        const { id, key } = yield* insertKey(caller.comercioId, body.label, mode).pipe(provideSql)
+        return { id, label: body.label, mode, api_key: key }
+      }).pipe(Effect.catchTag("SqlError", Effect.die))
+
+    const revokeKey = (caller: Caller, id: string) =>
+      Effect.gen(function* () {
+        const uuid = /^[0-9a-f-]{36}$/i.test(id)
+        const rows = uuid
+          ? yield* sql<{
+              mode: Mode
+            }>`select mode from llaves where id = ${id} and comercio_id = ${caller.comercioId}`
+          : []
+        const row = rows[0]
+        if (row === undefined) return yield* Effect.fail(new NotFound())
+        if (row.mode === "live" && caller.mode !== "live") {
+          return yield* Effect.fail(
+            new Forbidden({
+              error: "requiere_llave_live",
+              detail: "Revocar una llave live requiere una llave live."
+            })
+          )
+        }
+        yield* sql`update llaves set revoked_at = coalesce(revoked_at, now()) where id = ${id}`
+        return { id, revocada: true as const }
+      }).pipe(Effect.catchTag("SqlError", Effect.die))
+
+    const config = (caller: Caller) =>
+      Effect.gen(function* () {
+        const merchant = Option.getOrThrow(yield* findMerchant(caller.comercioId).pipe(provideSql))
+        const pct = Fees.commissionPctFor(
+          merchant.comision_bp === null ? null : Money.BasisPoints(merchant.comision_bp)
+        )
+        return {
+          comercio: merchant.codigo,
+          nombre: merchant.nombre,
+          tipo: merchant.tipo,
+          estado: merchant.estado,
+          kyc_tier: merchant.kyc_tier,
+          mode: caller.mode,
+          comision_pct: Money.percentFromBasisPoints(pct),
+          comision_acordada: merchant.comision_bp !== null,
+          igtf_pct: Money.percentFromBasisPoints(Fees.IGTF_PCT),
+          igtf_aplica: "solo a cobros en divisas; los cobros en bolívares no pagan IGTF",
+          frecuencia_liquidacion: merchant.liquidacion_inmediata
+            ? ("inmediata" as const)
+            : ("diaria" as const),
+          propina_max_pct:
+            merchant.propina_max_bp === null
+              ? 0
+              : Money.percentFromBasisPoints(Money.BasisPoints(merchant.propina_max_bp)),
+          pagar_habilitado: merchant.pagar_habilitado,
+          split_habilitado: merchant.split_habilitado,
+          tarjeta_habilitada: merchant.tarjeta_habilitada
+        }
+      })
+
+    const seedDemo = Effect.gen(function* () {
+      const key = Keys.derive(Redacted.value(settings.secret), "demo", "test")
+      const id = randomUUID()
+      yield* sql`
+        insert into comercios (id, codigo, nombre, identificacion, tipo_doc, email, tipo, propina_max_bp)
+        values (${id}, 'demo', 'Tienda Demo', 'J-07013380-5', 'J', 'demo@switch.local', 'empresa', 2000)
+        on conflict (codigo) do nothing`
+      const rows = yield* sql<{ id: string }>`select id from comercios where codigo = 'demo'`
+      const comercioId = rows[0]?.id ?? id
+      yield* insertKey(comercioId, "demo", "test", key).pipe(provideSql)
+      return { codigo: "demo", key }
+    }).pipe(Effect.orDie)
+
+    return { register, listKeys, createKey, revokeKey, config, seedDemo }
+  })
+)

@@ -1,0 +1,158 @@
+/**
+ * Public receipt verification (20 per minute per IP, counting every query) and the merchant's
+ * transactions. Verification never returns payer data; the bank reference shows its last 4.
+ */
+import { HttpApiBuilder } from "@effect/platform"
+import { SqlClient } from "@effect/sql"
+import { CurrentCaller, Recibos, SwitchApi, ValidationError } from "@switch/api"
+import { BankCalendar, Money, RateLimit, ReceiptCode } from "@switch/core"
+import { Effect, Option } from "effect"
+import { Settings } from "../Config.js"
+import { clientIp, tooMany } from "../http/Auth.js"
+import { json } from "../http/Respond.js"
+import { RateLimiter } from "../platform/RateLimiter.js"
+
+interface VerifiedRow {
+  readonly monto: number
+  readonly propina: number
+  readonly moneda: string
+  readonly mode: "test" | "live"
+  readonly estado: string
+  readonly codigo_verificacion: string
+  readonly referencia_banco: string | null
+  readonly liquidada_at: Date | null
+  readonly created_at: Date
+  readonly verificaciones: number
+  readonly primera_verificacion: Date
+  readonly comercio: string
+  readonly concepto: string | null
+  readonly referencia_externa: string | null
+}
+
+const mask = (reference: string | null) =>
+  reference === null ? null : reference.length <= 4 ? reference : `****${reference.slice(-4)}`
+
+const notFound = () =>
+  new Recibos.CodigoNoEncontrado({
+    error: "no_encontrado",
+    valido: false,
+    estado: "no_encontrado",
+    mensaje: "No existe un comprobante con ese código."
+  })
+
+export const RecibosApiLive = HttpApiBuilder.group(SwitchApi, "recibos", (handlers) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const limiter = yield* RateLimiter
+    const settings = yield* Settings
+    const policy: RateLimit.Policy = { ...RateLimit.VERIFICACION, limit: settings.verificarPorMinuto }
+    return handlers.handle("verificar", ({ path }) =>
+      Effect.gen(function* () {
+        const decision = yield* limiter.hit(policy, yield* clientIp)
+        if (!decision.allowed) return yield* Effect.fail(tooMany(decision.retryAfterSeconds))
+        const code = ReceiptCode.parse(path.codigo)
+        if (Option.isNone(code)) return yield* Effect.fail(notFound())
+        const rows = yield* sql<VerifiedRow>`
+          with hit as (
+            update transacciones set verificaciones = verificaciones + 1,
+              primera_verificacion = coalesce(primera_verificacion, now())
+            where codigo_verificacion = ${code.value}
+            returning *
+          )
+          select hit.monto, hit.propina, hit.moneda, hit.mode, hit.estado, hit.codigo_verificacion,
+            hit.referencia_banco, hit.liquidada_at, hit.created_at, hit.verificaciones, hit.primera_verificacion,
+            c.nombre as comercio, l.concepto, l.referencia_externa
+          from hit join comercios c on c.id = hit.comercio_id left join links l on l.id = hit.link_id`
+        const row = rows[0]
+        if (row === undefined) return yield* Effect.fail(notFound())
+        const paidAt = row.liquidada_at ?? row.created_at
+        const prueba = row.mode === "test"
+        return json({
+          valido: true,
+          estado: row.estado === "LIQUIDADA" ? "pagado" : row.estado.toLowerCase(),
+          codigo: row.codigo_verificacion,
+          monto: Money.toNumber(Money.Cents(row.monto + row.propina)),
+          moneda: row.moneda,
+          comercio: row.comercio,
+          fecha_hora: paidAt.toISOString(),
+          fecha_hora_caracas: BankCalendar.formatCaracas(paidAt),
+          referencia_bancaria: mask(row.referencia_banco),
+          prueba,
+          mensaje: prueba
+            ? "Comprobante auténtico de un pago de PRUEBA: no movió dinero."
+            : "Comprobante auténtico: el pago fue confirmado por el banco.",
+          concepto: row.concepto,
+          referencia_externa: row.referencia_externa,
+          verificaciones: row.verificaciones,
+          primera_verificacion: row.primera_verificacion.toISOString(),
+          primera_verificacion_caracas: BankCalendar.formatCaracas(row.primera_verificacion)
+        })
+      }).pipe(Effect.catchTag("SqlError", Effect.die))
+    )
+  })
+)
+
+interface TxnRow {
+  readonly id: string
+  readonly operacion: string
+  readonly estado: string
+  readonly monto: number
+  readonly propina: number
+  readonly moneda: string
+  readonly mode: "test" | "live"
+  readonly link_id: string | null
+  readonly referencia_banco: string | null
+  readonly codigo_verificacion: string | null
+  readonly motivo_rechazo: string | null
+  readonly created_at: Date
+  readonly liquidada_at: Date | null
+}
+
+const page = (text: string | undefined, name: string, fallback: number, max: number) => {
+  if (text === undefined || text === "") return Effect.succeed(fallback)
+  const n = Number(text)
+  return /^\d+$/.test(text) && n <= max && (name === "offset" || n >= 1)
+    ? Effect.succeed(n)
+    : Effect.fail(
+        new ValidationError({
+          parametro: name,
+          detail: `${name} debe ser un entero entre ${name === "offset" ? 0 : 1} y ${max}`
+        })
+      )
+}
+
+export const TransaccionesApiLive = HttpApiBuilder.group(SwitchApi, "transacciones", (handlers) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    return handlers.handle("list", ({ urlParams }) =>
+      Effect.gen(function* () {
+        const caller = yield* CurrentCaller
+        const limit = yield* page(urlParams.limit, "limit", 50, 200)
+        const offset = yield* page(urlParams.offset, "offset", 0, 1_000_000)
+        const rows = yield* sql<TxnRow>`
+          select id, operacion, estado, monto, propina, moneda, mode, link_id, referencia_banco,
+            codigo_verificacion, motivo_rechazo, created_at, liquidada_at
+          from transacciones where comercio_id = ${caller.comercioId} and mode = ${caller.mode}
+          order by created_at desc, id desc limit ${limit} offset ${offset}`
+        return json(
+          rows.map((r) => ({
+            id: r.id,
+            operacion: r.operacion,
+            estado: r.estado,
+            monto: Money.toNumber(Money.Cents(r.monto)),
+            propina: Money.toNumber(Money.Cents(r.propina)),
+            total: Money.toNumber(Money.Cents(r.monto + r.propina)),
+            moneda: r.moneda,
+            mode: r.mode,
+            link_id: r.link_id,
+            referencia_banco: r.referencia_banco,
+            codigo_verificacion: r.codigo_verificacion,
+            motivo_rechazo: r.motivo_rechazo,
+            created_at: r.created_at.toISOString(),
+            liquidada_at: r.liquidada_at === null ? null : r.liquidada_at.toISOString()
+          }))
+        )
+      }).pipe(Effect.catchTag("SqlError", Effect.die))
+    )
+  })
+)

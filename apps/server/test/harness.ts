@@ -1,0 +1,108 @@
+/**
+ * Test harness: a real server on loopback, on its own database made from the migrated
+ * template, and small HTTP helpers. Nothing of ours is mocked.
+ */
+import { randomUUID } from "node:crypto"
+import { HttpServer } from "@effect/platform"
+import { Effect, Layer, Logger, LogLevel, ManagedRuntime, Option, Redacted } from "effect"
+import { inject } from "vitest"
+import { type ServerSettings, Settings } from "../src/Config.js"
+import { HttpLive } from "../src/Http.js"
+import { ensureDatabase } from "../src/platform/Database.js"
+import { PgLive } from "../src/platform/Sql.js"
+
+export interface TestServer {
+  readonly url: string
+  readonly databaseUrl: string
+  readonly settings: ServerSettings
+  readonly close: () => Promise<void>
+}
+
+/** A new database cloned from the migrated template. */
+export const freshDatabase = async (): Promise<string> => {
+  const admin = inject("pgAdminUrl")
+  const name = `t_${randomUUID().replaceAll("-", "")}`
+  await ensureDatabase(admin, name, inject("pgTemplate"))
+  return admin.replace(/\/postgres$/, `/${name}`)
+}
+
+export const testSettings = (overrides: Partial<ServerSettings> = {}): ServerSettings => ({
+  baseUrl: "http://pagos.test",
+  secret: Redacted.make("secreto-de-prueba"),
+  adminToken: Option.some(Redacted.make("admin-de-prueba")),
+  verificarPorMinuto: 20,
+  registrosPorHora: 1000,
+  apiPorMinuto: 120,
+  ...overrides
+})
+
+/** Starts the whole HTTP server in this process on a free loopback port. */
+export const startServer = async (
+  options: { readonly settings?: Partial<ServerSettings>; readonly databaseUrl?: string } = {}
+): Promise<TestServer> => {
+  const databaseUrl = options.databaseUrl ?? (await freshDatabase())
+  const settings = testSettings(options.settings)
+  const runtime = ManagedRuntime.make(
+    HttpLive({ port: 0, host: "127.0.0.1" }).pipe(
+      Layer.provide(PgLive(databaseUrl, 10)),
+      Layer.provide(Layer.succeed(Settings, settings)),
+      Layer.provide(Logger.minimumLogLevel(LogLevel.Warning))
+    )
+  )
+  const address = await runtime.runPromise(Effect.map(HttpServer.HttpServer, (server) => server.address))
+  if (address._tag !== "TcpAddress") throw new Error("expected a TCP address")
+  return { url: `http://127.0.0.1:${address.port}`, databaseUrl, settings, close: () => runtime.dispose() }
+}
+
+export interface Reply<T = any> {
+  readonly status: number
+  readonly body: T
+  readonly headers: Headers
+}
+
+/** One JSON request; `key` goes in `x-switch-key`. */
+export const call = async <T = any>(
+  base: string,
+  method: string,
+  path: string,
+  options: { readonly key?: string; readonly body?: unknown; readonly headers?: Record<string, string> } = {}
+): Promise<Reply<T>> => {
+  const response = await fetch(`${base}${path}`, {
+    method,
+    headers: {
+      ...(options.body === undefined ? {} : { "content-type": "application/json" }),
+      ...(options.key === undefined ? {} : { "x-switch-key": options.key }),
+      ...options.headers
+    },
+    body: options.body === undefined ? undefined : JSON.stringify(options.body)
+  })
+  const text = await response.text()
+  let body: unknown = text
+  try {
+    body = text === "" ? null : JSON.parse(text)
+  } catch {}
+  return { status: response.status, body: body as T, headers: response.headers }
+}
+
+/** Registers a merchant and returns its `x-switch-key` value. */
+export const registerMerchant = async (base: string, codigo = `c${randomUUID().slice(0, 8)}`) => {
+  const reply = await call(base, "POST", "/switch/v1/comercios/registrar", {
+    body: {
+      codigo,
+      nombre: `Comercio ${codigo}`,
+      identificacion: "J-07013380-5",
+      email: `${codigo}@example.com`
+    }
+  })
+  if (reply.status !== 201) throw new Error(`register failed: ${reply.status} ${JSON.stringify(reply.body)}`)
+  return { codigo, key: `${codigo}:${reply.body.api_key}` }
+}
+
+/** Approves a merchant through the admin API and returns its live `x-switch-key` value. */
+export const approveMerchant = async (server: TestServer, codigo: string) => {
+  const reply = await call(server.url, "POST", `/admin/v1/comercios/${codigo}/aprobar`, {
+    headers: { "x-admin-token": "admin-de-prueba" }
+  })
+  if (reply.status !== 200) throw new Error(`approve failed: ${reply.status} ${JSON.stringify(reply.body)}`)
+  return `${codigo}:${reply.body.api_key}`
+}

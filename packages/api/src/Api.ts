@@ -1,0 +1,28 @@
+/** The public Switch API: the source of the server, the SDK clients and `/openapi.json`. */
+import { HttpApi, OpenApi } from "@effect/platform"
+import { ConfigGroup, LlavesGroup, RegistroGroup } from "./Comercios.js"
+import { InternalError } from "./Errors.js"
+import { LinksGroup } from "./Links.js"
+import { LotesGroup } from "./Lotes.js"
+import { RecibosGroup, TransaccionesGroup } from "./Recibos.js"
+
+export const VERSION = "0.1.0"
+
+export class SwitchApi extends HttpApi.make("switch")
+  .add(LinksGroup)
+  .add(LotesGroup)
+  .add(RecibosGroup)
+  .add(TransaccionesGroup)
+  .add(RegistroGroup)
+  .add(LlavesGroup)
+  .add(ConfigGroup)
+  .addError(InternalError)
+  .annotate(OpenApi.Title, "Switch API")
+  .annotate(OpenApi.Version, VERSION)
+  .annotate(
+    OpenApi.Description,
+    "Links de pago, lotes, comprobantes y la API directa de Switch, en bolívares (VES)."
+  ) {}
+
+/** The OpenAPI 3.1 document of the public API. */
+export const openApiSpec = () => OpenApi.fromApi(SwitchApi)

@@ -1,0 +1,123 @@
+/** Merchants: public self-signup, key management and the read-only configuration view. */
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { Instrument } from "@switch/core"
+import { Schema } from "effect"
+import { BadRequest, Conflict, Forbidden, NotFound, TooManyRequests, ValidationError } from "./Errors.js"
+import { ModeSchema } from "./Links.js"
+import { Authentication } from "./Security.js"
+
+export const RegistroBody = Schema.Struct({
+  codigo: Schema.String.pipe(
+    Schema.pattern(/^[a-z0-9_-]{3,32}$/, {
+      message: () => "de 3 a 32 caracteres: letras minúsculas, dígitos, _ o -"
+    })
+  ).annotations({ message: () => "de 3 a 32 caracteres: letras minúsculas, dígitos, _ o -" }),
+  nombre: Instrument.text(120),
+  identificacion: Instrument.text(20),
+  tipo_doc: Schema.optional(Instrument.TipoDoc),
+  email: Schema.String.pipe(
+    Schema.maxLength(254, { message: () => "admite como máximo 254 caracteres" }),
+    Schema.pattern(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, { message: () => "no es un correo válido" })
+  ).annotations({ message: () => "no es un correo válido" }),
+  tipo: Schema.optional(
+    Schema.Literal("empresa", "personal").annotations({ message: () => "debe ser empresa o personal" })
+  )
+}).annotations({ identifier: "RegistroComercio" })
+
+export const RegistroResult = Schema.Struct({
+  codigo: Schema.String,
+  nombre: Schema.String,
+  estado: Schema.Literal("pendiente"),
+  kyc_tier: Schema.Literal(0),
+  mode: Schema.Literal("test"),
+  api_key: Schema.String.annotations({
+    description: "Se muestra una sola vez; el encabezado es `codigo:api_key`"
+  })
+}).annotations({ identifier: "RegistroResultado" })
+
+export const LlaveBody = Schema.Struct({
+  label: Instrument.text(64),
+  mode: Schema.optional(ModeSchema.annotations({ message: () => "debe ser test o live" }))
+}).annotations({ identifier: "CrearLlave" })
+
+export const Llave = Schema.Struct({
+  id: Schema.String,
+  label: Schema.String,
+  mode: ModeSchema,
+  ultimos4: Schema.String,
+  created_at: Schema.String,
+  revoked_at: Schema.NullOr(Schema.String)
+}).annotations({ identifier: "Llave" })
+
+export const LlaveCreada = Schema.Struct({
+  id: Schema.String,
+  label: Schema.String,
+  mode: ModeSchema,
+  api_key: Schema.String
+}).annotations({ identifier: "LlaveCreada" })
+
+export const ConfigView = Schema.Struct({
+  comercio: Schema.String,
+  nombre: Schema.String,
+  tipo: Schema.Literal("empresa", "personal"),
+  estado: Schema.String,
+  kyc_tier: Schema.Int,
+  mode: ModeSchema,
+  comision_pct: Schema.Number,
+  comision_acordada: Schema.Boolean,
+  igtf_pct: Schema.Number,
+  igtf_aplica: Schema.String,
+  frecuencia_liquidacion: Schema.Literal("inmediata", "diaria"),
+  propina_max_pct: Schema.Number,
+  pagar_habilitado: Schema.Boolean,
+  split_habilitado: Schema.Boolean,
+  tarjeta_habilitada: Schema.Boolean
+}).annotations({ identifier: "Configuracion" })
+
+const idParam = HttpApiSchema.param("id", Schema.String)
+
+/** `POST /comercios/registrar`: public, rate-limited per IP. */
+export class RegistroGroup extends HttpApiGroup.make("registro").add(
+  HttpApiEndpoint.post("registrar", "/switch/v1/comercios/registrar")
+    .setPayload(RegistroBody)
+    .addSuccess(RegistroResult, { status: 201 })
+    .addError(ValidationError)
+    .addError(Conflict)
+    .addError(TooManyRequests)
+    .annotate(OpenApi.Summary, "Registrar un comercio (público)")
+) {}
+
+export class LlavesGroup extends HttpApiGroup.make("llaves")
+  .add(HttpApiEndpoint.get("list", "/switch/v1/llaves").addSuccess(Schema.Array(Llave)))
+  .add(
+    HttpApiEndpoint.post("create", "/switch/v1/llaves")
+      .setPayload(LlaveBody)
+      .addSuccess(LlaveCreada, { status: 201 })
+      .addError(ValidationError)
+      .addError(BadRequest)
+      .addError(Forbidden)
+      .annotate(
+        OpenApi.Description,
+        "Una llave de prueba crea solo llaves de prueba; las live requieren una llave live."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("revoke")`/switch/v1/llaves/${idParam}/revocar`
+      .addSuccess(Schema.Struct({ id: Schema.String, revocada: Schema.Literal(true) }))
+      .addError(Forbidden)
+      .addError(NotFound)
+  )
+  .middleware(Authentication) {}
+
+export class ConfigGroup extends HttpApiGroup.make("config")
+  .add(HttpApiEndpoint.get("get", "/switch/v1/config").addSuccess(ConfigView))
+  .add(
+    HttpApiEndpoint.put("put", "/switch/v1/config")
+      .addSuccess(Schema.Void)
+      .addError(Forbidden)
+      .annotate(
+        OpenApi.Description,
+        "Siempre `403`: la configuración de dinero la edita solo el administrador."
+      )
+  )
+  .middleware(Authentication) {}

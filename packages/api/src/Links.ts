@@ -1,0 +1,122 @@
+/**
+ * Payment links: create, list, get, cancel, simulate. Request bodies are @switch/core's
+ * schemas (the same rules the server applies); responses are plain JSON numbers and strings.
+ */
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { LinkMachine, LinkRequest } from "@switch/core"
+import { Schema } from "effect"
+import { BadRequest, Conflict, Forbidden, NotFound, ValidationError } from "./Errors.js"
+import { Authentication } from "./Security.js"
+
+export const LinkEstado = Schema.Literal(...LinkMachine.LinkStates)
+export const ModeSchema = Schema.Literal("test", "live")
+const NullableString = Schema.NullOr(Schema.String)
+
+/** A payment link as get and list return it; create returns the same shape. */
+export const Link = Schema.Struct({
+  id: Schema.String,
+  url: Schema.String,
+  wa_deeplink: NullableString,
+  qr_png: NullableString.annotations({ description: "PNG del código QR del url, como data URL" }),
+  comercio: Schema.String,
+  monto: Schema.Number.annotations({ description: "Monto del cobro en bolívares, sin propina" }),
+  moneda: Schema.Literal("VES"),
+  concepto: NullableString,
+  estado: LinkEstado,
+  expires_at: NullableString,
+  success_url: NullableString,
+  failure_url: NullableString,
+  metadata: Schema.Record({ key: Schema.String, value: Schema.Unknown }),
+  mode: ModeSchema,
+  txn_id: NullableString,
+  created_at: Schema.String,
+  paid_at: NullableString,
+  propina: Schema.Number,
+  total: Schema.Number,
+  pagador: Schema.Struct({ alta_cliente: Schema.Boolean }),
+  codigo_verificacion: NullableString,
+  origen: Schema.String,
+  lote_id: Schema.optional(NullableString),
+  referencia_externa: Schema.optional(NullableString),
+  split: Schema.optional(Schema.Array(Schema.Unknown)),
+  reparto: Schema.optional(Schema.NullOr(Schema.Unknown)),
+  idempotent_replay: Schema.optional(Schema.Boolean)
+}).annotations({ identifier: "Link" })
+export type Link = typeof Link.Type
+
+/** Filters of `GET /links`; the server validates them and answers `400` with `parametro`. */
+export const LinkFilters = Schema.Struct({
+  estado: Schema.optional(Schema.String).annotations({ description: "Estados separados por comas" }),
+  desde: Schema.optional(Schema.String).annotations({ description: "ISO 8601 o milisegundos, inclusive" }),
+  hasta: Schema.optional(Schema.String).annotations({ description: "ISO 8601 o milisegundos, exclusivo" }),
+  q: Schema.optional(Schema.String).annotations({ description: "Hasta 80 caracteres" }),
+  min: Schema.optional(Schema.String),
+  max: Schema.optional(Schema.String),
+  con_propina: Schema.optional(Schema.String),
+  mode: Schema.optional(Schema.String),
+  origen: Schema.optional(Schema.String),
+  limit: Schema.optional(Schema.String).annotations({ description: "Por defecto 50, máximo 200" }),
+  offset: Schema.optional(Schema.String)
+})
+
+const idParam = HttpApiSchema.param("id", Schema.String)
+
+export const SimularBody = Schema.Struct({
+  resultado: Schema.Literal("pagado", "rechazado", "expirado")
+}).annotations({ identifier: "SimularLink" })
+
+export const CancelResult = Schema.Struct({ id: Schema.String, estado: Schema.Literal("cancelado") })
+export const SimularResult = Schema.Struct({
+  id: Schema.String,
+  estado: LinkEstado,
+  resultado: Schema.Literal("pagado", "rechazado", "expirado"),
+  simulado: Schema.Literal(true)
+})
+
+export class LinksGroup extends HttpApiGroup.make("links")
+  .add(
+    HttpApiEndpoint.post("create", "/switch/v1/links")
+      .setPayload(LinkRequest.LinkCreate)
+      .addSuccess(Link, { status: 201 })
+      .addError(ValidationError)
+      .addError(BadRequest)
+      .addError(Forbidden)
+      .addError(Conflict)
+      .annotate(OpenApi.Summary, "Crear un link de pago")
+      .annotate(
+        OpenApi.Description,
+        "`201` link nuevo; `200` con `idempotent_replay: true` al repetir el mismo `idempotency_key` en el mismo modo."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("list", "/switch/v1/links")
+      .setUrlParams(LinkFilters)
+      .addSuccess(Schema.Array(Link))
+      .addError(ValidationError)
+      .annotate(OpenApi.Summary, "Listar links, del más reciente al más antiguo")
+  )
+  .add(
+    HttpApiEndpoint.get("get")`/switch/v1/links/${idParam}`
+      .addSuccess(Link)
+      .addError(NotFound)
+      .annotate(OpenApi.Summary, "Ver un link")
+  )
+  .add(
+    HttpApiEndpoint.post("cancel")`/switch/v1/links/${idParam}/cancelar`
+      .addSuccess(CancelResult)
+      .addError(NotFound)
+      .addError(Conflict)
+      .annotate(OpenApi.Summary, "Cancelar un link pendiente")
+  )
+  .add(
+    HttpApiEndpoint.post("simulate")`/switch/v1/links/${idParam}/simular`
+      .setPayload(SimularBody)
+      .addSuccess(SimularResult)
+      .addError(ValidationError)
+      .addError(Forbidden)
+      .addError(NotFound)
+      .addError(Conflict)
+      .annotate(OpenApi.Summary, "Simular el resultado de un link de prueba")
+  )
+  .middleware(Authentication)
+  .annotate(OpenApi.Title, "Links de pago") {}

@@ -1,0 +1,88 @@
+/** Batches (`lotes`): up to 500 links created all-or-nothing, with a per-state summary. */
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { LinkRequest } from "@switch/core"
+import { Schema } from "effect"
+import { Conflict, Forbidden, NotFound, ValidationError } from "./Errors.js"
+import { LinkEstado, ModeSchema } from "./Links.js"
+import { Authentication } from "./Security.js"
+
+export const LoteItemView = Schema.Struct({
+  link_id: Schema.String,
+  url: Schema.String,
+  wa_deeplink: Schema.NullOr(Schema.String),
+  estado: LinkEstado,
+  monto: Schema.Number,
+  concepto: Schema.String,
+  referencia_externa: Schema.NullOr(Schema.String),
+  cliente: Schema.NullOr(
+    Schema.Struct({ nombre: Schema.optional(Schema.String), telefono: Schema.optional(Schema.String) })
+  ),
+  idempotency_key: Schema.String
+}).annotations({ identifier: "LoteItem" })
+
+/** The batch summary; also repeated at the top level of the batch for convenience. */
+export const LoteResumen = Schema.Struct({
+  por_estado: Schema.Record({ key: Schema.String, value: Schema.Int }),
+  monto_total: Schema.Number,
+  monto_pagado: Schema.Number,
+  pagados: Schema.Int,
+  abiertos: Schema.Int,
+  completo: Schema.Boolean
+}).annotations({ identifier: "LoteResumen" })
+
+const loteFields = {
+  id: Schema.String,
+  nombre: Schema.NullOr(Schema.String),
+  idempotency_key: Schema.NullOr(Schema.String),
+  mode: ModeSchema,
+  expires_at: Schema.String,
+  created_at: Schema.String,
+  resumen: LoteResumen,
+  ...LoteResumen.fields
+}
+
+export const LoteSummary = Schema.Struct(loteFields).annotations({ identifier: "LoteSummary" })
+export const Lote = Schema.Struct({ ...loteFields, items: Schema.Array(LoteItemView) }).annotations({
+  identifier: "Lote"
+})
+
+export const LoteCancelResult = Schema.Struct({
+  cancelados: Schema.Int,
+  no_cancelables: Schema.Int,
+  lote: Lote
+})
+
+const idParam = HttpApiSchema.param("id", Schema.String)
+
+export class LotesGroup extends HttpApiGroup.make("lotes")
+  .add(
+    HttpApiEndpoint.post("create", "/switch/v1/lotes")
+      .setPayload(LinkRequest.LoteCreate)
+      .addSuccess(Lote, { status: 201 })
+      .addError(ValidationError)
+      .addError(Forbidden)
+      .addError(Conflict)
+      .annotate(OpenApi.Summary, "Crear un lote de hasta 500 links (todo o nada)")
+  )
+  .add(
+    HttpApiEndpoint.get("list", "/switch/v1/lotes")
+      .setUrlParams(
+        Schema.Struct({ limit: Schema.optional(Schema.String), offset: Schema.optional(Schema.String) })
+      )
+      .addSuccess(Schema.Array(LoteSummary))
+      .addError(ValidationError)
+      .annotate(OpenApi.Summary, "Listar lotes con su resumen por estado")
+  )
+  .add(
+    HttpApiEndpoint.get("get")`/switch/v1/lotes/${idParam}`
+      .addSuccess(Lote)
+      .addError(NotFound)
+      .annotate(OpenApi.Summary, "Ver un lote con sus items")
+  )
+  .add(
+    HttpApiEndpoint.post("cancel")`/switch/v1/lotes/${idParam}/cancelar`
+      .addSuccess(LoteCancelResult)
+      .addError(NotFound)
+      .annotate(OpenApi.Summary, "Cancelar los items pendientes de un lote")
+  )
+  .middleware(Authentication) {}
