@@ -4,12 +4,14 @@ import { HttpApiBuilder, HttpApiScalar, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { SwitchApi } from "@switch/api"
 import { Effect, Layer, Schedule } from "effect"
+import { AdminRoutesLive } from "./admin/AdminRoutes.js"
 import { AuthenticationLive } from "./http/Auth.js"
 import { InternalRoutesLive } from "./http/Internal.js"
 import { withBoundary } from "./http/Middleware.js"
 import { LinksApiLive } from "./links/LinksApi.js"
 import { LinksService, LinksServiceLive } from "./links/LinksService.js"
 import { LotesApiLive } from "./lotes/LotesApi.js"
+import { LotesServiceLive } from "./lotes/LotesService.js"
 import { ConfigApiLive, LlavesApiLive, RegistroApiLive } from "./merchants/MerchantsApi.js"
 import { MerchantsServiceLive } from "./merchants/MerchantsService.js"
 import { RateLimiter, RateLimiterLive } from "./platform/RateLimiter.js"
@@ -30,7 +32,7 @@ export const ApiLive = HttpApiBuilder.api(SwitchApi).pipe(
   Layer.provide(AuthenticationLive)
 )
 
-export const ServicesLive = Layer.mergeAll(LinksServiceLive, MerchantsServiceLive).pipe(
+export const ServicesLive = Layer.mergeAll(LinksServiceLive, LotesServiceLive, MerchantsServiceLive).pipe(
   Layer.provideMerge(RateLimiterLive)
 )
 
@@ -52,6 +54,7 @@ export const HttpLive = (options: { readonly port: number; readonly host?: strin
     Layer.provide(HttpApiScalar.layer({ path: "/docs" })),
     Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
     Layer.provide(InternalRoutesLive),
+    Layer.provide(AdminRoutesLive),
     Layer.provide(ApiLive),
     HttpServer.withLogAddress,
     Layer.provideMerge(HousekeepingLive),

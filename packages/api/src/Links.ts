@@ -12,6 +12,9 @@ export const LinkEstado = Schema.Literal(...LinkMachine.LinkStates)
 export const ModeSchema = Schema.Literal("test", "live")
 const NullableString = Schema.NullOr(Schema.String)
 
+/** A JSON object, documented plainly (Schema.Unknown's own `$id` repeats and breaks validators). */
+export const JsonObject = Schema.Unknown.annotations({ jsonSchema: { type: "object" } })
+
 /** A payment link as get and list return it; create returns the same shape. */
 export const Link = Schema.Struct({
   id: Schema.String,
@@ -26,7 +29,10 @@ export const Link = Schema.Struct({
   expires_at: NullableString,
   success_url: NullableString,
   failure_url: NullableString,
-  metadata: Schema.Record({ key: Schema.String, value: Schema.Unknown }),
+  metadata: Schema.Record({
+    key: Schema.String,
+    value: Schema.Union(Schema.String, Schema.Number, Schema.Boolean)
+  }),
   mode: ModeSchema,
   txn_id: NullableString,
   created_at: Schema.String,
@@ -38,8 +44,8 @@ export const Link = Schema.Struct({
   origen: Schema.String,
   lote_id: Schema.optional(NullableString),
   referencia_externa: Schema.optional(NullableString),
-  split: Schema.optional(Schema.Array(Schema.Unknown)),
-  reparto: Schema.optional(Schema.NullOr(Schema.Unknown)),
+  split: Schema.optional(Schema.Array(JsonObject)),
+  reparto: Schema.optional(Schema.NullOr(JsonObject)),
   idempotent_replay: Schema.optional(Schema.Boolean)
 }).annotations({ identifier: "Link" })
 export type Link = typeof Link.Type

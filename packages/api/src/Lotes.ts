@@ -19,6 +19,7 @@ export const LoteItemView = Schema.Struct({
   ),
   idempotency_key: Schema.String
 }).annotations({ identifier: "LoteItem" })
+export type LoteItem = typeof LoteItemView.Type
 
 /** The batch summary; also repeated at the top level of the batch for convenience. */
 export const LoteResumen = Schema.Struct({
@@ -29,6 +30,7 @@ export const LoteResumen = Schema.Struct({
   abiertos: Schema.Int,
   completo: Schema.Boolean
 }).annotations({ identifier: "LoteResumen" })
+export type LoteResumen = typeof LoteResumen.Type
 
 const loteFields = {
   id: Schema.String,
@@ -42,15 +44,22 @@ const loteFields = {
 }
 
 export const LoteSummary = Schema.Struct(loteFields).annotations({ identifier: "LoteSummary" })
-export const Lote = Schema.Struct({ ...loteFields, items: Schema.Array(LoteItemView) }).annotations({
+export type LoteSummary = typeof LoteSummary.Type
+export const Lote = Schema.Struct({
+  ...loteFields,
+  items: Schema.Array(LoteItemView),
+  idempotent_replay: Schema.optional(Schema.Boolean)
+}).annotations({
   identifier: "Lote"
 })
+export type Lote = typeof Lote.Type
 
 export const LoteCancelResult = Schema.Struct({
   cancelados: Schema.Int,
   no_cancelables: Schema.Int,
   lote: Lote
 })
+export type LoteCancelResult = typeof LoteCancelResult.Type
 
 const idParam = HttpApiSchema.param("id", Schema.String)
 
@@ -63,6 +72,10 @@ export class LotesGroup extends HttpApiGroup.make("lotes")
       .addError(Forbidden)
       .addError(Conflict)
       .annotate(OpenApi.Summary, "Crear un lote de hasta 500 links (todo o nada)")
+      .annotate(
+        OpenApi.Description,
+        "`201` lote nuevo; `200` con `idempotent_replay: true` al repetir el mismo `idempotency_key` en el mismo modo; `409` `item_duplicado` si la clave de un item ya se usó."
+      )
   )
   .add(
     HttpApiEndpoint.get("list", "/switch/v1/lotes")

@@ -120,7 +120,11 @@ export const LinkCreate = Schema.Struct({
   failure_url: optional(HttpsUrl),
   metadata: optional(Metadata),
   idempotency_key: optional(IdempotencyKey),
-  split: optional(Schema.Array(Schema.Unknown).annotations({ message: () => "debe ser una lista" }))
+  split: optional(
+    Schema.Array(Schema.Unknown.annotations({ jsonSchema: { type: "object" } })).annotations({
+      message: () => "debe ser una lista"
+    })
+  )
 }).annotations({ identifier: "LinkCreate" })
 export interface LinkCreate extends Schema.Schema.Type<typeof LinkCreate> {}
 

@@ -1,11 +1,14 @@
 /**
  * The outermost HTTP layer: request ids, access logs without keys or bodies, SPEC-shaped
- * answers for unknown routes (`404 not_found`) and defects (`500 error_interno`), and the
+ * answers for unknown routes (`404 not_found`) and faults (`500 error_interno`), and the
  * `Retry-After` header on every `429`.
+ *
+ * The server sends the response before a serve middleware returns, so the rewriting happens
+ * in a pre-response handler, which sees every response, errors included, just before it goes out.
  */
 import { randomUUID } from "node:crypto"
-import { type HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Cause, Effect, Option } from "effect"
+import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { Cause, Chunk, Effect } from "effect"
 
 const notFound = HttpServerResponse.unsafeJson({ error: "not_found" }, { status: 404 })
 const internal = HttpServerResponse.unsafeJson({ error: "error_interno" }, { status: 500 })
@@ -20,31 +23,44 @@ const retryAfterFrom = (response: HttpServerResponse.HttpServerResponse): number
   }
 }
 
-export const withBoundary = <E, R>(app: HttpApp.Default<E, R>): HttpApp.Default<never, R> =>
+/** Gives empty error responses SPEC's body and every 429 its Retry-After. */
+export const finish = (
+  response: HttpServerResponse.HttpServerResponse
+): HttpServerResponse.HttpServerResponse => {
+  let out = response
+  if (out.body._tag === "Empty" && out.status === 404) out = notFound
+  if (out.body._tag === "Empty" && out.status >= 500) out = internal
+  if (out.status === 429 && out.headers["retry-after"] === undefined) {
+    out = HttpServerResponse.setHeader(out, "retry-after", String(retryAfterFrom(out)))
+  }
+  return out
+}
+
+export const withBoundary = <E, R>(
+  app: HttpApp.Default<E, R>
+): HttpApp.Default<E, R | HttpServerRequest.HttpServerRequest> =>
   Effect.gen(function* () {
     const request = yield* HttpServerRequest.HttpServerRequest
     const requestId = randomUUID()
     const started = Date.now()
     const path = request.url.split("?")[0] ?? request.url
-    let response = yield* app.pipe(
-      Effect.catchAllCause((cause) => {
-        const failure = Cause.failureOption(cause)
-        if (Option.isSome(failure) && (failure.value as { _tag?: string })._tag === "RouteNotFound") {
-          return Effect.succeed(notFound)
-        }
-        if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause as Cause.Cause<never>)
-        return Effect.as(
-          Effect.logError("error interno", Cause.pretty(cause)).pipe(Effect.annotateLogs({ requestId })),
-          internal
+    yield* HttpApp.appendPreResponseHandler((_, response) =>
+      Effect.gen(function* () {
+        const out = HttpServerResponse.setHeader(finish(response), "x-request-id", requestId)
+        yield* Effect.logInfo(`${request.method} ${path} ${out.status} ${Date.now() - started}ms`).pipe(
+          Effect.annotateLogs({ requestId })
         )
+        return out
       })
     )
-    if (response.status === 404 && response.body._tag === "Empty") response = notFound
-    if (response.status === 429 && response.headers["retry-after"] === undefined) {
-      response = HttpServerResponse.setHeader(response, "retry-after", String(retryAfterFrom(response)))
-    }
-    yield* Effect.logInfo(`${request.method} ${path} ${response.status} ${Date.now() - started}ms`).pipe(
-      Effect.annotateLogs({ requestId })
+    return yield* app.pipe(
+      Effect.tapErrorCause((cause) =>
+        Cause.isInterruptedOnly(cause) || isAnswer(cause)
+          ? Effect.void
+          : Effect.logError("error interno", Cause.pretty(cause)).pipe(Effect.annotateLogs({ requestId }))
+      )
     )
-    return HttpServerResponse.setHeader(response, "x-request-id", requestId)
-  }) as HttpApp.Default<never, R>
+  })
+
+/** Typed failures reaching here are encoded error responses or unknown routes: answers, not faults. */
+const isAnswer = (cause: Cause.Cause<unknown>): boolean => Chunk.isEmpty(Cause.defects(cause))

@@ -147,7 +147,7 @@ export const LinksServiceLive = Layer.effect(
             metadata, idempotency_key, split, busqueda, created_at)
           select ${id}, ${caller.comercioId}, ${caller.mode}, ${body.monto}, ${body.concepto}, ${expiresAt},
             ${body.success_url ?? null}, ${body.failure_url ?? null}, ${sql.json(body.metadata ?? {})}, ${key},
-            ${split === null ? null : sql.json(split)}, ${searchable(body.concepto, id)}, ${at}
+            ${split === null ? null : JSON.stringify(split)}::jsonb, ${searchable(body.concepto, id)}, ${at}
           where not exists (select 1 from comercios where id = ${caller.comercioId} and estado = 'suspendido')
           on conflict (comercio_id, idempotency_key) where idempotency_key is not null do nothing
           returning ${columns}`

@@ -31,7 +31,7 @@ export const generate = (mode: Mode): string => {
 /** A key derived from the server secret, so the demo merchant keeps its key across restarts. */
 export const derive = (secret: string, purpose: string, mode: Mode): string =>
   prefix(mode) +
-  base62(createHmac("sha256", secret).update(`llave:${purpose}`).digest()).padEnd(BODY_LENGTH, "0")
+  base62(createHmac("sha512", secret).update(`llave:${purpose}`).digest()).padEnd(BODY_LENGTH, "0")
 
 export const hash = (key: string): string => createHash("sha256").update(key).digest("hex")
 

