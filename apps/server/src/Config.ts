@@ -14,6 +14,8 @@ export interface ServerSettings {
   readonly registrosPorHora: number
   /** API requests per minute per merchant (SPEC: 120). */
   readonly apiPorMinuto: number
+  /** Seconds between housekeeping rounds (expiring links, dropping closed rate windows). */
+  readonly housekeepingSeconds: number
 }
 
 export class Settings extends Context.Tag("@switch/server/Settings")<Settings, ServerSettings>() {}
@@ -30,5 +32,6 @@ export const fromEnv = (env: NodeJS.ProcessEnv, secret: string, port: number): S
   adminToken: env.SWITCH_ADMIN_TOKEN ? Option.some(Redacted.make(env.SWITCH_ADMIN_TOKEN)) : Option.none(),
   verificarPorMinuto: positiveInt(env.SWITCH_VERIFICAR_POR_MINUTO, 20),
   registrosPorHora: positiveInt(env.SWITCH_REGISTROS_POR_HORA, 100),
-  apiPorMinuto: positiveInt(env.SWITCH_API_POR_MINUTO, 120)
+  apiPorMinuto: positiveInt(env.SWITCH_API_POR_MINUTO, 120),
+  housekeepingSeconds: positiveInt(env.SWITCH_HOUSEKEEPING_SEGUNDOS, 15)
 })

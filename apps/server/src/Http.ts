@@ -5,6 +5,7 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { SwitchApi } from "@switch/api"
 import { Effect, Layer, Schedule } from "effect"
 import { AdminRoutesLive } from "./admin/AdminRoutes.js"
+import { Settings } from "./Config.js"
 import { AuthenticationLive } from "./http/Auth.js"
 import { InternalRoutesLive } from "./http/Internal.js"
 import { withBoundary } from "./http/Middleware.js"
@@ -41,10 +42,11 @@ export const HousekeepingLive = Layer.scopedDiscard(
   Effect.gen(function* () {
     const links = yield* LinksService
     const limiter = yield* RateLimiter
+    const settings = yield* Settings
     const round = Effect.all([links.expireDue, limiter.sweep]).pipe(
       Effect.catchAllCause((cause) => Effect.logWarning("housekeeping failed", cause))
     )
-    yield* Effect.forkScoped(Effect.repeat(round, Schedule.spaced("15 seconds")))
+    yield* Effect.forkScoped(Effect.repeat(round, Schedule.spaced(`${settings.housekeepingSeconds} seconds`)))
   })
 )
 

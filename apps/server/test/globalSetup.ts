@@ -31,7 +31,8 @@ export default async function setup(project: TestProject) {
       adminToken: Option.none(),
       verificarPorMinuto: 20,
       registrosPorHora: 100,
-      apiPorMinuto: 120
+      apiPorMinuto: 120,
+      housekeepingSeconds: 15
     },
     { seed: false }
   )

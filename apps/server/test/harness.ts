@@ -33,6 +33,7 @@ export const testSettings = (overrides: Partial<ServerSettings> = {}): ServerSet
   verificarPorMinuto: 20,
   registrosPorHora: 1000,
   apiPorMinuto: 120,
+  housekeepingSeconds: 15,
   ...overrides
 })
 
