@@ -62,5 +62,12 @@ export const withBoundary = <E, R>(
     )
   })
 
-/** Typed failures reaching here are encoded error responses or unknown routes: answers, not faults. */
-const isAnswer = (cause: Cause.Cause<unknown>): boolean => Chunk.isEmpty(Cause.defects(cause))
+const isRouteNotFound = (u: unknown) => (u as { _tag?: string } | null)?._tag === "RouteNotFound"
+
+/**
+ * Typed failures reaching here are encoded error responses or unknown routes: answers, not
+ * faults. Only other defects are logged as internal errors.
+ */
+const isAnswer = (cause: Cause.Cause<unknown>): boolean =>
+  Chunk.every(Cause.defects(cause), (d) => HttpServerResponse.isServerResponse(d) || isRouteNotFound(d)) &&
+  Chunk.every(Cause.failures(cause), (f) => HttpServerResponse.isServerResponse(f) || isRouteNotFound(f))
