@@ -304,7 +304,7 @@ describe("PATCH /admin/v1/comercios/{codigo}", () => {
       body: "{nope"
     })
     expect(malformed.status).toBe(400)
-    expect((await malformed.json()).error).toBe("validation")
+    expect(((await malformed.json()) as { error: string }).error).toBe("validation")
   })
 
   it("answers 404 for an unknown merchant", async () => {

@@ -66,7 +66,11 @@ export const call = async <T = any>(
   base: string,
   method: string,
   path: string,
-  options: { readonly key?: string; readonly body?: unknown; readonly headers?: Record<string, string> } = {}
+  options: {
+    readonly key?: string | undefined
+    readonly body?: unknown
+    readonly headers?: Record<string, string> | undefined
+  } = {}
 ): Promise<Reply<T>> => {
   const response = await fetch(`${base}${path}`, {
     method,
@@ -75,7 +79,7 @@ export const call = async <T = any>(
       ...(options.key === undefined ? {} : { "x-switch-key": options.key }),
       ...options.headers
     },
-    body: options.body === undefined ? undefined : JSON.stringify(options.body)
+    ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) })
   })
   const text = await response.text()
   let body: unknown = text

@@ -1,0 +1,139 @@
+/**
+ * The whole service as a user runs it, for cross-app suites: the built server (`npm start`'s
+ * entry) on embedded Postgres in a temporary data directory, on free loopback ports.
+ * Build first (`npm run build`; turbo does it before `npm test`).
+ */
+import { type ChildProcess, spawn } from "node:child_process"
+import { chmodSync, mkdtempSync, rmSync } from "node:fs"
+import { createServer } from "node:net"
+import { tmpdir } from "node:os"
+import { join, resolve } from "node:path"
+
+export const ADMIN_TOKEN = "admin-token-de-prueba"
+const SERVER_MAIN = resolve(__dirname, "../../apps/server/dist/main.js")
+
+export const freePort = (): Promise<number> =>
+  new Promise((done, fail) => {
+    const server = createServer()
+    server.once("error", fail)
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address()
+      const port = typeof address === "object" && address !== null ? address.port : 0
+      server.close(() => done(port))
+    })
+  })
+
+export interface Stack {
+  /** API and checkout base, e.g. http://127.0.0.1:40123 */
+  readonly url: string
+  /** The demo merchant's test key, as `demo:sk_test_...` */
+  readonly demoKey: string
+  readonly env: Record<string, string>
+  readonly output: () => string
+  readonly stop: () => Promise<void>
+}
+
+/** Starts the built server with its own embedded Postgres; `env` adds or overrides settings. */
+export const startStack = async (env: Record<string, string> = {}): Promise<Stack> => {
+  const dataDir = mkdtempSync(join(tmpdir(), "switch-stack-"))
+  // As root, Postgres runs as its own user, which must reach the directory.
+  chmodSync(dataDir, 0o755)
+  const port = await freePort()
+  const url = `http://127.0.0.1:${port}`
+  const fullEnv: Record<string, string> = {
+    PORT: String(port),
+    BASE_URL: url,
+    SWITCH_DATA_DIR: dataDir,
+    SWITCH_PG_PORT: String(await freePort()),
+    MCP_PORT: String(await freePort()),
+    SWITCH_ADMIN_TOKEN: ADMIN_TOKEN,
+    SWITCH_LOG_LEVEL: "warning",
+    DATABASE_URL: "",
+    ...env
+  }
+  let output = ""
+  const child: ChildProcess = spawn(process.execPath, [SERVER_MAIN], {
+    env: { ...process.env, ...fullEnv },
+    stdio: ["ignore", "pipe", "pipe"]
+  })
+  child.stdout?.on("data", (chunk) => {
+    output += chunk
+  })
+  child.stderr?.on("data", (chunk) => {
+    output += chunk
+  })
+  const deadline = Date.now() + 90_000
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`)
+    const up = await fetch(`${url}/openapi.json`).then(
+      (r) => r.ok,
+      () => false
+    )
+    if (up) break
+    if (Date.now() > deadline) throw new Error(`server did not start:\n${output}`)
+    await new Promise((r) => setTimeout(r, 250))
+  }
+  const demoKey = /x-switch-key: (demo:sk_test_\w+)/.exec(output)?.[1]
+  if (demoKey === undefined) throw new Error(`no demo key printed:\n${output}`)
+  return {
+    url,
+    demoKey,
+    env: fullEnv,
+    output: () => output,
+    stop: async () => {
+      if (child.exitCode === null) {
+        await new Promise<void>((done) => {
+          child.once("exit", () => done())
+          child.kill("SIGTERM")
+        })
+      }
+      rmSync(dataDir, { recursive: true, force: true })
+    }
+  }
+}
+
+/** A JSON request against the stack. */
+export const call = async (
+  base: string,
+  method: string,
+  path: string,
+  options: {
+    readonly key?: string | undefined
+    readonly body?: unknown
+    readonly headers?: Record<string, string>
+  } = {}
+): Promise<{ status: number; body: any; headers: Headers }> => {
+  const response = await fetch(`${base}${path}`, {
+    method,
+    headers: {
+      ...(options.body === undefined ? {} : { "content-type": "application/json" }),
+      ...(options.key === undefined ? {} : { "x-switch-key": options.key }),
+      ...options.headers
+    },
+    ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) })
+  })
+  const text = await response.text()
+  let body: unknown = text
+  try {
+    body = text === "" ? null : JSON.parse(text)
+  } catch {}
+  return { status: response.status, body, headers: response.headers }
+}
+
+/** Registers a merchant, approves it, and returns its test and live keys. */
+export const merchantWithLiveKey = async (stack: Stack, codigo: string) => {
+  const reg = await call(stack.url, "POST", "/switch/v1/comercios/registrar", {
+    body: {
+      codigo,
+      nombre: `Comercio ${codigo}`,
+      identificacion: "J-07013380-5",
+      email: `${codigo}@example.com`
+    }
+  })
+  if (reg.status !== 201) throw new Error(`register: ${reg.status} ${JSON.stringify(reg.body)}`)
+  const ok = await call(stack.url, "POST", `/admin/v1/comercios/${codigo}/aprobar`, {
+    headers: { "x-admin-token": ADMIN_TOKEN }
+  })
+  if (ok.status !== 200) throw new Error(`approve: ${ok.status} ${JSON.stringify(ok.body)}`)
+  return { codigo, testKey: `${codigo}:${reg.body.api_key}`, liveKey: `${codigo}:${ok.body.api_key}` }
+}

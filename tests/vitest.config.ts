@@ -1,0 +1,11 @@
+import { defineConfig } from "vitest/config"
+
+// `npm test` runs the suites that need only Node; the browser suite needs Debian's Chromium
+// and runs with `npm run test:browser` (CI installs Chromium and runs both).
+export default defineConfig({
+  test: {
+    include: ["cli/**/*.test.ts", "mcp/**/*.test.ts"],
+    testTimeout: 60_000,
+    hookTimeout: 120_000
+  }
+})
