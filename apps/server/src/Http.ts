@@ -8,6 +8,7 @@ import { AdminRoutesLive } from "./admin/AdminRoutes.js"
 import { Settings } from "./Config.js"
 import { AuthenticationLive } from "./http/Auth.js"
 import { InternalRoutesLive } from "./http/Internal.js"
+import { KeyCacheLive } from "./http/KeyCache.js"
 import { withBoundary } from "./http/Middleware.js"
 import { LinksApiLive } from "./links/LinksApi.js"
 import { LinksService, LinksServiceLive } from "./links/LinksService.js"
@@ -60,6 +61,7 @@ export const HttpLive = (options: { readonly port: number; readonly host?: strin
     Layer.provide(ApiLive),
     HttpServer.withLogAddress,
     Layer.provideMerge(HousekeepingLive),
+    Layer.provideMerge(KeyCacheLive),
     Layer.provideMerge(ServicesLive),
     Layer.provideMerge(
       NodeHttpServer.layer(createServer, { port: options.port, host: options.host ?? "0.0.0.0" })

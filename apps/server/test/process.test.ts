@@ -121,4 +121,34 @@ describe("npm start", () => {
       expect(await server.stop()).toBe(0)
     }
   }, 120_000)
+
+  it("a key revoked through one process stops working in every process, despite their key caches", async () => {
+    const databaseUrl = await freshDatabase()
+    const server = await start({ DATABASE_URL: databaseUrl, SWITCH_WORKERS: "2" })
+    try {
+      const demo = demoKey(server.output())
+      const created = await call(server.url, "POST", "/switch/v1/llaves", {
+        key: demo,
+        body: { label: "temporal" }
+      })
+      expect(created.status).toBe(201)
+      const key = `demo:${created.body.api_key}`
+      // Warm both workers' caches (connections are spread over the two processes).
+      const warm = await Promise.all(
+        Array.from({ length: 20 }, () => call(server.url, "GET", "/switch/v1/transacciones", { key }))
+      )
+      expect(warm.every((r) => r.status === 200)).toBe(true)
+      const revoked = await call(server.url, "POST", `/switch/v1/llaves/${created.body.id}/revocar`, {
+        key: demo
+      })
+      expect(revoked.status).toBe(200)
+      await new Promise((r) => setTimeout(r, 300))
+      const after = await Promise.all(
+        Array.from({ length: 20 }, () => call(server.url, "GET", "/switch/v1/transacciones", { key }))
+      )
+      expect(after.map((r) => r.status)).toEqual(Array(20).fill(401))
+    } finally {
+      expect(await server.stop()).toBe(0)
+    }
+  }, 120_000)
 })

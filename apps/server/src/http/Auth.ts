@@ -11,6 +11,7 @@ import { Effect, Layer, Option, Redacted } from "effect"
 import { Settings } from "../Config.js"
 import * as Keys from "../merchants/Keys.js"
 import { RateLimiter } from "../platform/RateLimiter.js"
+import * as KeyCache from "./KeyCache.js"
 
 /** The caller's address as the socket saw it (proxies are not trusted by default). */
 export const clientIp = HttpServerRequest.HttpServerRequest.pipe(
@@ -30,18 +31,23 @@ export const lookupCaller = (header: string) =>
     const parsed = Keys.parseHeader(header)
     if (Option.isNone(parsed)) return Option.none<Caller>()
     const { codigo, key, mode } = parsed.value
+    const hash = Keys.hash(key)
+    const now = Date.now()
+    const cached = KeyCache.get(hash, now)
+    if (cached !== undefined) {
+      return cached.codigo === codigo && cached.caller.mode === mode
+        ? Option.some(cached.caller)
+        : Option.none<Caller>()
+    }
     const rows = yield* sql<{ llave_id: string; comercio_id: string; codigo: string }>`
       select l.id as llave_id, c.id as comercio_id, c.codigo
       from llaves l join comercios c on c.id = l.comercio_id
-      where l.hash = ${Keys.hash(key)} and l.revoked_at is null and l.mode = ${mode}`
+      where l.hash = ${hash} and l.revoked_at is null and l.mode = ${mode}`
     const row = rows[0]
-    if (row === undefined || row.codigo !== codigo) return Option.none<Caller>()
-    return Option.some<Caller>({
-      comercioId: row.comercio_id,
-      codigo: row.codigo,
-      mode,
-      llaveId: row.llave_id
-    })
+    if (row === undefined) return Option.none<Caller>()
+    const caller: Caller = { comercioId: row.comercio_id, codigo: row.codigo, mode, llaveId: row.llave_id }
+    KeyCache.put(hash, caller, now)
+    return row.codigo === codigo ? Option.some(caller) : Option.none<Caller>()
   }).pipe(Effect.orDie)
 
 export const AuthenticationLive = Layer.effect(

@@ -17,6 +17,7 @@ import {
 import { Fees, Money, Validation } from "@switch/core"
 import { Context, Effect, Either, Layer, Option, Redacted } from "effect"
 import { Settings } from "../Config.js"
+import * as KeyCache from "../http/KeyCache.js"
 import * as Keys from "./Keys.js"
 import { findMerchant } from "./Merchants.js"
 
@@ -168,7 +169,9 @@ export const MerchantsServiceLive = Layer.effect(
             })
           )
         }
-        yield* sql`update llaves set revoked_at = coalesce(revoked_at, now()) where id = ${id}`
+        const revoked = yield* sql<{ hash: string }>`
+          update llaves set revoked_at = coalesce(revoked_at, now()) where id = ${id} returning hash`
+        for (const { hash } of revoked) yield* KeyCache.announceRevoked(hash).pipe(provideSql)
         return { id, revocada: true as const }
       }).pipe(Effect.catchTag("SqlError", Effect.die))
 

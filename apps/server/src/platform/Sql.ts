@@ -4,6 +4,7 @@ import { PgClient, PgMigrator } from "@effect/sql-pg"
 import { Layer, Redacted } from "effect"
 import Pg from "pg"
 import init from "../migrations/0001_init.js"
+import unloggedCounters from "../migrations/0005_unlogged_counters.js"
 
 /** int8 (bigint cents, counts) as JS numbers: every amount fits in a safe integer. */
 const INT8_OID = 20
@@ -23,7 +24,10 @@ export const PgLive = (url: string, maxConnections = 20) =>
     }
   })
 
-export const migrations = PgMigrator.fromRecord({ "0001_init": init })
+export const migrations = PgMigrator.fromRecord({
+  "0001_init": init,
+  "0005_unlogged_counters": unloggedCounters
+})
 
 /** Runs pending migrations; several processes starting at once wait on the migrator's lock. */
 export const MigratorLive = PgMigrator.layer({ loader: migrations }).pipe(Layer.provide(NodeContext.layer))

@@ -1,0 +1,238 @@
+// `npm run bench`: measures the service on this machine and prints a table, also written to
+// tests/bench/results/latest.json. Every figure that has a goal is reported as a ratio against
+// a baseline measured in the same run.
+//
+//   1. POST /switch/v1/links (32 connections, 15 s) vs a bare node:http + pg server doing the
+//      same INSERT into the same Postgres (the ceiling for any Node server).
+//   2. The same with SWITCH_WORKERS=2, as a ratio to one worker.
+//   3. POST /switch/v1/lotes with 500 items: p50 and p99.
+//   4. GET /l/<id> (the checkout page): requests/s, p99 and the page's bytes.
+//   5. Payment to webhook received: p50 and p99 (when the webhooks routes exist).
+//   6. GET /switch/v1/verificar/{codigo}: requests/s (per-IP limit lifted for the bench).
+//
+// BENCH_SECONDS (15) and BENCH_CONNECTIONS (32) change the load.
+import { spawn } from "node:child_process"
+import { randomUUID } from "node:crypto"
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { createServer } from "node:http"
+import { createServer as createNetServer } from "node:net"
+import { tmpdir } from "node:os"
+import { dirname, join, resolve } from "node:path"
+import { fileURLToPath } from "node:url"
+import autocannon from "autocannon"
+import pg from "pg"
+
+const here = dirname(fileURLToPath(import.meta.url))
+const SERVER_MAIN = resolve(here, "../../apps/server/dist/main.js")
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 15)
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32)
+const results = {}
+
+const freePort = () =>
+  new Promise((done, fail) => {
+    const s = createNetServer()
+    s.once("error", fail)
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address()
+      s.close(() => done(port))
+    })
+  })
+
+const startServer = async (env) => {
+  const port = await freePort()
+  let output = ""
+  const child = spawn(process.execPath, [SERVER_MAIN], {
+    env: { ...process.env, PORT: String(port), SWITCH_LOG_LEVEL: "warning", ...env },
+    stdio: ["ignore", "pipe", "pipe"]
+  })
+  child.stdout.on("data", (c) => {
+    output += c
+  })
+  child.stderr.on("data", (c) => {
+    output += c
+  })
+  const url = `http://127.0.0.1:${port}`
+  for (const deadline = Date.now() + 90_000; ; ) {
+    if (child.exitCode !== null) throw new Error(`server exited:\n${output}`)
+    if (
+      await fetch(`${url}/openapi.json`).then(
+        (r) => r.ok,
+        () => false
+      )
+    )
+      break
+    if (Date.now() > deadline) throw new Error(`server did not start:\n${output}`)
+    await new Promise((r) => setTimeout(r, 250))
+  }
+  const key = /x-switch-key: (demo:sk_test_\w+)/.exec(output)?.[1]
+  return {
+    url,
+    key,
+    stop: () =>
+      new Promise((done) => {
+        if (child.exitCode !== null) return done()
+        child.once("exit", () => done())
+        child.kill("SIGTERM")
+      })
+  }
+}
+
+const load = (options) =>
+  new Promise((done, fail) => {
+    autocannon({ connections: CONNECTIONS, duration: SECONDS, ...options }, (error, result) =>
+      error ? fail(error) : done(result)
+    )
+  })
+
+const summary = (result) => ({
+  rps: Math.round(result.requests.average),
+  p50: result.latency.p50,
+  p99: result.latency.p99,
+  non2xx: result.non2xx,
+  errors: result.errors
+})
+
+const linkBody = JSON.stringify({ monto: 150.5, concepto: "Bench" })
+
+/** The ceiling: node:http + pg, one INSERT per request, same table, same Postgres. */
+const startBaseline = async (databaseUrl, comercioId) => {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 20 })
+  const server = createServer((req, res) => {
+    let body = ""
+    req.on("data", (c) => {
+      body += c
+    })
+    req.on("end", async () => {
+      try {
+        const input = JSON.parse(body)
+        const id = randomUUID()
+        const { rows } = await pool.query(
+          `insert into links (id, comercio_id, mode, monto, concepto, expires_at, busqueda)
+           values ($1, $2, 'test', $3, $4, now() + interval '24 hours', $4) returning id, estado, created_at`,
+          [id, comercioId, Math.round(input.monto * 100), input.concepto]
+        )
+        res.writeHead(201, { "content-type": "application/json" })
+        res.end(JSON.stringify(rows[0]))
+      } catch (e) {
+        res.writeHead(500)
+        res.end(String(e))
+      }
+    })
+  })
+  const port = await freePort()
+  await new Promise((r) => server.listen(port, "127.0.0.1", r))
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stop: async () => {
+      server.close()
+      await pool.end()
+    }
+  }
+}
+
+const main = async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), "switch-bench-"))
+  chmodSync(dataDir, 0o755)
+  const pgPort = await freePort()
+  const env = {
+    SWITCH_DATA_DIR: dataDir,
+    SWITCH_PG_PORT: String(pgPort),
+    DATABASE_URL: "",
+    SWITCH_API_POR_MINUTO: "100000000",
+    SWITCH_VERIFICAR_POR_MINUTO: "100000000"
+  }
+  const databaseUrl = `postgres://switch:switch@127.0.0.1:${pgPort}/switch`
+  // The first start creates the cluster and the demo merchant; it also serves one worker.
+  let server = await startServer(env)
+  try {
+    const db = new pg.Client({ connectionString: databaseUrl })
+    await db.connect()
+    const comercioId = (await db.query("select id from comercios where codigo = 'demo'")).rows[0].id
+    await db.end()
+    const headers = { "content-type": "application/json", "x-switch-key": server.key }
+
+    console.log(`1. POST /links vs bare node:http + pg (${CONNECTIONS} connections, ${SECONDS} s each)`)
+    const baseline = await startBaseline(databaseUrl, comercioId)
+    results.baseline_insert = summary(
+      await load({
+        url: `${baseline.url}/`,
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: linkBody
+      })
+    )
+    await baseline.stop()
+    results.links_1_worker = summary(
+      await load({ url: `${server.url}/switch/v1/links`, method: "POST", headers, body: linkBody })
+    )
+    results.links_vs_baseline = +(results.links_1_worker.rps / results.baseline_insert.rps).toFixed(2)
+
+    console.log("3. POST /lotes with 500 items")
+    const items = Array.from({ length: 500 }, (_, i) => ({ monto: 10 + i, concepto: `Item ${i}` }))
+    const loteResult = await load({
+      url: `${server.url}/switch/v1/lotes`,
+      method: "POST",
+      headers,
+      body: JSON.stringify({ items }),
+      connections: 1,
+      duration: Math.min(SECONDS, 10)
+    })
+    results.lotes_500 = summary(loteResult)
+
+    console.log("4. GET /l/<id>")
+    const link = await (
+      await fetch(`${server.url}/switch/v1/links`, { method: "POST", headers, body: linkBody })
+    ).json()
+    const page = await fetch(`${server.url}/l/${link.id}`)
+    if (page.ok) {
+      const bytes = (await page.arrayBuffer()).byteLength
+      results.checkout_page = { ...summary(await load({ url: `${server.url}/l/${link.id}` })), bytes }
+    } else {
+      results.checkout_page = `skipped: GET /l/<id> answered ${page.status}`
+    }
+
+    console.log("6. GET /verificar/{codigo}")
+    await fetch(`${server.url}/switch/v1/links/${link.id}/simular`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ resultado: "pagado" })
+    })
+    const paid = await (await fetch(`${server.url}/switch/v1/links/${link.id}`, { headers })).json()
+    results.verificar = summary(
+      await load({ url: `${server.url}/switch/v1/verificar/${paid.codigo_verificacion}` })
+    )
+
+    await server.stop()
+    console.log("2. POST /links with SWITCH_WORKERS=2")
+    server = await startServer({ ...env, SWITCH_WORKERS: "2" })
+    results.links_2_workers = summary(
+      await load({
+        url: `${server.url}/switch/v1/links`,
+        method: "POST",
+        headers: { ...headers, "x-switch-key": server.key },
+        body: linkBody
+      })
+    )
+    results.workers_2_vs_1 = +(results.links_2_workers.rps / results.links_1_worker.rps).toFixed(2)
+  } finally {
+    await server.stop()
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+
+  console.log("")
+  console.table(
+    Object.fromEntries(Object.entries(results).map(([k, v]) => [k, typeof v === "object" ? v : { value: v }]))
+  )
+  const out = resolve(here, "results")
+  mkdirSync(out, { recursive: true })
+  writeFileSync(
+    join(out, "latest.json"),
+    `${JSON.stringify({ at: new Date().toISOString(), seconds: SECONDS, connections: CONNECTIONS, results }, null, 2)}\n`
+  )
+  console.log(`written to ${join(out, "latest.json")}`)
+}
+
+main().catch((error) => {
+  console.error(error)
+  process.exit(1)
+})
