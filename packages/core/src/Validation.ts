@@ -81,8 +81,28 @@ export const dropNulls = (input: unknown): unknown => {
   return out
 }
 
+/**
+ * Paths of strings (keys or values) holding a NUL character, which no text field accepts and
+ * Postgres cannot store.
+ */
+export const nulCharacters = (input: unknown, path: ReadonlyArray<string> = []): ReadonlyArray<string> => {
+  if (typeof input === "string")
+    return input.includes("\u0000") ? [path.length === 0 ? ROOT : path.join(".")] : []
+  if (input === null || typeof input !== "object") return []
+  return Object.entries(input).flatMap(([key, value]) =>
+    key.includes("\u0000") ? [[...path, key].join(".")] : nulCharacters(value, [...path, key])
+  )
+}
+
 /** Decodes an unknown body strictly (nulls read as absent), failing with SPEC's `fieldErrors` detail. */
 export const decode =
   <A, I>(schema: Schema.Schema<A, I, never>) =>
-  (input: unknown): Either.Either<A, FieldErrors> =>
-    Either.mapLeft(Schema.decodeUnknownEither(schema, strict)(dropNulls(input)), fieldErrors)
+  (input: unknown): Either.Either<A, FieldErrors> => {
+    const nul = nulCharacters(input)
+    if (nul.length > 0) {
+      return Either.left({
+        fieldErrors: Object.fromEntries(nul.map((p) => [p, ["contiene un carácter no permitido"]]))
+      })
+    }
+    return Either.mapLeft(Schema.decodeUnknownEither(schema, strict)(dropNulls(input)), fieldErrors)
+  }

@@ -77,6 +77,7 @@ export const parseLinkFilters = (params: Params): Either.Either<LinkFilters, Val
             )
     const q = params.q ?? ""
     if (q.length > 80) return yield* invalid("q", "q admite como máximo 80 caracteres")
+    if (q.includes("\u0000")) return yield* invalid("q", "q contiene un carácter no permitido")
     const conPropinaText = params.con_propina
     if (conPropinaText !== undefined && conPropinaText !== "true" && conPropinaText !== "false") {
       return yield* invalid("con_propina", "con_propina debe ser true o false")

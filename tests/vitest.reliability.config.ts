@@ -1,0 +1,12 @@
+import { defineConfig } from "vitest/config"
+
+// `npm run test:reliability`: fuzzing, kill -9 recovery, concurrency across processes and log
+// hygiene against the built server. CI runs it while it stays under 5 minutes.
+export default defineConfig({
+  test: {
+    include: ["reliability/**/*.test.ts"],
+    testTimeout: 600_000,
+    hookTimeout: 180_000,
+    fileParallelism: false
+  }
+})
