@@ -1,0 +1,258 @@
+/**
+ * The tools, each a thin call through @switch/sdk with the caller's own key, so a key sees
+ * only its merchant and mode. Nothing here sends, refunds or withdraws money.
+ */
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js"
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
+import { Venezuela } from "@switch/core"
+import { type Switch, SwitchError } from "@switch/sdk"
+import { z } from "zod"
+
+const LINK_STATES = [
+  "pendiente",
+  "cobrando",
+  "procesando",
+  "revision",
+  "pagado",
+  "expirado",
+  "cancelado"
+] as const
+
+const link = z
+  .object({
+    id: z.string(),
+    url: z.string(),
+    estado: z.enum(LINK_STATES),
+    monto: z.number(),
+    concepto: z.string().nullable(),
+    expires_at: z.string().nullable(),
+    wa_deeplink: z.string().nullable(),
+    mode: z.enum(["test", "live"]),
+    codigo_verificacion: z.string().nullable().optional(),
+    paid_at: z.string().nullable().optional()
+  })
+  .passthrough()
+
+const resultado = z
+  .object({
+    id: z.string(),
+    estado: z.string(),
+    referencia_banco: z.string().nullable(),
+    endtoend: z.string().nullable(),
+    motivo_rechazo: z.string().nullable(),
+    intentos: z.number()
+  })
+  .passthrough()
+
+const ok = <T extends Record<string, unknown>>(value: T): CallToolResult => ({
+  content: [{ type: "text", text: JSON.stringify(value) }],
+  structuredContent: value
+})
+
+/** API errors come back as tool results carrying SPEC's code and detail, never as a protocol error. */
+export const toolError = (error: unknown): CallToolResult => {
+  if (error instanceof SwitchError) {
+    const detail = typeof error.detail === "string" ? error.detail : JSON.stringify(error.detail ?? "")
+    return {
+      isError: true,
+      content: [{ type: "text", text: `${error.code ?? "error"} (HTTP ${error.status ?? "?"}): ${detail}` }]
+    }
+  }
+  return {
+    isError: true,
+    content: [{ type: "text", text: `error_interno: ${String((error as Error)?.message ?? error)}` }]
+  }
+}
+
+const guarded =
+  <A>(run: (args: A) => Promise<CallToolResult>) =>
+  async (args: A): Promise<CallToolResult> => {
+    try {
+      return await run(args)
+    } catch (error) {
+      return toolError(error)
+    }
+  }
+
+const linkView = (l: Record<string, unknown>) => ({
+  id: l.id,
+  url: l.url,
+  estado: l.estado,
+  monto: l.monto,
+  concepto: l.concepto ?? null,
+  expires_at: l.expires_at ?? null,
+  wa_deeplink: l.wa_deeplink ?? null,
+  mode: l.mode,
+  codigo_verificacion: l.codigo_verificacion ?? null,
+  paid_at: l.paid_at ?? null
+})
+
+/** Registers every tool on `server`, calling the API as `client`. */
+export const registerTools = (server: McpServer, client: Switch) => {
+  server.registerTool(
+    "listar_bancos",
+    {
+      title: "Listar bancos",
+      description:
+        "Bancos venezolanos desde los que un pagador puede pagar: código y nombre. / Venezuelan banks payers can pay from: code and name.",
+      inputSchema: {},
+      outputSchema: { bancos: z.array(z.object({ codigo: z.string(), nombre: z.string() })) },
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false }
+    },
+    guarded(async () => ok({ bancos: Venezuela.banks.map((b) => ({ codigo: b.codigo, nombre: b.nombre })) }))
+  )
+
+  server.registerTool(
+    "consultar_estado",
+    {
+      title: "Consultar estado de una transacción",
+      description:
+        "Estado actualizado de una operación (cobro o pago) por su id. / Current state of an operation (collection or payout) by id.",
+      inputSchema: { id: z.string().min(1).max(100).describe("Id de la operación / operation id") },
+      outputSchema: resultado.shape,
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false }
+    },
+    guarded(async ({ id }: { id: string }) => ok({ ...(await client.operaciones.consultar(id)) }))
+  )
+
+  server.registerTool(
+    "crear_link_cobro",
+    {
+      title: "Crear link de cobro",
+      description:
+        "Crea un link de pago en bolívares que el comercio envía por WhatsApp; no mueve dinero. / Creates a bolivar payment link to share on WhatsApp; moves no money.",
+      inputSchema: {
+        monto: z
+          .number()
+          .positive()
+          .describe("Monto en Bs, hasta 2 decimales / amount in VES, up to 2 decimals"),
+        concepto: z.string().min(1).max(140).describe("Concepto, hasta 140 caracteres / concept"),
+        expira_horas: z.number().int().min(1).max(720).optional().describe("1 a 720 horas, por defecto 24"),
+        metadata: z
+          .record(z.string().max(40), z.string().max(200))
+          .refine((m) => Object.keys(m).length <= 20, "hasta 20 claves / up to 20 keys")
+          .optional(),
+        idempotency_key: z.string().min(1).max(64).optional().describe("Repetirla devuelve el mismo link")
+      },
+      outputSchema: {
+        id: z.string(),
+        url: z.string(),
+        estado: z.enum(LINK_STATES),
+        expires_at: z.string().nullable(),
+        wa_deeplink: z.string().nullable()
+      },
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: false
+      }
+    },
+    guarded(async (args: Record<string, unknown>) => {
+      const created = (await client.links.create(args as never)) as unknown as Record<string, unknown>
+      return ok({
+        id: String(created.id),
+        url: String(created.url),
+        estado: created.estado as string,
+        expires_at: (created.expires_at as string | null) ?? null,
+        wa_deeplink: (created.wa_deeplink as string | null) ?? null
+      })
+    })
+  )
+
+  server.registerTool(
+    "listar_links",
+    {
+      title: "Listar links",
+      description:
+        "Links del comercio, del más reciente al más antiguo, con los filtros de GET /links. / The merchant's links, newest first, with GET /links filters.",
+      inputSchema: {
+        estado: z
+          .string()
+          .max(200)
+          .optional()
+          .describe("Estados separados por comas / comma-separated states"),
+        desde: z.string().max(40).optional(),
+        hasta: z.string().max(40).optional(),
+        q: z.string().max(80).optional(),
+        min: z.number().min(0).optional(),
+        max: z.number().min(0).optional(),
+        con_propina: z.boolean().optional(),
+        origen: z.enum(["api", "panel", "mi_pagina", "boton", "whatsapp"]).optional(),
+        limit: z.number().int().min(1).max(200).optional(),
+        offset: z.number().int().min(0).optional()
+      },
+      outputSchema: { links: z.array(link) },
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false }
+    },
+    guarded(async (args: Record<string, unknown>) => {
+      const page = (await client.links.list(args as never)) as unknown as ReadonlyArray<
+        Record<string, unknown>
+      >
+      return ok({ links: page.map(linkView) })
+    })
+  )
+
+  server.registerTool(
+    "ver_link",
+    {
+      title: "Ver link",
+      description: "Un link del comercio por su id. / One of the merchant's links by id.",
+      inputSchema: { id: z.string().min(1).max(100) },
+      outputSchema: link.shape,
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false }
+    },
+    guarded(async ({ id }: { id: string }) =>
+      ok(linkView((await client.links.get(id)) as unknown as Record<string, unknown>))
+    )
+  )
+
+  server.registerTool(
+    "cancelar_link",
+    {
+      title: "Cancelar link",
+      description:
+        "Cancela un link que sigue pendiente; uno pagado o en proceso no se cancela. / Cancels a still-pending link; paid or in-progress ones cannot be.",
+      inputSchema: { id: z.string().min(1).max(100) },
+      outputSchema: { id: z.string(), estado: z.literal("cancelado") },
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false }
+    },
+    guarded(async ({ id }: { id: string }) => {
+      const result = await client.links.cancel(id)
+      return ok({ id: result.id, estado: "cancelado" as const })
+    })
+  )
+
+  server.registerTool(
+    "ver_liquidaciones",
+    {
+      title: "Ver liquidaciones",
+      description:
+        "Liquidaciones del comercio: lo acreditado a su cuenta. / The merchant's settlements: what was credited to its account.",
+      inputSchema: { limit: z.number().int().min(1).max(200).optional() },
+      outputSchema: {
+        liquidaciones: z.array(
+          z
+            .object({ id: z.string(), estado: z.string(), monto: z.number(), created_at: z.string() })
+            .passthrough()
+        )
+      },
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false }
+    },
+    guarded(async ({ limit }: { limit?: number | undefined }) => {
+      const rows = (await client.transacciones.list({ limit: 200 })) as unknown as ReadonlyArray<
+        Record<string, unknown>
+      >
+      const liquidaciones = rows
+        .filter((t) => t.operacion === "liquidacion")
+        .slice(0, limit ?? 50)
+        .map((t) => ({
+          id: String(t.id),
+          estado: String(t.estado),
+          monto: Number(t.monto),
+          created_at: String(t.created_at)
+        }))
+      return ok({ liquidaciones })
+    })
+  )
+}

@@ -1,0 +1,182 @@
+/**
+ * The MCP server with the official MCP client (Client + StreamableHTTPClientTransport)
+ * against the real API: tools, schemas, annotations, success and error paths, keys and
+ * tenant/mode isolation.
+ */
+import { type ChildProcess, spawn } from "node:child_process"
+import { resolve } from "node:path"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { call, freePort, merchantWithLiveKey, type Stack, startStack } from "../support/stack.js"
+
+let stack: Stack
+let mcp: ChildProcess
+let mcpUrl: string
+let mcpOutput = ""
+
+beforeAll(async () => {
+  stack = await startStack({ SWITCH_API_POR_MINUTO: "100000" })
+  const port = await freePort()
+  mcpUrl = `http://127.0.0.1:${port}/mcp`
+  mcp = spawn(process.execPath, [resolve(__dirname, "../../apps/mcp/dist/main.js")], {
+    env: { ...process.env, MCP_PORT: String(port), SWITCH_API_URL: stack.url },
+    stdio: ["ignore", "pipe", "pipe"]
+  })
+  mcp.stdout?.on("data", (c) => {
+    mcpOutput += c
+  })
+  mcp.stderr?.on("data", (c) => {
+    mcpOutput += c
+  })
+  for (let i = 0; i < 100; i++) {
+    if (
+      await fetch(`http://127.0.0.1:${port}/health`).then(
+        (r) => r.ok,
+        () => false
+      )
+    )
+      break
+    await new Promise((r) => setTimeout(r, 100))
+  }
+})
+afterAll(async () => {
+  mcp?.kill("SIGTERM")
+  await stack?.stop()
+})
+
+const connect = async (key?: string) => {
+  const client = new Client({ name: "prueba", version: "1.0.0" })
+  const transport = new StreamableHTTPClientTransport(new URL(mcpUrl), {
+    requestInit: { headers: key === undefined ? {} : { "x-switch-key": key } }
+  })
+  await client.connect(transport)
+  return client
+}
+
+const text = (result: any) => (result.content ?? []).map((c: any) => c.text).join(" ")
+
+describe("MCP tool server", () => {
+  it("lists the tools with Spanish and English descriptions, schemas and annotations", async () => {
+    const client = await connect(stack.demoKey)
+    const { tools } = await client.listTools()
+    const byName = Object.fromEntries(tools.map((t) => [t.name, t]))
+    expect(Object.keys(byName).sort()).toEqual(
+      [
+        "cancelar_link",
+        "consultar_estado",
+        "crear_link_cobro",
+        "listar_bancos",
+        "listar_links",
+        "ver_link",
+        "ver_liquidaciones"
+      ].sort()
+    )
+    for (const tool of tools) {
+      expect(tool.description).toMatch(/\//)
+      expect(tool.outputSchema).toBeDefined()
+      expect(tool.annotations).toBeDefined()
+    }
+    expect(byName.crear_link_cobro?.inputSchema.required).toEqual(
+      expect.arrayContaining(["monto", "concepto"])
+    )
+    expect((byName.crear_link_cobro?.inputSchema.properties as any).concepto.maxLength).toBe(140)
+    expect(byName.listar_links?.annotations?.readOnlyHint).toBe(true)
+    expect(byName.cancelar_link?.annotations?.destructiveHint).toBe(true)
+    expect(byName.crear_link_cobro?.annotations?.readOnlyHint).toBe(false)
+    await client.close()
+  })
+
+  it("creates, lists, shows and cancels a link, and reports SPEC's code on errors", async () => {
+    const client = await connect(stack.demoKey)
+    const created: any = await client.callTool({
+      name: "crear_link_cobro",
+      arguments: { monto: 150.5, concepto: "Por MCP", expira_horas: 2 }
+    })
+    expect(created.isError).toBeFalsy()
+    const link = created.structuredContent
+    expect(link).toMatchObject({ estado: "pendiente" })
+    expect(link.url).toContain(`/l/${link.id}`)
+    const listed: any = await client.callTool({ name: "listar_links", arguments: { q: "MCP" } })
+    expect(listed.structuredContent.links.map((l: any) => l.id)).toContain(link.id)
+    const shown: any = await client.callTool({ name: "ver_link", arguments: { id: link.id } })
+    expect(shown.structuredContent).toMatchObject({ id: link.id, monto: 150.5, mode: "test" })
+    const cancelled: any = await client.callTool({ name: "cancelar_link", arguments: { id: link.id } })
+    expect(cancelled.structuredContent).toEqual({ id: link.id, estado: "cancelado" })
+    const again: any = await client.callTool({ name: "cancelar_link", arguments: { id: link.id } })
+    expect(again.isError).toBe(true)
+    expect(text(again)).toContain("no_cancelable")
+    const missing: any = await client.callTool({
+      name: "ver_link",
+      arguments: { id: "00000000-0000-0000-0000-000000000000" }
+    })
+    expect(missing.isError).toBe(true)
+    expect(text(missing)).toContain("not_found")
+    const estado: any = await client.callTool({ name: "consultar_estado", arguments: { id: "no-existe" } })
+    expect(estado.isError).toBe(true)
+    const bancos: any = await client.callTool({ name: "listar_bancos", arguments: {} })
+    expect(bancos.structuredContent.bancos).toContainEqual({ codigo: "0134", nombre: "Banesco" })
+    const liquidaciones: any = await client.callTool({ name: "ver_liquidaciones", arguments: {} })
+    expect(liquidaciones.isError).toBeFalsy()
+    expect(Array.isArray(liquidaciones.structuredContent.liquidaciones)).toBe(true)
+    await client.close()
+  })
+
+  it("refuses invalid arguments without calling the API", async () => {
+    const client = await connect(stack.demoKey)
+    const before = (await call(stack.url, "GET", "/switch/v1/links?limit=200", { key: stack.demoKey })).body
+      .length
+    const outcome = await client
+      .callTool({ name: "crear_link_cobro", arguments: { monto: -1, concepto: "" } })
+      .then(
+        (r: any) => (r.isError ? "error" : "ok"),
+        () => "error"
+      )
+    expect(outcome).toBe("error")
+    const after = (await call(stack.url, "GET", "/switch/v1/links?limit=200", { key: stack.demoKey })).body
+      .length
+    expect(after).toBe(before)
+    await client.close()
+  })
+
+  it("refuses a missing or invalid key with a clear message, and never logs keys", async () => {
+    await expect(connect()).rejects.toThrow()
+    const bad = await connect("demo:sk_test_ZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZ")
+    const result: any = await bad.callTool({ name: "listar_links", arguments: {} })
+    expect(result.isError).toBe(true)
+    expect(text(result)).toContain("unauthorized")
+    await bad.close()
+    expect(mcpOutput).not.toContain(stack.demoKey.split(":")[1])
+  })
+
+  it("a key sees only its own merchant and mode", async () => {
+    const a = await merchantWithLiveKey(stack, "mcp_a")
+    const b = await merchantWithLiveKey(stack, "mcp_b")
+    const clientA = await connect(a.testKey)
+    const clientALive = await connect(a.liveKey)
+    const clientB = await connect(b.testKey)
+    const liveLink: any = await clientALive.callTool({
+      name: "crear_link_cobro",
+      arguments: { monto: 10, concepto: "Live" }
+    })
+    const testLink: any = await clientA.callTool({
+      name: "crear_link_cobro",
+      arguments: { monto: 10, concepto: "Test" }
+    })
+    const fromB: any = await clientB.callTool({
+      name: "ver_link",
+      arguments: { id: testLink.structuredContent.id }
+    })
+    expect(fromB.isError).toBe(true)
+    const fromTest: any = await clientA.callTool({
+      name: "ver_link",
+      arguments: { id: liveLink.structuredContent.id }
+    })
+    expect(fromTest.isError).toBe(true)
+    const listB: any = await clientB.callTool({ name: "listar_links", arguments: {} })
+    expect(listB.structuredContent.links).toEqual([])
+    const listA: any = await clientA.callTool({ name: "listar_links", arguments: {} })
+    expect(listA.structuredContent.links.map((l: any) => l.id)).toEqual([testLink.structuredContent.id])
+    for (const c of [clientA, clientALive, clientB]) await c.close()
+  })
+})
