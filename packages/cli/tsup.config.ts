@@ -1,3 +1,4 @@
+import { chmodSync } from "node:fs"
 import { defineConfig } from "tsup"
 
 export default defineConfig({
@@ -7,5 +8,9 @@ export default defineConfig({
   sourcemap: true,
   clean: true,
   target: "node20",
-  banner: ({ format }) => (format === "esm" ? { js: "" } : {})
+  // src/bin.ts starts with `#!/usr/bin/env node` (esbuild keeps it); make the output executable.
+  onSuccess: async () => {
+    chmodSync("dist/bin.js", 0o755)
+    chmodSync("dist/bin.cjs", 0o755)
+  }
 })

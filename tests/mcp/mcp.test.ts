@@ -80,7 +80,7 @@ describe("MCP tool server", () => {
     expect(byName.crear_link_cobro?.inputSchema.required).toEqual(
       expect.arrayContaining(["monto", "concepto"])
     )
-    expect((byName.crear_link_cobro?.inputSchema.properties as any).concepto.maxLength).toBe(140)
+    expect((byName.crear_link_cobro?.inputSchema.properties as any)?.concepto?.maxLength).toBe(140)
     expect(byName.listar_links?.annotations?.readOnlyHint).toBe(true)
     expect(byName.cancelar_link?.annotations?.destructiveHint).toBe(true)
     expect(byName.crear_link_cobro?.annotations?.readOnlyHint).toBe(false)

@@ -16,6 +16,18 @@ export interface ServerSettings {
   readonly apiPorMinuto: number
   /** Seconds between housekeeping rounds (expiring links, dropping closed rate windows). */
   readonly housekeepingSeconds: number
+  /** SWITCH_WEBHOOK_ALLOW_PRIVATE=1, development only: webhooks may use http, any port and private addresses. */
+  readonly webhookAllowPrivate: boolean
+  /** SWITCH_WEBHOOK_BACKOFF_ESCALA: multiplies DESIGN's retry delays (1; tests use 0.0001). */
+  readonly webhookBackoffEscala: number
+  /** SWITCH_BANK_URL: the live-mode bank; null starts the bank simulator beside the server (main.ts). */
+  readonly bankUrl: string | null
+  /** SWITCH_BANK_TIMEOUT_MS: how long a bank call may take before its outcome is unknown (15000). */
+  readonly bankTimeoutMs: number
+  /** SWITCH_CONCILIAR_SEGUNDOS: wait between bank queries of an operation with no final answer (30). */
+  readonly conciliarSegundos: number
+  /** SWITCH_CONCILIAR_ABANDONO_SEGUNDOS: after this, an operation the bank never saw is settled as not done (4 h). */
+  readonly conciliarAbandonoSegundos: number
 }
 
 export class Settings extends Context.Tag("@switch/server/Settings")<Settings, ServerSettings>() {}
@@ -23,6 +35,11 @@ export class Settings extends Context.Tag("@switch/server/Settings")<Settings, S
 const positiveInt = (value: string | undefined, fallback: number): number => {
   const n = Number(value)
   return Number.isSafeInteger(n) && n > 0 ? n : fallback
+}
+
+const positiveNumber = (value: string | undefined, fallback: number): number => {
+  const n = Number(value)
+  return value !== undefined && value !== "" && Number.isFinite(n) && n > 0 ? n : fallback
 }
 
 /** Reads the settings from `env`; `secret` comes from SWITCH_SECRET or the data directory. */
@@ -33,5 +50,11 @@ export const fromEnv = (env: NodeJS.ProcessEnv, secret: string, port: number): S
   verificarPorMinuto: positiveInt(env.SWITCH_VERIFICAR_POR_MINUTO, 20),
   registrosPorHora: positiveInt(env.SWITCH_REGISTROS_POR_HORA, 100),
   apiPorMinuto: positiveInt(env.SWITCH_API_POR_MINUTO, 120),
-  housekeepingSeconds: positiveInt(env.SWITCH_HOUSEKEEPING_SEGUNDOS, 15)
+  housekeepingSeconds: positiveInt(env.SWITCH_HOUSEKEEPING_SEGUNDOS, 15),
+  webhookAllowPrivate: env.SWITCH_WEBHOOK_ALLOW_PRIVATE === "1",
+  webhookBackoffEscala: positiveNumber(env.SWITCH_WEBHOOK_BACKOFF_ESCALA, 1),
+  bankUrl: env.SWITCH_BANK_URL ? env.SWITCH_BANK_URL.replace(/\/+$/, "") : null,
+  bankTimeoutMs: positiveInt(env.SWITCH_BANK_TIMEOUT_MS, 15_000),
+  conciliarSegundos: positiveNumber(env.SWITCH_CONCILIAR_SEGUNDOS, 30),
+  conciliarAbandonoSegundos: positiveNumber(env.SWITCH_CONCILIAR_ABANDONO_SEGUNDOS, 4 * 3600)
 })

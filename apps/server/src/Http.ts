@@ -1,12 +1,27 @@
 /** The HTTP application: the public API, its docs, internal and admin routes, and the server. */
-import { createServer } from "node:http"
 import { HttpApiBuilder, HttpApiScalar, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { SwitchApi } from "@switch/api"
-import { Effect, Layer, Schedule } from "effect"
+import { Effect, Layer, Option, Schedule } from "effect"
 import { AdminRoutesLive } from "./admin/AdminRoutes.js"
+import { BanksLive, LiveBank } from "./bank/Banks.js"
+import { LiveBankLive } from "./bank/HttpBank.js"
+import { ReconcilerLive } from "./bank/Reconcile.js"
+import { SandboxBankLive } from "./bank/SandboxBank.js"
 import { Settings } from "./Config.js"
+import { BotonLive } from "./checkout/Boton.js"
+import { CheckoutRoutesLive } from "./checkout/CheckoutRoutes.js"
+import { CheckoutLive, CheckoutReconcilerLive } from "./checkout/CheckoutService.js"
+import { StatusPageLive } from "./checkout/StatusPage.js"
+import { ClientesApiLive } from "./clientes/ClientesApi.js"
+import { DirectApiLive } from "./direct/DirectApi.js"
+import { EventosApiLive } from "./eventos/EventosApi.js"
+import { EventosServiceLive } from "./eventos/EventosService.js"
+import { FlowCollectorLive } from "./flows/CollectorLive.js"
+import { FlowsApiLive, FlowsSetupApiLive } from "./flows/FlowsApi.js"
+import { FlowsServiceLive } from "./flows/FlowsService.js"
 import { AuthenticationLive } from "./http/Auth.js"
+import { gracefulServer } from "./http/GracefulServer.js"
 import { InternalRoutesLive } from "./http/Internal.js"
 import { KeyCacheLive } from "./http/KeyCache.js"
 import { withBoundary } from "./http/Middleware.js"
@@ -18,6 +33,10 @@ import { ConfigApiLive, LlavesApiLive, RegistroApiLive } from "./merchants/Merch
 import { MerchantsServiceLive } from "./merchants/MerchantsService.js"
 import { RateLimiter, RateLimiterLive } from "./platform/RateLimiter.js"
 import { RecibosApiLive, TransaccionesApiLive } from "./recibos/RecibosApi.js"
+import { JobQueueLive } from "./webhooks/JobQueue.js"
+import { WebhookSenderLive } from "./webhooks/Sender.js"
+import { WebhooksApiLive } from "./webhooks/WebhooksApi.js"
+import { WebhooksServiceLive } from "./webhooks/WebhooksService.js"
 
 const GroupsLive = Layer.mergeAll(
   LinksApiLive,
@@ -26,7 +45,13 @@ const GroupsLive = Layer.mergeAll(
   TransaccionesApiLive,
   RegistroApiLive,
   LlavesApiLive,
-  ConfigApiLive
+  ConfigApiLive,
+  ClientesApiLive,
+  WebhooksApiLive,
+  EventosApiLive,
+  DirectApiLive,
+  FlowsSetupApiLive,
+  FlowsApiLive
 )
 
 export const ApiLive = HttpApiBuilder.api(SwitchApi).pipe(
@@ -34,7 +59,27 @@ export const ApiLive = HttpApiBuilder.api(SwitchApi).pipe(
   Layer.provide(AuthenticationLive)
 )
 
-export const ServicesLive = Layer.mergeAll(LinksServiceLive, LotesServiceLive, MerchantsServiceLive).pipe(
+/** The live bank: a LiveBank already in the context (a test's scripted bank), else the HTTP bank. */
+const LiveBankLayer = Layer.unwrapEffect(
+  Effect.map(Effect.serviceOption(LiveBank), (given) =>
+    Option.isSome(given) ? Layer.succeed(LiveBank, given.value) : LiveBankLive
+  )
+)
+
+/** The banks: the sandbox for test mode, the live bank for live mode. */
+const BanksLayer = BanksLive.pipe(Layer.provideMerge(SandboxBankLive), Layer.provideMerge(LiveBankLayer))
+
+export const ServicesLive = Layer.mergeAll(
+  LinksServiceLive,
+  LotesServiceLive,
+  MerchantsServiceLive,
+  CheckoutLive,
+  WebhooksServiceLive,
+  EventosServiceLive,
+  FlowsServiceLive.pipe(Layer.provide(FlowCollectorLive))
+).pipe(
+  Layer.provideMerge(WebhookSenderLive),
+  Layer.provideMerge(BanksLayer),
   Layer.provideMerge(RateLimiterLive)
 )
 
@@ -58,12 +103,18 @@ export const HttpLive = (options: { readonly port: number; readonly host?: strin
     Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
     Layer.provide(InternalRoutesLive),
     Layer.provide(AdminRoutesLive),
+    Layer.provide(CheckoutRoutesLive),
+    Layer.provide(StatusPageLive),
+    Layer.provide(BotonLive),
     Layer.provide(ApiLive),
     HttpServer.withLogAddress,
     Layer.provideMerge(HousekeepingLive),
+    Layer.provideMerge(JobQueueLive),
+    Layer.provideMerge(CheckoutReconcilerLive),
+    Layer.provideMerge(ReconcilerLive),
     Layer.provideMerge(KeyCacheLive),
     Layer.provideMerge(ServicesLive),
     Layer.provideMerge(
-      NodeHttpServer.layer(createServer, { port: options.port, host: options.host ?? "0.0.0.0" })
+      NodeHttpServer.layer(gracefulServer(), { port: options.port, host: options.host ?? "0.0.0.0" })
     )
   )

@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { resolve } from "node:path"
 import { NodeRuntime } from "@effect/platform-node"
 import { Effect, Layer, Logger, LogLevel } from "effect"
+import { localBankSim } from "./bank/LocalBankSim.js"
 import { fromEnv, type ServerSettings, Settings } from "./Config.js"
 import { HttpLive } from "./Http.js"
 import { ensureDatabase, prepare } from "./platform/Database.js"
@@ -78,6 +79,11 @@ const forkWorkers = (databaseUrl: string, secret: string) =>
   )
 
 const primary = Effect.gen(function* () {
+  // Live mode talks to SWITCH_BANK_URL, else to the bank simulator started here (bank/LocalBankSim.ts).
+  if (!env.SWITCH_BANK_URL) {
+    const sim = yield* localBankSim
+    if (sim.url !== null) env.SWITCH_BANK_URL = sim.url
+  }
   const secret = loadSecret()
   const settings = fromEnv(env, secret, port)
   const { url } = yield* database
@@ -88,6 +94,7 @@ const primary = Effect.gen(function* () {
       `Switch API       ${settings.baseUrl}/switch/v1  (${workers} proceso${workers > 1 ? "s" : ""})`
     )
     console.log(`Documentación    ${settings.baseUrl}/docs`)
+    console.log(`Banco (live)     ${settings.bankUrl ?? "sin banco: SWITCH_BANK_URL no definido"}`)
     console.log(`OpenAPI          ${settings.baseUrl}/openapi.json`)
     console.log(`Comercio demo    ${demo?.codigo}`)
     console.log(`Llave de prueba  x-switch-key: ${demo?.codigo}:${demo?.key}`)

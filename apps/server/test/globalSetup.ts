@@ -32,7 +32,13 @@ export default async function setup(project: TestProject) {
       verificarPorMinuto: 20,
       registrosPorHora: 100,
       apiPorMinuto: 120,
-      housekeepingSeconds: 15
+      housekeepingSeconds: 15,
+      webhookAllowPrivate: false,
+      webhookBackoffEscala: 1,
+      bankUrl: null,
+      bankTimeoutMs: 2_000,
+      conciliarSegundos: 0.2,
+      conciliarAbandonoSegundos: 5
     },
     { seed: false }
   )

@@ -34,6 +34,12 @@ export const testSettings = (overrides: Partial<ServerSettings> = {}): ServerSet
   registrosPorHora: 1000,
   apiPorMinuto: 120,
   housekeepingSeconds: 15,
+  webhookAllowPrivate: false,
+  webhookBackoffEscala: 1,
+  bankUrl: null,
+  bankTimeoutMs: 2_000,
+  conciliarSegundos: 0.2,
+  conciliarAbandonoSegundos: 5,
   ...overrides
 })
 

@@ -122,6 +122,22 @@ describe("npm start", () => {
     }
   }, 120_000)
 
+  it("SIGTERM ends open event streams and stops promptly", async () => {
+    const databaseUrl = await freshDatabase()
+    const server = await start({ DATABASE_URL: databaseUrl })
+    const key = demoKey(server.output()) ?? ""
+    const controller = new AbortController()
+    const stream = await fetch(`${server.url}/switch/v1/eventos/stream`, {
+      headers: { "x-switch-key": key },
+      signal: controller.signal
+    })
+    expect(stream.status).toBe(200)
+    const started = Date.now()
+    expect(await server.stop()).toBe(0)
+    expect(Date.now() - started).toBeLessThan(5_000)
+    controller.abort()
+  }, 60_000)
+
   it("a key revoked through one process stops working in every process, despite their key caches", async () => {
     const databaseUrl = await freshDatabase()
     const server = await start({ DATABASE_URL: databaseUrl, SWITCH_WORKERS: "2" })

@@ -1,10 +1,15 @@
 /** The public Switch API: the source of the server, the SDK clients and `/openapi.json`. */
 import { HttpApi, OpenApi } from "@effect/platform"
+import { ClientesGroup } from "./Clientes.js"
 import { ConfigGroup, LlavesGroup, RegistroGroup } from "./Comercios.js"
+import { DirectGroup } from "./Direct.js"
 import { InternalError } from "./Errors.js"
+import { EventosGroup } from "./Eventos.js"
+import { FlowsGroup, FlowsSetupGroup } from "./Flows.js"
 import { LinksGroup } from "./Links.js"
 import { LotesGroup } from "./Lotes.js"
 import { RecibosGroup, TransaccionesGroup } from "./Recibos.js"
+import { WebhooksGroup } from "./Webhooks.js"
 
 export const VERSION = "0.1.0"
 
@@ -16,6 +21,12 @@ export class SwitchApi extends HttpApi.make("switch")
   .add(RegistroGroup)
   .add(LlavesGroup)
   .add(ConfigGroup)
+  .add(ClientesGroup)
+  .add(WebhooksGroup)
+  .add(EventosGroup)
+  .add(DirectGroup)
+  .add(FlowsSetupGroup)
+  .add(FlowsGroup)
   .addError(InternalError)
   .annotate(OpenApi.Title, "Switch API")
   .annotate(OpenApi.Version, VERSION)

@@ -91,6 +91,17 @@ export class Conflict extends Schema.Class<Conflict>("Conflict")(
   HttpApiSchema.annotations({ status: 409 })
 ) {}
 
+/** `422`: well-formed but not acceptable (a webhook to an internal address, a split over the net). */
+export const UnprocessableCode = Schema.Literal(
+  "destino_bloqueado",
+  "split_excede_neto",
+  "split_requiere_liquidacion_inmediata"
+)
+export class UnprocessableEntity extends Schema.Class<UnprocessableEntity>("UnprocessableEntity")(
+  { error: UnprocessableCode, detail: Schema.optional(Schema.String) },
+  HttpApiSchema.annotations({ status: 422 })
+) {}
+
 /** `429`: request limit passed; `reintentar_en` seconds and a `Retry-After` header say when. */
 export class TooManyRequests extends Schema.Class<TooManyRequests>("TooManyRequests")(
   {

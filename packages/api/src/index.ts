@@ -1,8 +1,13 @@
 /** @switch/api: the HTTP contract of Switch as an @effect/platform HttpApi. */
 export * from "./Api.js"
+export * as Clientes from "./Clientes.js"
 export * as Comercios from "./Comercios.js"
+export * as Direct from "./Direct.js"
 export * from "./Errors.js"
+export * as Eventos from "./Eventos.js"
+export * as Flows from "./Flows.js"
 export * as Links from "./Links.js"
 export * as Lotes from "./Lotes.js"
 export * as Recibos from "./Recibos.js"
 export * from "./Security.js"
+export * as Webhooks from "./Webhooks.js"

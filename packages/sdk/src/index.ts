@@ -1,1 +1,39 @@
-export {}
+/**
+ * @switch/sdk: the typed client for the Switch payments API. This entry uses only `fetch` and
+ * WebCrypto (no `node:` import), so it runs on Node 20+ and on fetch-based edge runtimes.
+ * The Effect client is `@switch/sdk/effect`.
+ */
+export * from "./Errors.js"
+export type { FetchLike, RequestOptions } from "./internal/Transport.js"
+export { ListPromise } from "./Pagination.js"
+export { backoffDelay, DEFAULT_RETRY, type RetryConfig, type RetryDecision, retryDecision } from "./Retry.js"
+export type { Clientes, Config, Llaves, Recibos, Transacciones } from "./resources/Account.js"
+export type { Cobros, Operaciones, Pagos } from "./resources/Direct.js"
+export type { Eventos } from "./resources/Eventos.js"
+export type { Links } from "./resources/Links.js"
+export type { Lotes } from "./resources/Lotes.js"
+export type { Webhooks } from "./resources/Webhooks.js"
+export {
+  DEFAULT_BASE_URL,
+  type PublicCallOptions,
+  Switch,
+  Switch as default,
+  type SwitchConfig,
+  VERSION
+} from "./Switch.js"
+export type * from "./Types.js"
+export {
+  type EventName,
+  generateTestHeader,
+  type HeaderSource,
+  type LinkAcreditadoData,
+  type LinkDevueltoData,
+  type LinkPagadoData,
+  type RawBody,
+  SIGNATURE_HEADER,
+  type SwitchEvent,
+  signatureHeaders,
+  type TransaccionData,
+  type VerifyOptions,
+  verify as verifyWebhook
+} from "./Webhooks.js"

@@ -6,9 +6,10 @@
 import { randomUUID } from "node:crypto"
 import { PgClient } from "@effect/sql-pg"
 import type { Mode } from "@switch/api"
-import { Fees, type LinkMachine, Money, ReceiptCode } from "@switch/core"
+import { type LinkMachine, Money, ReceiptCode } from "@switch/core"
 import { Effect, Option, Redacted } from "effect"
 import { Settings } from "../Config.js"
+import * as Settlement from "../settlement/Settlement.js"
 import { searchable } from "./LinkView.js"
 
 export interface PaidInput {
@@ -95,6 +96,8 @@ export const markPaid = (input: PaidInput) =>
 
     const money = (cents: number) => Money.toNumber(Money.Cents(cents))
     for (const effect of input.effects) {
+      // The real settlement is a durable job, queued in this transaction.
+      if (effect._tag === "Liquidar") yield* Settlement.enqueue(input.linkId)
       if (effect._tag !== "Emitir") continue
       if (effect.evento === "link.pagado") {
         yield* insertEvent({
@@ -118,29 +121,13 @@ export const markPaid = (input: PaidInput) =>
         })
       } else {
         // Simulated immediate settlement: the net reaches the merchant at once.
-        const merchant = yield* sql<{ comision_bp: number | null }>`
-          select comision_bp from comercios where id = ${input.comercioId}`
-        const pct = Fees.commissionPctFor(
-          merchant[0]?.comision_bp == null ? null : Money.BasisPoints(merchant[0].comision_bp)
-        )
-        const net = Fees.net({
-          amount: Money.Cents(link.monto),
-          tip: Money.Cents(link.propina),
-          commissionPct: pct
-        })
-        yield* insertEvent({
+        yield* Settlement.settleSimulated({
+          linkId: input.linkId,
           comercioId: input.comercioId,
           mode: input.mode,
-          evento: "link.acreditado",
-          dedupe: `link.acreditado:${input.linkId}`,
-          at: input.paidAt,
-          data: {
-            link_id: input.linkId,
-            monto_acreditado: money(net.neto),
-            liquidacion_txn_id: randomUUID(),
-            reparto: null,
-            mode: input.mode
-          }
+          monto: link.monto,
+          propina: link.propina,
+          at: input.paidAt
         })
       }
     }

@@ -4,7 +4,11 @@ import { PgClient, PgMigrator } from "@effect/sql-pg"
 import { Layer, Redacted } from "effect"
 import Pg from "pg"
 import init from "../migrations/0001_init.js"
+import checkout from "../migrations/0002_checkout.js"
+import webhooks from "../migrations/0003_webhooks.js"
+import direct from "../migrations/0004_direct.js"
 import unloggedCounters from "../migrations/0005_unlogged_counters.js"
+import flows from "../migrations/0006_flows.js"
 
 /** int8 (bigint cents, counts) as JS numbers: every amount fits in a safe integer. */
 const INT8_OID = 20
@@ -26,7 +30,11 @@ export const PgLive = (url: string, maxConnections = 20) =>
 
 export const migrations = PgMigrator.fromRecord({
   "0001_init": init,
-  "0005_unlogged_counters": unloggedCounters
+  "0002_checkout": checkout,
+  "0003_webhooks": webhooks,
+  "0004_direct": direct,
+  "0005_unlogged_counters": unloggedCounters,
+  "0006_flows": flows
 })
 
 /** Runs pending migrations; several processes starting at once wait on the migrator's lock. */

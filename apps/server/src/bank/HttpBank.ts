@@ -1,0 +1,259 @@
+/**
+ * The live bank adapter: @switch/core's BankGateway over HTTP to SWITCH_BANK_URL (the bank
+ * simulator's protocol, apps/bank-sim), with a deadline on every call.
+ *
+ * What an answer means is decided by when the call failed:
+ * - it provably never reached the bank (connection refused, DNS failure, connect timeout): it
+ *   is retried twice with a short pause, then answered `RECHAZADA BANCO_NO_DISPONIBLE`, since
+ *   nothing was done;
+ * - it was sent and no answer came (deadline, socket closed, a 5xx): money operations are
+ *   `DESCONOCIDA` and are never resent, only queried (Reconcile.ts); a code request is
+ *   `DESCONOCIDA` too, as the payer may have received the code;
+ * - the bank answered: its own codes are normalised to SPEC's `motivo_rechazo` list.
+ */
+import type { Ports, Resultado } from "@switch/core"
+import { type Context, Duration, Effect, Layer, Option } from "effect"
+import { Agent, request } from "undici"
+import { Settings } from "../Config.js"
+import { LiveBank } from "./Banks.js"
+
+type Gateway = Context.Tag.Service<LiveBank>
+
+/** A credit that may name the bank it is routed through (`banco_preferido`, re-routing). */
+export interface RoutedCreditOrder extends Ports.CreditOrder {
+  readonly bancoRuta?: string | undefined
+}
+
+/** The bank's own answer codes to SPEC's rejection reasons; anything else is `DESCONOCIDO`. */
+export const MOTIVOS: Readonly<Record<string, Resultado.MotivoRechazo>> = {
+  "05": "DESCONOCIDO",
+  "09": "PENDIENTE_BCV",
+  "13": "MONTO_INVALIDO",
+  "14": "CUENTA_NO_EXISTE",
+  "17": "CANCELADA_POR_PAGADOR",
+  "25": "DESCONOCIDO",
+  "40": "NO_SOPORTADO",
+  "51": "SALDO_INSUFICIENTE",
+  "55": "OTP_INVALIDO",
+  "56": "BENEFICIARIO_NO_COINCIDE",
+  "57": "CUENTA_NO_DEBITO",
+  "58": "CUENTA_NO_CREDITO",
+  "59": "BLOQUEO_RIESGO",
+  "61": "EXCEDE_LIMITE",
+  "62": "CUENTA_BLOQUEADA",
+  "63": "FIRMA_AUTH",
+  "80": "NO_AFILIADO_SERVICIO",
+  "91": "BANCO_NO_DISPONIBLE",
+  "92": "FUERA_DE_HORARIO",
+  "94": "DUPLICADA",
+  "96": "RECHAZO_TECNICO"
+}
+
+const answer = (
+  estado: Ports.BankAnswer["estado"],
+  motivo: Resultado.MotivoRechazo | null = null,
+  referencia: string | null = null,
+  endtoend: string | null = null
+): Ports.BankAnswer => ({ estado, referencia_banco: referencia, endtoend, motivo_rechazo: motivo })
+
+const text = (v: unknown): string | null => (typeof v === "string" && v !== "" ? v : null)
+
+/** Reads the bank's JSON answer into the port's normalised answer. */
+export const normalise = (body: unknown): Ports.BankAnswer => {
+  const b = (typeof body === "object" && body !== null ? body : {}) as Record<string, unknown>
+  const codigo = typeof b.codigo_respuesta === "string" ? b.codigo_respuesta : ""
+  const ref = text(b.referencia)
+  const e2e = text(b.endtoend)
+  switch (b.estado) {
+    case "ENVIADO":
+      return answer("ACEPTADA", null, ref, e2e)
+    case "APROBADA":
+      return answer("LIQUIDADA", null, ref, e2e)
+    case "EN_PROCESO":
+      return answer(codigo === "09" ? "PENDIENTE" : "ACEPTADA", null, ref, e2e)
+    case "RECHAZADA":
+      return answer("RECHAZADA", MOTIVOS[codigo] ?? "DESCONOCIDO", ref, e2e)
+    default:
+      return answer("DESCONOCIDA")
+  }
+}
+
+/** Errors raised before a single byte of the request could reach the bank. */
+const NOT_SENT = new Set([
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "UND_ERR_CONNECT_TIMEOUT"
+])
+
+const errorCode = (error: unknown): string => {
+  let e: unknown = error
+  for (let depth = 0; depth < 4 && typeof e === "object" && e !== null; depth++) {
+    const code = (e as { code?: unknown }).code
+    if (typeof code === "string") return code
+    e = (e as { cause?: unknown }).cause
+  }
+  return ""
+}
+
+type Outcome =
+  | { readonly _tag: "Answered"; readonly status: number; readonly body: unknown }
+  | { readonly _tag: "NotSent" }
+  | { readonly _tag: "NoAnswer" }
+
+const RETRY_PAUSES_MS = [200, 600]
+
+/** The HTTP bank at `url`; every call gives up after `timeoutMs`. */
+export const makeHttpBank = (options: {
+  readonly url: string
+  readonly timeoutMs: number
+  readonly agent: Agent
+}): Gateway => {
+  const once = (method: "GET" | "POST", path: string, body?: unknown): Effect.Effect<Outcome> =>
+    Effect.promise(async () => {
+      try {
+        const res = await request(`${options.url}${path}`, {
+          method,
+          dispatcher: options.agent,
+          headers: body === undefined ? {} : { "content-type": "application/json" },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+          headersTimeout: options.timeoutMs,
+          bodyTimeout: options.timeoutMs,
+          signal: AbortSignal.timeout(options.timeoutMs)
+        })
+        const raw = await res.body.text()
+        let parsed: unknown = null
+        try {
+          parsed = JSON.parse(raw)
+        } catch {}
+        return { _tag: "Answered", status: res.statusCode, body: parsed } as const
+      } catch (error) {
+        return NOT_SENT.has(errorCode(error))
+          ? ({ _tag: "NotSent" } as const)
+          : ({ _tag: "NoAnswer" } as const)
+      }
+    })
+
+  /** Sends, retrying only what provably never left; bank calls are never cut short by the caller. */
+  const call = (method: "GET" | "POST", path: string, body?: unknown): Effect.Effect<Outcome> =>
+    Effect.uninterruptible(
+      Effect.gen(function* () {
+        let outcome = yield* once(method, path, body)
+        for (const pause of RETRY_PAUSES_MS) {
+          if (outcome._tag !== "NotSent") break
+          yield* Effect.sleep(Duration.millis(pause))
+          outcome = yield* once(method, path, body)
+        }
+        return outcome
+      })
+    )
+
+  /** An order that moves money or sends a code: an unclear outcome is `DESCONOCIDA`. */
+  const order = (path: string, body: Record<string, unknown>) =>
+    Effect.map(call("POST", path, body), (o): Ports.BankAnswer => {
+      if (o._tag === "NotSent") return answer("RECHAZADA", "BANCO_NO_DISPONIBLE")
+      if (o._tag === "NoAnswer" || o.status >= 500) return answer("DESCONOCIDA")
+      return normalise(o.body)
+    })
+
+  const party = (p: Ports.Party) => ({
+    tipo: p.tipo,
+    valor: p.valor,
+    banco: p.banco,
+    identificacion: p.identificacion,
+    nombre: p.nombre
+  })
+
+  return {
+    requestCode: (o) =>
+      order("/v1/c2p/codigo", {
+        operacion_id: o.operacionId,
+        monto: o.monto,
+        concepto: o.concepto,
+        pagador: party(o.pagador),
+        cobrador: party(o.cobrador)
+      }),
+    debit: (o) =>
+      order("/v1/c2p/debito", {
+        operacion_id: o.operacionId,
+        monto: o.monto,
+        concepto: o.concepto,
+        otp: o.otp,
+        pagador: party(o.pagador),
+        cobrador: party(o.cobrador)
+      }),
+    credit: (o: RoutedCreditOrder) =>
+      order("/v1/transferencias", {
+        operacion_id: o.operacionId,
+        monto: o.monto,
+        concepto: o.concepto,
+        ordenante: party(o.ordenante),
+        beneficiario: party(o.beneficiario),
+        via: o.via,
+        ...(o.bancoRuta === undefined ? {} : { banco_ruta: o.bancoRuta })
+      }),
+    // A query never changes anything: no answer or "never received" both read as still unknown.
+    query: (operacionId) =>
+      Effect.map(call("GET", `/v1/operaciones/${encodeURIComponent(operacionId)}`), (o) =>
+        o._tag === "Answered" && o.status < 300 ? normalise(o.body) : answer("DESCONOCIDA")
+      ),
+    reverse: (o) =>
+      order("/v1/reversos", {
+        operacion_id: o.operacionId,
+        original_id: o.originalId,
+        monto: o.monto,
+        motivo: o.motivo
+      }),
+    refund: (o) =>
+      order("/v1/devoluciones", {
+        operacion_id: o.operacionId,
+        original_id: o.originalId,
+        monto: o.monto,
+        motivo: o.motivo
+      })
+  }
+}
+
+/** Every call answers "bank unavailable, nothing sent": live mode without a bank configured. */
+export const unavailableBank: Gateway = (() => {
+  const down = Effect.succeed(answer("RECHAZADA", "BANCO_NO_DISPONIBLE"))
+  return {
+    requestCode: () => down,
+    debit: () => down,
+    credit: () => down,
+    query: () => Effect.succeed(answer("DESCONOCIDA")),
+    reverse: () => down,
+    refund: () => down
+  }
+})()
+
+/**
+ * The live bank from Settings: the HTTP bank at `bankUrl`, or {@link unavailableBank} when none.
+ * A LiveBank already provided around the server (a test's scripted bank) is kept.
+ */
+export const LiveBankLive = Layer.scoped(
+  LiveBank,
+  Effect.gen(function* () {
+    const outer = yield* Effect.serviceOption(LiveBank)
+    if (Option.isSome(outer)) return outer.value
+    const settings = yield* Settings
+    if (settings.bankUrl === null) {
+      yield* Effect.logWarning("SWITCH_BANK_URL no está definido: el modo live no tiene banco")
+      return unavailableBank
+    }
+    const agent = yield* Effect.acquireRelease(
+      Effect.sync(
+        () =>
+          new Agent({
+            connect: { timeout: Math.min(settings.bankTimeoutMs, 5_000) },
+            keepAliveTimeout: 4_000,
+            connections: 64
+          })
+      ),
+      (a) => Effect.promise(() => a.close().catch(() => undefined))
+    )
+    return makeHttpBank({ url: settings.bankUrl, timeoutMs: settings.bankTimeoutMs, agent })
+  })
+)

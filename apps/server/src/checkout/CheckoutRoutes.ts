@@ -1,0 +1,157 @@
+/**
+ * The payment page's routes, beside the public HttpApi (so not in /openapi.json):
+ * `GET /l/:id` (HTML), `GET /l/:id/estado`, `POST /l/:id/codigo`, `POST /l/:id/pagar`, and the
+ * page's script and stylesheet under content-hashed paths, cached for a year.
+ *
+ * CSRF: the page sets a random `sw_csrf` cookie (HttpOnly, SameSite=Strict) and prints an HMAC
+ * of it in a meta tag; every POST must send that HMAC in `x-csrf`. A cross-site form cannot set
+ * the header and a cross-site script cannot read the page. No payer data in any URL.
+ */
+import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto"
+import { HttpApiBuilder, HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { Effect, Redacted } from "effect"
+import { Settings } from "../Config.js"
+import { clientIp } from "../http/Auth.js"
+import { json, jsonBody } from "../http/Respond.js"
+import { js } from "./assets/script.js"
+import { css } from "./assets/style.js"
+import { Checkout, type PageError } from "./CheckoutService.js"
+import { notFoundPage, renderPage } from "./Page.js"
+
+const hash8 = (text: string) => createHash("sha256").update(text).digest("hex").slice(0, 10)
+
+/** Public paths of the page's assets; the hash changes whenever the content does. */
+export const ASSETS = {
+  js: `/static/checkout-${hash8(js)}.js` as const,
+  css: `/static/checkout-${hash8(css)}.css` as const
+}
+
+export const CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "form-action 'self'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'"
+].join("; ")
+
+const pageHeaders = {
+  "content-security-policy": CSP,
+  "x-content-type-options": "nosniff",
+  "x-frame-options": "DENY",
+  "referrer-policy": "no-referrer",
+  "cache-control": "no-store"
+}
+
+const asset = (body: string, contentType: string) =>
+  HttpServerResponse.text(body, {
+    contentType,
+    headers: { "cache-control": "public, max-age=31536000, immutable", "x-content-type-options": "nosniff" }
+  })
+
+const COOKIE = "sw_csrf"
+
+export const CheckoutRoutesLive = HttpApiBuilder.Router.use((router) =>
+  Effect.gen(function* () {
+    const checkout = yield* Checkout
+    const settings = yield* Settings
+    const secure = settings.baseUrl.startsWith("https://")
+    const tokenFor = (nonce: string) =>
+      createHmac("sha256", `${Redacted.value(settings.secret)}:csrf`)
+        .update(nonce)
+        .digest("base64url")
+
+    const linkId = Effect.map(HttpRouter.params, (p) => p.id ?? "")
+
+    const failure = (e: PageError) => {
+      const response = json(e.body, e.status)
+      return e.retryAfter === undefined
+        ? response
+        : HttpServerResponse.setHeader(response, "retry-after", String(e.retryAfter))
+    }
+
+    /** Runs a POST handler only when `x-csrf` matches the cookie's token. */
+    const guarded = <R>(handler: Effect.Effect<HttpServerResponse.HttpServerResponse, never, R>) =>
+      Effect.gen(function* () {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const nonce = request.cookies[COOKIE] ?? ""
+        const given = Buffer.from(request.headers["x-csrf"] ?? "")
+        const expected = Buffer.from(tokenFor(nonce))
+        if (nonce === "" || given.length !== expected.length || !timingSafeEqual(given, expected)) {
+          return json({ error: "csrf", detail: "La página venció. Recárgala e intenta de nuevo." }, 403)
+        }
+        return yield* handler
+      })
+
+    yield* router.get(ASSETS.js, Effect.succeed(asset(js, "text/javascript; charset=utf-8")))
+    yield* router.get(ASSETS.css, Effect.succeed(asset(css, "text/css; charset=utf-8")))
+
+    yield* router.get(
+      "/l/:id",
+      Effect.gen(function* () {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const id = yield* linkId
+        const model = yield* Effect.either(checkout.page(id))
+        if (model._tag === "Left") {
+          return HttpServerResponse.text(notFoundPage(ASSETS), {
+            status: 404,
+            contentType: "text/html; charset=utf-8",
+            headers: pageHeaders
+          })
+        }
+        const existing = request.cookies[COOKIE]
+        const nonce =
+          existing !== undefined && /^[\w-]{20,64}$/.test(existing)
+            ? existing
+            : randomBytes(18).toString("base64url")
+        const cookie = `${COOKIE}=${nonce}; Path=/l/; HttpOnly; SameSite=Strict${secure ? "; Secure" : ""}`
+        return HttpServerResponse.text(renderPage(model.right, tokenFor(nonce), ASSETS), {
+          contentType: "text/html; charset=utf-8",
+          headers: { ...pageHeaders, ...(existing === nonce ? {} : { "set-cookie": cookie }) }
+        })
+      })
+    )
+
+    yield* router.get(
+      "/l/:id/estado",
+      Effect.gen(function* () {
+        const id = yield* linkId
+        return yield* checkout.status(id).pipe(
+          Effect.map((s) => HttpServerResponse.setHeader(json(s), "cache-control", "no-store")),
+          Effect.catchAll((e) => Effect.succeed(failure(e)))
+        )
+      })
+    )
+
+    yield* router.post(
+      "/l/:id/codigo",
+      guarded(
+        Effect.gen(function* () {
+          const id = yield* linkId
+          const body = yield* jsonBody.pipe(Effect.orElseSucceed(() => ({})))
+          const ip = yield* clientIp
+          return yield* checkout.requestCode(id, body, ip).pipe(
+            Effect.map((r) => json(r)),
+            Effect.catchAll((e) => Effect.succeed(failure(e)))
+          )
+        })
+      )
+    )
+
+    yield* router.post(
+      "/l/:id/pagar",
+      guarded(
+        Effect.gen(function* () {
+          const id = yield* linkId
+          const body = yield* jsonBody.pipe(Effect.orElseSucceed(() => ({})))
+          return yield* checkout.pay(id, body).pipe(
+            Effect.map((r) => json(r)),
+            Effect.catchAll((e) => Effect.succeed(failure(e)))
+          )
+        })
+      )
+    )
+  })
+)

@@ -1,0 +1,157 @@
+/**
+ * The payment page's only script (served as a static file: the CSP allows no inline script).
+ * It asks for the code, pays, follows the processing screen, counts down the return to the
+ * merchant and remembers the payer's bank data in localStorage only.
+ */
+export const js = String.raw`(function () {
+  "use strict";
+  var app = document.getElementById("app");
+  if (!app) return;
+  var d = app.dataset;
+  var meta = document.querySelector('meta[name="csrf"]');
+  var csrf = meta ? meta.getAttribute("content") : "";
+  var base = "/l/" + d.link;
+  var KEY = "switch-pagador";
+  var FIELDS = ["banco", "tipo_doc", "identificacion", "telefono", "nombre"];
+  var NAMES = { banco: "Banco", identificacion: "Documento", telefono: "Teléfono", otp: "Código",
+    propina: "Propina", nombre: "Nombre", alta_cliente: "Cliente" };
+  function $(id) { return document.getElementById(id); }
+  function show(el, on) { if (el) el.hidden = !on; }
+  function guard(e) { e.preventDefault(); e.returnValue = ""; return ""; }
+  function leave(url) { window.removeEventListener("beforeunload", guard); location.assign(url); }
+  function reload() { window.removeEventListener("beforeunload", guard); location.reload(); }
+  function post(path, body) {
+    return fetch(base + path, {
+      method: "POST", credentials: "same-origin", cache: "no-store",
+      headers: { "content-type": "application/json", "x-csrf": csrf },
+      body: JSON.stringify(body)
+    }).then(function (r) {
+      return r.json().catch(function () { return {}; }).then(function (b) { return { status: r.status, body: b }; });
+    });
+  }
+
+  if (d.redirect) {
+    var left = 3, seg = $("seg");
+    var timer = setInterval(function () {
+      left -= 1;
+      if (seg) seg.textContent = String(Math.max(left, 0));
+      if (left <= 0) { clearInterval(timer); leave(d.redirect); }
+    }, 1000);
+  }
+  if (d.refrescar) setTimeout(reload, Number(d.refrescar) * 1000);
+
+  function processing(elapsed) {
+    show($("pago"), false);
+    show($("procesando"), true);
+    window.addEventListener("beforeunload", guard);
+    var start = Date.now() - (elapsed || 0);
+    function tick() {
+      if (Date.now() - start >= 90000) show($("lento"), true);
+      fetch(base + "/estado", { credentials: "same-origin", cache: "no-store" })
+        .then(function (r) { return r.json(); })
+        .then(function (st) {
+          if (st.estado === "procesando" || st.estado === "cobrando" || st.estado === "revision") setTimeout(tick, 2000);
+          else reload();
+        }, function () { setTimeout(tick, 5000); });
+    }
+    tick();
+    var h = $("procesando-titulo");
+    if (h) h.focus();
+  }
+  if (d.estado === "procesando") processing(Number(d.transcurrido) || 0);
+
+  var form = $("pago");
+  if (!form) return;
+  var alerta = $("error"), info = $("info"), pedir = $("pedir"), pagar = $("pagar"), volver = $("volver");
+  try {
+    var saved = JSON.parse(localStorage.getItem(KEY) || "{}");
+    FIELDS.forEach(function (f) { var el = $(f); if (el && saved[f] && !el.value) el.value = saved[f]; });
+  } catch (e) { /* storage unavailable: nothing remembered */ }
+
+  function values() {
+    var v = {};
+    FIELDS.forEach(function (f) { var el = $(f); if (el) v[f] = el.value.trim(); });
+    return v;
+  }
+  function remember(v) {
+    try {
+      localStorage.setItem(KEY, JSON.stringify({ banco: v.banco, tipo_doc: v.tipo_doc,
+        identificacion: v.identificacion, telefono: v.telefono, nombre: v.nombre }));
+    } catch (e) { /* private mode */ }
+  }
+  function message(b) {
+    form.querySelectorAll("[aria-invalid]").forEach(function (el) { el.removeAttribute("aria-invalid"); });
+    var fe = b && b.detail && b.detail.fieldErrors;
+    if (!fe) return (b && (b.motivo || (typeof b.detail === "string" && b.detail))) || "No pudimos procesar la solicitud. Intenta de nuevo.";
+    return Object.keys(fe).map(function (k) {
+      var el = $(k);
+      if (el) el.setAttribute("aria-invalid", "true");
+      return (NAMES[k] || k) + ": " + fe[k].join(", ");
+    }).join(". ") + ".";
+  }
+  function fail(text) { alerta.textContent = text; show(alerta, true); alerta.focus(); }
+  function cents(text) {
+    var m = /^(\d{1,9})(?:[.,](\d{1,2}))?$/.exec((text || "").trim());
+    return m ? Number(m[1]) * 100 + Number(((m[2] || "") + "00").slice(0, 2)) : 0;
+  }
+  function bs(c) {
+    return "Bs " + String(Math.floor(c / 100)).replace(/\B(?=(\d{3})+(?!\d))/g, ".") + "," + ("0" + (c % 100)).slice(-2);
+  }
+  var propina = $("propina");
+  function total() { return Number(d.monto) + (propina ? cents(propina.value) : 0); }
+  if (propina) propina.addEventListener("input", function () { pagar.textContent = "Pagar " + bs(total()); });
+
+  if (pedir) pedir.addEventListener("click", function () {
+    pedir.disabled = true;
+    show(alerta, false);
+    post("/codigo", values()).then(function (r) {
+      pedir.disabled = false;
+      if (r.status === 200) {
+        info.textContent = r.body.mensaje + (r.body.aviso ? " " + r.body.aviso : "");
+        $("otp").focus();
+      } else if (r.status === 409 && r.body.error === "link_no_disponible") reload();
+      else fail(message(r.body));
+    }, function () { pedir.disabled = false; fail("Sin conexión. Revisa tu internet e intenta de nuevo."); });
+  });
+
+  var busy = false;
+  form.addEventListener("submit", function (e) {
+    e.preventDefault();
+    if (busy) return;
+    busy = true;
+    pagar.disabled = true;
+    show(alerta, false);
+    var v = values();
+    v.otp = $("otp").value.trim();
+    if (propina) v.propina = propina.value.trim().replace(",", ".");
+    var alta = $("alta_cliente");
+    v.alta_cliente = !!(alta && alta.checked);
+    remember(v);
+    window.addEventListener("beforeunload", guard);
+    post("/pagar", v).then(function (r) {
+      var b = r.body;
+      if (r.status === 200 && b.estado === "rechazado") {
+        window.removeEventListener("beforeunload", guard);
+        busy = false;
+        pagar.disabled = false;
+        $("otp").value = "";
+        fail(b.motivo + " Puedes intentarlo de nuevo con un código nuevo.");
+        show(volver, true);
+      } else if (r.status === 200 && b.estado === "procesando") processing(0);
+      else if (r.status === 200 || (r.status === 409 && b.error === "link_no_disponible")) reload();
+      else {
+        window.removeEventListener("beforeunload", guard);
+        busy = false;
+        pagar.disabled = false;
+        fail(message(b));
+      }
+    }, function () {
+      window.removeEventListener("beforeunload", guard);
+      busy = false;
+      pagar.disabled = false;
+      fail("Sin conexión. Revisa tu internet; si tu banco te debitó, recarga la página antes de pagar otra vez.");
+    });
+  });
+  if (volver) volver.addEventListener("click", function () { leave(d.rechazado); });
+})();
+`

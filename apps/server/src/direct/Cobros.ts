@@ -1,0 +1,186 @@
+/**
+ * Collect with a one-time code (SPEC "Collect: request the code", "Collect: execute").
+ *
+ * `/cobrar/token` creates the operation under its idempotency key and asks the payer's bank
+ * for the code; `/cobrar` with the same key takes the operation from `codigo` to `enviando`
+ * with one conditional update, so of any number of concurrent repeats exactly one debits; the
+ * others wait for its answer and return it. `/cobrar` with a key never seen is a collection
+ * whose code the partner captured in-band: it is checked as a code request would be (caps,
+ * close) and debited at once.
+ */
+import type { Caller } from "@switch/api"
+import { Direct } from "@switch/api"
+import { BankCalendar, Money, type Ports } from "@switch/core"
+import { Effect, Option } from "effect"
+import { bankFor, decodeBody, merchantOf, now, party, storedParty } from "./Common.js"
+import { capRefusal, chargeRefusal, closedFor } from "./Limits.js"
+import * as Store from "./Store.js"
+
+const inUse = new Direct.DirectConflict({
+  error: "idempotency_key_en_uso",
+  detail: "Este idempotency_key ya se usó con una llave del otro modo."
+})
+
+/** The original result of an operation found under the key, or `409` when it is of the other mode. */
+const replay = (caller: Caller, row: Store.OpRow) =>
+  row.mode !== caller.mode
+    ? Effect.fail(inUse)
+    : Effect.map(Store.awaitSettled(row), (settled) => ({ row: settled, replay: true }))
+
+const rejectWithout = (motivo: Ports.BankAnswer["motivo_rechazo"]): Ports.BankAnswer => ({
+  estado: "RECHAZADA",
+  referencia_banco: null,
+  endtoend: null,
+  motivo_rechazo: motivo
+})
+
+/** Refusals that stop a code request: the banks' close (live) and a receive cap. */
+const codeGate = (caller: Caller, monto: Money.Cents, at: Date) =>
+  Effect.gen(function* () {
+    const closed = closedFor(caller.mode, at)
+    if (Option.isSome(closed))
+      return yield* Effect.fail(
+        new Direct.BankClosed({
+          error: "cierre_bancario",
+          motivo: BankCalendar.MOTIVO_CIERRE,
+          reintentar_en: closed.value
+        })
+      )
+    const merchant = yield* merchantOf(caller)
+    const cap = yield* capRefusal(merchant, caller.mode, monto, at)
+    if (Option.isSome(cap)) return yield* Effect.fail(new Direct.CapExceeded(cap.value))
+    return merchant
+  })
+
+const detalleOf = (body: Direct.CobrarTokenBody) => ({
+  canal: body.canal ?? "boton_pago",
+  origen_ip: body.origen_ip ?? null,
+  banco_preferido: body.banco_preferido ?? null,
+  telefono_pagador: body.telefono_pagador ?? null,
+  cobrador: body.cobrador,
+  pagador: body.pagador
+})
+
+/** `POST /cobrar/token`. */
+export const requestCode = (caller: Caller, raw: unknown) =>
+  Effect.gen(function* () {
+    const body = yield* decodeBody(Direct.CobrarTokenBody)(raw)
+    const existing = yield* Store.findByKey(caller.comercioId, body.idempotency_key)
+    if (Option.isSome(existing)) return yield* replay(caller, existing.value)
+    const at = yield* now
+    const monto = body.monto.valor
+    const merchant = yield* codeGate(caller, monto, at)
+    const base = {
+      caller,
+      operacion: "cobro" as const,
+      idempotencyKey: body.idempotency_key,
+      monto,
+      concepto: body.concepto,
+      detalle: detalleOf(body),
+      at
+    }
+    const limit = yield* chargeRefusal(merchant, caller.mode, monto, at)
+    if (Option.isSome(limit)) {
+      // Refused by the merchant's per-charge limits: recorded, so a repeat answers the same; no code.
+      const refused = yield* Store.insertNew({
+        ...base,
+        estado: "RECHAZADA",
+        motivo: limit.value,
+        fase: "enviada",
+        operacionBanco: null
+      })
+      if (Option.isNone(refused)) return yield* retryExisting(caller, body.idempotency_key)
+      return { row: refused.value, replay: false }
+    }
+    const inserted = yield* Store.insertNew({
+      ...base,
+      estado: "DESCONOCIDA",
+      fase: "pidiendo_codigo",
+      operacionBanco: null
+    })
+    if (Option.isNone(inserted)) return yield* retryExisting(caller, body.idempotency_key)
+    const row = inserted.value
+    const bank = yield* bankFor(caller.mode)
+    const answer = yield* bank.requestCode({
+      operacionId: `${row.id}:codigo`,
+      monto,
+      concepto: body.concepto,
+      cobrador: party(body.cobrador),
+      pagador: party(body.pagador)
+    })
+    const settled = yield* Store.apply(
+      row,
+      answer,
+      yield* now,
+      answer.estado === "RECHAZADA" ? "enviada" : "codigo"
+    )
+    return { row: settled, replay: false }
+  })
+
+/** Lost an insert race: the winner's operation is the answer. */
+const retryExisting = (caller: Caller, key: string) =>
+  Effect.gen(function* () {
+    const row = yield* Store.findByKey(caller.comercioId, key)
+    if (Option.isNone(row)) return yield* Effect.dieMessage("idempotency conflict without a row")
+    return yield* replay(caller, row.value)
+  })
+
+/** The debit of a claimed operation, after the per-charge limits of this moment. */
+const debit = (caller: Caller, row: Store.OpRow, otp: string) =>
+  Effect.gen(function* () {
+    const at = yield* now
+    const merchant = yield* merchantOf(caller)
+    const limit = yield* chargeRefusal(merchant, caller.mode, Money.Cents(row.monto), at, row.id)
+    if (Option.isSome(limit)) return yield* Store.apply(row, rejectWithout(limit.value), at)
+    const bank = yield* bankFor(caller.mode)
+    const answer = yield* bank.debit({
+      operacionId: row.operacion_banco ?? `${row.id}:debito`,
+      monto: Money.Cents(row.monto),
+      concepto: row.concepto ?? "",
+      otp,
+      cobrador: storedParty(row, "cobrador"),
+      pagador: storedParty(row, "pagador")
+    })
+    return yield* Store.apply(row, answer, yield* now)
+  })
+
+/** `POST /cobrar`. */
+export const collect = (caller: Caller, raw: unknown) =>
+  Effect.gen(function* () {
+    const body = yield* decodeBody(Direct.CobrarBody)(raw)
+    const existing = yield* Store.findByKey(caller.comercioId, body.idempotency_key)
+    if (Option.isSome(existing)) {
+      const row = existing.value
+      if (row.mode !== caller.mode) return yield* Effect.fail(inUse)
+      // A code already requested is not stopped by the caps (SPEC): only the first /cobrar debits.
+      if (row.fase === "codigo" && (row.estado === "ACEPTADA" || row.estado === "DESCONOCIDA")) {
+        const claimed = yield* Store.claim(row, "codigo", `${row.id}:debito`, yield* now)
+        if (Option.isSome(claimed))
+          return { row: yield* debit(caller, claimed.value, body.otp), replay: false }
+        // Another request claimed it between our read and our claim: wait for its answer.
+        return yield* replay(
+          caller,
+          Option.getOrElse(yield* Store.findById(row.id), () => row)
+        )
+      }
+      return yield* replay(caller, row)
+    }
+    const at = yield* now
+    yield* codeGate(caller, body.monto.valor, at)
+    const id = crypto.randomUUID()
+    const inserted = yield* Store.insertNew({
+      id,
+      caller,
+      operacion: "cobro",
+      idempotencyKey: body.idempotency_key,
+      monto: body.monto.valor,
+      concepto: body.concepto,
+      detalle: detalleOf(body),
+      estado: "DESCONOCIDA",
+      fase: "enviando",
+      operacionBanco: `${id}:debito`,
+      at
+    })
+    if (Option.isNone(inserted)) return yield* retryExisting(caller, body.idempotency_key)
+    return { row: yield* debit(caller, inserted.value, body.otp), replay: false }
+  })

@@ -1,0 +1,55 @@
+/** What the direct-API steps share: body decoding, the clock, the merchant, the bank of the key's mode. */
+import type { Caller } from "@switch/api"
+import { Direct } from "@switch/api"
+import { type Instrument, type Ports, Validation } from "@switch/core"
+import { Effect, Either, Option, type Schema } from "effect"
+import { Banks } from "../bank/Banks.js"
+import { resolveNow } from "../checkout/CheckoutClock.js"
+import { findMerchant, type MerchantRow } from "../merchants/Merchants.js"
+import type { OpRow } from "./Store.js"
+
+/** Decodes a direct-API body strictly; a failure is `400 {error: "VALIDATION", detail}`. */
+export const decodeBody =
+  <A, I>(schema: Schema.Schema<A, I, never>) =>
+  (raw: unknown): Effect.Effect<A, Direct.DirectValidationError> =>
+    Either.match(Validation.decode(schema)(raw), {
+      onLeft: (detail) => Effect.fail(new Direct.DirectValidationError({ detail })),
+      onRight: Effect.succeed
+    })
+
+/** The merchant behind a key (it exists: the key was just checked). */
+export const merchantOf = (caller: Caller) =>
+  Effect.flatMap(findMerchant(caller.comercioId), (m) =>
+    Option.match(m, {
+      onNone: () => Effect.dieMessage("merchant of a valid key not found"),
+      onSome: (row: MerchantRow) => Effect.succeed(row)
+    })
+  )
+
+/** The current time as the service reads it (a test clock when one is provided). */
+export const now = Effect.flatten(resolveNow)
+
+export const bankFor = (mode: Caller["mode"]) => Effect.map(Banks, (banks) => banks.forMode(mode))
+
+/** An Instrument as the bank port names a party. */
+export const party = (i: Instrument.Instrument): Ports.Party => ({
+  tipo: i.tipo,
+  valor: i.valor,
+  banco: i.banco,
+  identificacion: i.identificacion,
+  tipo_doc: i.tipo_doc,
+  nombre: i.nombre
+})
+
+/** A party stored in `detalle`, read back for the next step or the reconciler. */
+export const storedParty = (row: OpRow, name: string): Ports.Party => {
+  const p = (row.detalle?.[name] ?? {}) as Partial<Ports.Party>
+  return {
+    tipo: p.tipo === "cuenta" ? "cuenta" : "telefono",
+    valor: String(p.valor ?? ""),
+    banco: String(p.banco ?? ""),
+    identificacion: String(p.identificacion ?? ""),
+    tipo_doc: p.tipo_doc,
+    nombre: String(p.nombre ?? "")
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * The amount rules of a direct collection (SPEC "Limits"): receive caps when the code is
+ * requested (`409 tope_*`), per-charge minimum, maximum and per-day maximum when charging
+ * (a `RECHAZADA` without debiting), and the banks' daily close for live code requests.
+ *
+ * The amounts counted are the page's (`checkout/Guards.usage`: paid collections and links the
+ * bank is processing) plus direct collections whose debit is at the bank and not yet final.
+ */
+import { PgClient } from "@effect/sql-pg"
+import type { Mode } from "@switch/api"
+import { BankCalendar, Caps, Money } from "@switch/core"
+import { Effect, Option } from "effect"
+import { currentRate } from "../admin/TasaBcv.js"
+import { usage } from "../checkout/Guards.js"
+import type { MerchantRow } from "../merchants/Merchants.js"
+
+const directInFlight = (comercioId: string, mode: Mode, except: string | null) =>
+  Effect.gen(function* () {
+    const sql = yield* PgClient.PgClient
+    const rows = yield* sql<{ total: number }>`
+      select coalesce(sum(monto), 0) as total from transacciones
+      where comercio_id = ${comercioId} and mode = ${mode} and operacion = 'cobro' and link_id is null
+        and fase in ('enviando', 'enviada') and estado in ('ACEPTADA', 'PENDIENTE', 'DESCONOCIDA')
+        and id <> coalesce(${except}::uuid, '00000000-0000-0000-0000-000000000000'::uuid)`
+    return Number(rows[0]?.total ?? 0)
+  }).pipe(Effect.orDie)
+
+const counted = (merchant: MerchantRow, mode: Mode, at: Date, except: string | null = null) =>
+  Effect.gen(function* () {
+    const page = yield* usage(merchant.id, mode, at)
+    const direct = yield* directInFlight(merchant.id, mode, except)
+    return { hoy: Money.Cents(page.hoy + direct), total: Money.Cents(page.total + direct) }
+  })
+
+/** The limits with the BCV rate; without a rate, dollar limits cannot be converted and do not apply. */
+const limitsAt = (merchant: MerchantRow) =>
+  Effect.map(currentRate, (tasa) => {
+    const usable = <L extends { readonly moneda: string }>(limit: L | null) =>
+      limit !== null && (Option.isSome(tasa) || limit.moneda === "VES") ? limit : null
+    return {
+      tasa: Option.match(tasa, {
+        onNone: (): Money.Rate => ({ _tag: "Rate", scaled: 100_000_000n }),
+        onSome: (t) => t.rate
+      }),
+      revisado: merchant.revisado || Option.isNone(tasa),
+      topeDiario: usable(merchant.tope_diario),
+      topeAcumulado: usable(merchant.tope_acumulado),
+      montoMin: usable(merchant.monto_min),
+      montoMax: usable(merchant.monto_max),
+      maxDiario: usable(merchant.max_diario)
+    }
+  })
+
+/** The receive-cap refusal for a collection of `monto`, if a cap in force would be passed. */
+export const capRefusal = (merchant: MerchantRow, mode: Mode, monto: Money.Cents, at: Date) =>
+  Effect.gen(function* () {
+    const limits = yield* limitsAt(merchant)
+    const used = yield* counted(merchant, mode, at)
+    const check = Caps.checkReceiveCap({
+      monto,
+      usadoHoy: used.hoy,
+      usadoTotal: used.total,
+      caps: { topeDiario: limits.topeDiario, topeAcumulado: limits.topeAcumulado },
+      revisado: limits.revisado,
+      tasa: limits.tasa
+    })
+    return check._tag === "Rechazado" ? Option.some(Caps.refusalBody(check.refusal, true)) : Option.none()
+  })
+
+/**
+ * The per-charge refusal (`MONTO_INVALIDO` below the minimum, `EXCEDE_LIMITE` above a maximum);
+ * `except` is the operation being charged, already in flight, so it is not counted twice.
+ */
+export const chargeRefusal = (
+  merchant: MerchantRow,
+  mode: Mode,
+  monto: Money.Cents,
+  at: Date,
+  except: string | null = null
+) =>
+  Effect.gen(function* () {
+    const limits = yield* limitsAt(merchant)
+    const used = yield* counted(merchant, mode, at, except)
+    const check = Caps.checkCharge({
+      monto,
+      usadoHoy: used.hoy,
+      limits: { montoMin: limits.montoMin, montoMax: limits.montoMax, maxDiario: limits.maxDiario },
+      tasa: limits.tasa
+    })
+    return check._tag === "Rechazado" ? Option.some(check.motivo_rechazo) : Option.none()
+  })
+
+/** Seconds until the banks reopen, when a live code request falls in the daily close. */
+export const closedFor = (mode: Mode, at: Date): Option.Option<number> => {
+  if (mode === "test") return Option.none()
+  const status = BankCalendar.bankCloseStatus(at)
+  return status._tag === "Cerrado" ? Option.some(status.reintentarEn) : Option.none()
+}

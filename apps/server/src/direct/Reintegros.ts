@@ -1,0 +1,203 @@
+/**
+ * Refunds (`POST /reintegro`) and reversals (`POST /reverso`) of a collection.
+ *
+ * A refund is keyed by the charge and its `retry_nonce` (none on the first attempt): repeating
+ * a request returns that attempt's result. A new nonce sends a new attempt only when every
+ * earlier one was rejected by the bank without moving money; otherwise SPEC's `409`s say why:
+ * running (`reintegro_en_curso`), paid (`reintegro_ya_pagado`), unclear
+ * (`reintegro_intento_ambiguo`), nothing to retry (`reintegro_sin_intento_previo`). The charge
+ * itself must be confirmed by the bank at that moment (`cobro_no_confirmado_banco`), must not
+ * have been settled to the merchant (`cobro_ya_liquidado_al_comercio`) nor split
+ * (`cobro_con_split_repartido`). Live merchant keys get `403 reintegro_no_habilitado`.
+ */
+import { PgClient } from "@effect/sql-pg"
+import { type Caller, Direct, Forbidden, NotFound } from "@switch/api"
+import { Money, type Resultado } from "@switch/core"
+import { Effect, Option } from "effect"
+import { bankFor, decodeBody, now } from "./Common.js"
+import { refresh } from "./Consultas.js"
+import * as Store from "./Store.js"
+
+const conflict = (error: typeof Direct.DirectConflictCode.Type, detail: string) =>
+  Effect.fail(new Direct.DirectConflict({ error, detail }))
+
+/** Bank answers after which nobody can say whether money moved. */
+const TECNICOS: ReadonlyArray<Resultado.MotivoRechazo> = ["RECHAZO_TECNICO", "DESCONOCIDO", "PENDIENTE_BCV"]
+
+const ambiguous = (row: Store.OpRow) =>
+  row.estado === "DESCONOCIDA" ||
+  row.estado === "PENDIENTE" ||
+  row.estado === "ACEPTADA" ||
+  row.estado === "ERROR" ||
+  (row.estado === "RECHAZADA" && row.motivo_rechazo !== null && TECNICOS.includes(row.motivo_rechazo))
+
+/** The charge, confirmed by the bank now (queried if still waiting). */
+const confirmedCharge = (caller: Caller, id: string) =>
+  Effect.gen(function* () {
+    const found = yield* Store.findForCaller(caller, id)
+    if (Option.isNone(found) || found.value.operacion !== "cobro")
+      return yield* Effect.fail(new NotFound({ detail: "El cobro no existe." }))
+    const charge = yield* refresh(found.value)
+    if (charge.estado !== "LIQUIDADA")
+      return yield* conflict(
+        "cobro_no_confirmado_banco",
+        `El banco no ha confirmado el cobro (estado ${charge.estado}); consulte y reintente cuando esté LIQUIDADA.`
+      )
+    return charge
+  })
+
+/** A link payment already settled to the merchant, or whose split paid someone, cannot be refunded here. */
+const linkChecks = (charge: Store.OpRow) =>
+  Effect.gen(function* () {
+    if (charge.link_id === null) return
+    const sql = yield* PgClient.PgClient
+    const rows = yield* sql<{ liquidado: boolean; repartido: boolean }>`
+      select
+        exists (select 1 from transacciones where link_id = ${charge.link_id} and operacion = 'liquidacion') as liquidado,
+        coalesce((select l.reparto is not null and (
+            coalesce((l.reparto->>'monto_repartido')::bigint, 0) > 0
+            or exists (select 1 from jsonb_array_elements(coalesce(l.reparto->'beneficiarios', '[]'::jsonb)) b
+              where b->>'liquidacion_txn_id' is not null or b->>'estado' = 'pagado'))
+          from links l where l.id = ${charge.link_id}), false) as repartido`
+    const r = rows[0]
+    if (r?.repartido)
+      return yield* conflict(
+        "cobro_con_split_repartido",
+        "El reparto de este cobro ya pagó (o está pagando) a un beneficiario."
+      )
+    if (r?.liquidado)
+      return yield* conflict(
+        "cobro_ya_liquidado_al_comercio",
+        "La liquidación inmediata de este cobro ya está en curso, hecha o en revisión."
+      )
+  }).pipe(Effect.catchTag("SqlError", Effect.die))
+
+const attemptsOf = (chargeId: string) =>
+  Effect.gen(function* () {
+    const sql = yield* PgClient.PgClient
+    return yield* sql<Store.OpRow>`
+      select * from transacciones where original_id = ${chargeId} and operacion = 'devolucion' order by created_at, intentos`
+  }).pipe(Effect.orDie)
+
+/** `POST /reintegro`. */
+export const reintegro = (caller: Caller, raw: unknown) =>
+  Effect.gen(function* () {
+    if (caller.mode === "live")
+      return yield* Effect.fail(
+        new Forbidden({
+          error: "reintegro_no_habilitado",
+          detail: "Los reintegros no están habilitados con llaves live."
+        })
+      )
+    const body = yield* decodeBody(Direct.ReintegroBody)(raw)
+    const nonce = body.retry_nonce ?? null
+    const found = yield* Store.findForCaller(caller, body.id)
+    if (Option.isNone(found) || found.value.operacion !== "cobro")
+      return yield* Effect.fail(new NotFound({ detail: "El cobro no existe." }))
+    // Earlier attempts first, refreshed from the bank: a repeat returns its own attempt.
+    const attempts = yield* Effect.forEach(yield* attemptsOf(body.id), refresh)
+    const same = attempts.find((a) => a.retry_nonce === nonce)
+    if (same !== undefined) {
+      if (same.fase === "enviando")
+        return yield* conflict("reintegro_en_curso", "Un intento de reintegro de este cobro está en curso.")
+      return same
+    }
+    if (nonce !== null && attempts.length === 0)
+      return yield* conflict(
+        "reintegro_sin_intento_previo",
+        "No hay un intento previo que reintentar; envíe sin retry_nonce."
+      )
+    if (attempts.some((a) => a.fase === "enviando"))
+      return yield* conflict("reintegro_en_curso", "Un intento de reintegro de este cobro está en curso.")
+    if (attempts.some((a) => a.estado === "LIQUIDADA"))
+      return yield* conflict("reintegro_ya_pagado", "Un intento anterior ya devolvió el dinero.")
+    if (attempts.some(ambiguous))
+      return yield* conflict(
+        "reintegro_intento_ambiguo",
+        "El resultado de un intento anterior no es claro; consulte antes de reintentar."
+      )
+    const charge = yield* confirmedCharge(caller, body.id)
+    yield* linkChecks(charge)
+    const monto = body.monto ?? Money.Cents(charge.monto + charge.propina)
+    if (monto > charge.monto + charge.propina)
+      return yield* Effect.fail(
+        new Direct.DirectValidationError({
+          detail: { fieldErrors: { monto: ["supera el monto del cobro"] } }
+        })
+      )
+    const id = crypto.randomUUID()
+    const inserted = yield* Store.insertNew({
+      id,
+      caller,
+      operacion: "devolucion",
+      idempotencyKey: null,
+      monto,
+      concepto: body.motivo ?? null,
+      detalle: { motivo: body.motivo ?? null },
+      estado: "DESCONOCIDA",
+      fase: "enviando",
+      operacionBanco: `${id}:1`,
+      originalId: charge.id,
+      retryNonce: nonce,
+      intentos: attempts.length + 1,
+      at: yield* now
+    })
+    if (Option.isNone(inserted))
+      return yield* conflict("reintegro_en_curso", "Un intento de reintegro de este cobro está en curso.")
+    const bank = yield* bankFor(caller.mode)
+    const answer = yield* bank.refund({
+      operacionId: `${id}:1`,
+      originalId: charge.operacion_banco ?? charge.id,
+      monto,
+      motivo: body.motivo ?? "reintegro"
+    })
+    return yield* Store.apply(inserted.value, answer, yield* now)
+  })
+
+/** `POST /reverso`: a same-day reversal of a confirmed collection; `NO_SOPORTADO` where the bank cannot. */
+export const reverso = (caller: Caller, raw: unknown) =>
+  Effect.gen(function* () {
+    const body = yield* decodeBody(Direct.ReversoBody)(raw)
+    const existing = yield* Store.findByKey(caller.comercioId, body.idempotency_key)
+    if (Option.isSome(existing)) {
+      if (existing.value.mode !== caller.mode)
+        return yield* conflict(
+          "idempotency_key_en_uso",
+          "Este idempotency_key ya se usó con una llave del otro modo."
+        )
+      return yield* Store.awaitSettled(existing.value)
+    }
+    const charge = yield* confirmedCharge(caller, body.id)
+    const id = crypto.randomUUID()
+    const inserted = yield* Store.insertNew({
+      id,
+      caller,
+      operacion: "reverso",
+      idempotencyKey: body.idempotency_key,
+      monto: Money.Cents(charge.monto + charge.propina),
+      concepto: body.motivo ?? null,
+      detalle: { motivo: body.motivo ?? null },
+      estado: "DESCONOCIDA",
+      fase: "enviando",
+      operacionBanco: `${id}:1`,
+      originalId: charge.id,
+      at: yield* now
+    })
+    if (Option.isNone(inserted)) {
+      const winner = yield* Store.findByKey(caller.comercioId, body.idempotency_key)
+      if (Option.isNone(winner) || winner.value.mode !== caller.mode)
+        return yield* conflict(
+          "idempotency_key_en_uso",
+          "Este idempotency_key ya se usó con una llave del otro modo."
+        )
+      return yield* Store.awaitSettled(winner.value)
+    }
+    const bank = yield* bankFor(caller.mode)
+    const answer = yield* bank.reverse({
+      operacionId: `${id}:1`,
+      originalId: charge.operacion_banco ?? charge.id,
+      monto: Money.Cents(inserted.value.monto),
+      motivo: body.motivo ?? "reverso"
+    })
+    return yield* Store.apply(inserted.value, answer, yield* now)
+  })

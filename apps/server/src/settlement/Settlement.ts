@@ -1,0 +1,232 @@
+/**
+ * Immediate settlement (SPEC "Immediate settlement"): the net of a paid link (amount + tip −
+ * commission, `Fees.net`) is credited to the merchant's `cuenta_liquidacion`, recorded as a
+ * `liquidacion` transaction, and `link.acreditado` is emitted.
+ *
+ * Live payments enqueue the `liquidar` job in the payment's transaction (`LinkMachine`'s
+ * `Liquidar`). Simulated payments (test mode) record the settlement at once, in the same
+ * transaction, through the same {@link recordSettled}.
+ *
+ * Never paid twice: the settlement row is written (unique per link) and committed before the
+ * credit is sent; a job that finds the row already there only asks the bank about it by its
+ * id, and a rejected, failed or unclear answer puts it in `REVISION` for an operator.
+ */
+import { randomUUID } from "node:crypto"
+import { PgClient } from "@effect/sql-pg"
+import type { Mode } from "@switch/api"
+import { Fees, Money, type Ports } from "@switch/core"
+import { Effect, Option } from "effect"
+import { Banks } from "../bank/Banks.js"
+import { Settings } from "../Config.js"
+import { insertEvent } from "../links/Payments.js"
+
+export const TASK = "liquidar"
+
+/** How many times a credit the bank accepted but has not settled is asked about before review. */
+const MAX_CONSULTAS = 10
+const CONSULTA_SEGUNDOS = 30
+
+/** The service's operating account, the payer side of every settlement credit. */
+const ORDENANTE: Ports.Party = {
+  tipo: "cuenta",
+  valor: "01020000000000000000",
+  banco: "0102",
+  identificacion: "J000000000",
+  tipo_doc: "J",
+  nombre: "Switch liquidaciones"
+}
+
+const jobKey = (linkId: string) => `liquidar:${linkId}`
+
+/** Queues the settlement of a paid link; call it inside the payment's transaction. */
+export const enqueue = (linkId: string, consulta = 0, seconds = 0) =>
+  Effect.flatMap(
+    PgClient.PgClient,
+    (sql) => sql`
+      select 1 from graphile_worker.add_job(
+        ${TASK},
+        json_build_object('link_id', ${linkId}::text, 'consulta', ${consulta}::int),
+        run_at := now() + make_interval(secs => ${seconds}::float8),
+        max_attempts := 10,
+        job_key := ${jobKey(linkId)}
+      )`
+  )
+
+const money = (cents: number) => Money.toNumber(Money.Cents(cents))
+
+/** The merchant's net of a paid link. */
+export const netOf = (link: { monto: number; propina: number }, comisionBp: number | null): number =>
+  Fees.net({
+    amount: Money.Cents(link.monto),
+    tip: Money.Cents(link.propina),
+    commissionPct: Fees.commissionPctFor(comisionBp == null ? null : Money.BasisPoints(comisionBp))
+  }).neto
+
+/** Marks the settlement LIQUIDADA and emits `link.acreditado` once (its dedupe is per link). */
+export const recordSettled = (input: {
+  readonly txnId: string
+  readonly linkId: string
+  readonly comercioId: string
+  readonly mode: Mode
+  readonly neto: number
+  readonly referencia: string | null
+  readonly at: Date
+}) =>
+  Effect.gen(function* () {
+    const sql = yield* PgClient.PgClient
+    yield* sql`
+      update transacciones set estado = 'LIQUIDADA', referencia_banco = ${input.referencia},
+        liquidada_at = ${input.at}, motivo_rechazo = null
+      where id = ${input.txnId}`
+    yield* insertEvent({
+      comercioId: input.comercioId,
+      mode: input.mode,
+      evento: "link.acreditado",
+      dedupe: `link.acreditado:${input.linkId}`,
+      at: input.at,
+      data: {
+        link_id: input.linkId,
+        monto_acreditado: money(input.neto),
+        liquidacion_txn_id: input.txnId,
+        reparto: null,
+        mode: input.mode
+      }
+    })
+  })
+
+/** The simulated settlement of a test payment, inside markPaid's transaction. */
+export const settleSimulated = (input: {
+  readonly linkId: string
+  readonly comercioId: string
+  readonly mode: Mode
+  readonly monto: number
+  readonly propina: number
+  readonly at: Date
+}) =>
+  Effect.gen(function* () {
+    const sql = yield* PgClient.PgClient
+    const merchant = yield* sql<{ comision_bp: number | null }>`
+      select comision_bp from comercios where id = ${input.comercioId}`
+    const neto = netOf(input, merchant[0]?.comision_bp ?? null)
+    const txnId = randomUUID()
+    const inserted = yield* sql`
+      insert into transacciones (id, comercio_id, mode, operacion, estado, link_id, monto, moneda, created_at)
+      values (${txnId}, ${input.comercioId}, ${input.mode}, 'liquidacion', 'PENDIENTE', ${input.linkId}, ${neto},
+        'VES', ${input.at})
+      on conflict do nothing returning id`
+    if (inserted.length === 0) return
+    yield* recordSettled({ ...input, txnId, neto, referencia: "SIMULADO" })
+  })
+
+interface Pending {
+  readonly txnId: string
+  readonly fresh: boolean
+  readonly estado: string
+  readonly comercioId: string
+  readonly mode: Mode
+  readonly neto: number
+  readonly cuenta: Ports.Party | null
+}
+
+/** Writes (or finds) the link's settlement row; none when the link needs no settlement. */
+const claim = (linkId: string, at: Date) =>
+  Effect.gen(function* () {
+    const sql = yield* PgClient.PgClient
+    const rows = yield* sql<{
+      comercio_id: string
+      mode: Mode
+      monto: number
+      propina: number
+      comision_bp: number | null
+      cuenta_liquidacion: Ports.Party | null
+    }>`
+      select l.comercio_id, l.mode, l.monto, l.propina, c.comision_bp, c.cuenta_liquidacion
+      from links l join comercios c on c.id = l.comercio_id
+      where l.id = ${linkId} and l.estado = 'pagado'`
+    const link = rows[0]
+    if (link === undefined) return Option.none<Pending>()
+    const neto = netOf(link, link.comision_bp)
+    const txnId = randomUUID()
+    const inserted = yield* sql`
+      insert into transacciones (id, comercio_id, mode, operacion, estado, link_id, monto, moneda, created_at)
+      values (${txnId}, ${link.comercio_id}, ${link.mode}, 'liquidacion', 'PENDIENTE', ${linkId}, ${neto}, 'VES', ${at})
+      on conflict do nothing returning id`
+    const existing =
+      inserted.length > 0
+        ? [{ id: txnId, estado: "PENDIENTE" }]
+        : yield* sql<{ id: string; estado: string }>`
+            select id, estado from transacciones where link_id = ${linkId} and operacion = 'liquidacion'`
+    const row = existing[0]
+    if (row === undefined) return Option.none<Pending>()
+    return Option.some<Pending>({
+      txnId: row.id,
+      fresh: inserted.length > 0,
+      estado: row.estado,
+      comercioId: link.comercio_id,
+      mode: link.mode,
+      neto,
+      cuenta: link.cuenta_liquidacion
+    })
+  })
+
+const toReview = (txnId: string, motivo: string) =>
+  Effect.gen(function* () {
+    const sql = yield* PgClient.PgClient
+    yield* sql`
+      update transacciones set estado = 'REVISION', motivo_rechazo = ${motivo}
+      where id = ${txnId} and estado = 'PENDIENTE'`
+    yield* Effect.logWarning(`liquidación ${txnId} en revisión: ${motivo}`)
+  })
+
+/** The `liquidar` job: credit (or, when resumed, query) and record the answer. */
+export const runSettlement = (payload: { readonly link_id: string; readonly consulta?: number }) =>
+  Effect.gen(function* () {
+    const sql = yield* PgClient.PgClient
+    const linkId = payload.link_id
+    const consulta = payload.consulta ?? 0
+    const claimed = yield* claim(linkId, new Date()).pipe(sql.withTransaction)
+    if (Option.isNone(claimed)) return
+    const p = claimed.value
+    if (p.estado === "LIQUIDADA" || p.estado === "REVISION") return
+
+    if (p.cuenta === null) return yield* toReview(p.txnId, "el comercio no tiene cuenta_liquidacion")
+    const banks = yield* Effect.serviceOption(Banks)
+    if (Option.isNone(banks)) return yield* toReview(p.txnId, "banco no disponible")
+    const bank = banks.value.forMode(p.mode)
+    // Only the job that wrote the row sends money; any other run asks about that order.
+    const answer =
+      p.fresh && consulta === 0
+        ? yield* bank.credit({
+            operacionId: p.txnId,
+            monto: Money.Cents(p.neto),
+            concepto: `Liquidación del link ${linkId}`,
+            ordenante: ORDENANTE,
+            beneficiario: p.cuenta,
+            via: "credito_inmediato"
+          })
+        : yield* bank.query(p.txnId)
+
+    switch (answer.estado) {
+      case "LIQUIDADA":
+        return yield* recordSettled({
+          txnId: p.txnId,
+          linkId,
+          comercioId: p.comercioId,
+          mode: p.mode,
+          neto: p.neto,
+          referencia: answer.referencia_banco,
+          at: new Date()
+        }).pipe(sql.withTransaction)
+      case "ACEPTADA":
+      case "PENDIENTE":
+        if (consulta + 1 >= MAX_CONSULTAS)
+          return yield* toReview(p.txnId, `sin confirmar tras ${MAX_CONSULTAS} consultas`)
+        return yield* enqueue(
+          linkId,
+          consulta + 1,
+          CONSULTA_SEGUNDOS * (yield* Settings).webhookBackoffEscala
+        )
+      default:
+        return yield* toReview(p.txnId, answer.motivo_rechazo ?? answer.estado)
+    }
+  }).pipe(Effect.orDie)

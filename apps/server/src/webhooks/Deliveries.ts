@@ -1,0 +1,127 @@
+/**
+ * Delivery attempts, run as graphile-worker jobs (`webhook_entrega`, payload `{id, intento}`).
+ *
+ * Each job is one numbered attempt. Before sending, one transaction claims the attempt (the
+ * row's `intentos` must still be `intento - 1`, so a stale or repeated job does nothing) and
+ * schedules the next attempt as a safety net under the delivery's job key: if this process
+ * dies mid-attempt, that job runs after the timeout and the backoff. After sending, a second
+ * transaction records the outcome and replaces the safety net with the real next attempt at
+ * DESIGN's backoff (or removes it). The job itself never fails for a receiver's answer, so
+ * graphile-worker's own retries only cover infrastructure faults.
+ */
+import { SqlClient } from "@effect/sql"
+import { Effect, Option } from "effect"
+import { Settings } from "../Config.js"
+import { ATTEMPT_TIMEOUT_MS, WebhookSender } from "./Sender.js"
+import { signedHeaders } from "./Signature.js"
+
+export const TASK = "webhook_entrega"
+
+/** DESIGN §5: 6 attempts; delay before each: about immediate, 10 s, 1 min, 10 min, 1 h, 6 h. */
+export const BACKOFF_SECONDS = [0, 10, 60, 600, 3_600, 21_600] as const
+export const MAX_ATTEMPTS = BACKOFF_SECONDS.length
+
+/** The portal's test notice is tried once, while the merchant watches. */
+const attemptsFor = (evento: string): number => (evento === "webhook.test" ? 1 : MAX_ATTEMPTS)
+
+/** Seconds between attempt `n` (1-based) and the next, scaled for tests. */
+export const delayAfter = (n: number, escala: number): number => (BACKOFF_SECONDS[n] ?? 0) * escala
+
+export const jobKey = (deliveryId: string) => `entrega:${deliveryId}`
+
+/** Queues attempt `intento` of a delivery `seconds` from now, replacing its pending job. */
+const schedule = (deliveryId: string, intento: number, seconds: number) =>
+  Effect.flatMap(
+    SqlClient.SqlClient,
+    (sql) => sql`
+      select 1 from graphile_worker.add_job(
+        ${TASK},
+        json_build_object('id', ${deliveryId}::text, 'intento', ${intento}::int),
+        run_at := now() + make_interval(secs => ${seconds}::float8),
+        max_attempts := 5,
+        job_key := ${jobKey(deliveryId)}
+      )`
+  )
+
+interface Claimed {
+  readonly id: string
+  readonly cuerpo: string
+  readonly evento: string
+  readonly url: string
+  readonly secret: string
+  readonly activo: boolean
+}
+
+/** Runs attempt `intento` of delivery `id`; none when the job is stale. */
+export const runAttempt = (payload: { readonly id: string; readonly intento: number }) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const settings = yield* Settings
+    const sender = yield* WebhookSender
+    const { id, intento } = payload
+
+    const claimed = yield* Effect.gen(function* () {
+      const rows = yield* sql<Claimed>`
+        update webhook_entregas e set intentos = e.intentos + 1, estado = 'enviando', proximo_intento = null
+        from webhooks w
+        where e.id = ${id} and w.id = e.webhook_id and e.intentos = ${intento - 1}
+          and e.estado in ('pendiente', 'enviando')
+        returning e.id, e.cuerpo, e.evento, w.url, w.secret,
+          (w.estado = 'activo' and w.deleted_at is null) as activo`
+      const row = rows[0]
+      if (row === undefined) return Option.none<Claimed>()
+      if (!row.activo) {
+        yield* sql`
+          update webhook_entregas set estado = 'cancelado', intentos = intentos - 1,
+            error = 'webhook inactivo o eliminado'
+          where id = ${id}`
+        return Option.none<Claimed>()
+      }
+      if (intento < attemptsFor(row.evento)) {
+        const net = ATTEMPT_TIMEOUT_MS / 1000 + 30 + delayAfter(intento, settings.webhookBackoffEscala)
+        yield* schedule(id, intento + 1, net)
+      }
+      return Option.some(row)
+    }).pipe(sql.withTransaction)
+    if (Option.isNone(claimed)) return Option.none<string>()
+    const row = claimed.value
+
+    const timestamp = Math.floor(Date.now() / 1000)
+    const result = yield* sender.send({
+      url: row.url,
+      body: row.cuerpo,
+      headers: signedHeaders({
+        secret: row.secret,
+        body: row.cuerpo,
+        evento: row.evento,
+        deliveryId: row.id,
+        timestamp
+      })
+    })
+
+    const last = intento >= attemptsFor(row.evento)
+    yield* Effect.gen(function* () {
+      if (result.ok) {
+        yield* sql`
+          update webhook_entregas set estado = 'entregado', entregado_at = now(), codigo_http = ${result.status},
+            error = null, proximo_intento = null
+          where id = ${id} and intentos = ${intento}`
+        yield* sql`select graphile_worker.remove_job(${jobKey(id)})`
+      } else if (last) {
+        yield* sql`
+          update webhook_entregas set estado = 'fallido', codigo_http = ${result.status}, error = ${result.error},
+            proximo_intento = null
+          where id = ${id} and intentos = ${intento}`
+        yield* sql`select graphile_worker.remove_job(${jobKey(id)})`
+      } else {
+        const seconds = delayAfter(intento, settings.webhookBackoffEscala)
+        const updated = yield* sql`
+          update webhook_entregas set estado = 'pendiente', codigo_http = ${result.status}, error = ${result.error},
+            proximo_intento = now() + make_interval(secs => ${seconds}::float8)
+          where id = ${id} and intentos = ${intento}
+          returning id`
+        if (updated.length > 0) yield* schedule(id, intento + 1, seconds)
+      }
+    }).pipe(sql.withTransaction)
+    return Option.some(row.id)
+  }).pipe(Effect.orDie)

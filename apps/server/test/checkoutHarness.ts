@@ -1,0 +1,94 @@
+/**
+ * The checkout's test server: the real HTTP server (harness.ts) plus a controllable
+ * CheckoutClock and, optionally, a scripted LiveBank, provided around the server layer.
+ */
+import { HttpServer } from "@effect/platform"
+import type { Ports } from "@switch/core"
+import { Effect, Layer, Logger, LogLevel, ManagedRuntime } from "effect"
+import { LiveBank } from "../src/bank/Banks.js"
+import { Settings } from "../src/Config.js"
+import { CheckoutClock } from "../src/checkout/CheckoutClock.js"
+import { HttpLive } from "../src/Http.js"
+import { PgLive } from "../src/platform/Sql.js"
+import { call, freshDatabase, type TestServer, testSettings } from "./harness.js"
+
+/** Time the checkout reads: `Date.now()` plus `offsetMs`, or `fixed` when set. */
+export interface ControlledClock {
+  offsetMs: number
+  fixed: Date | null
+}
+
+export const startCheckoutServer = async (
+  options: { readonly clock?: ControlledClock; readonly liveBank?: Context<typeof LiveBank> } = {}
+): Promise<TestServer> => {
+  const databaseUrl = await freshDatabase()
+  const settings = testSettings()
+  const clock = options.clock
+  let layer = HttpLive({ port: 0, host: "127.0.0.1" }).pipe(
+    Layer.provide(PgLive(databaseUrl, 10)),
+    Layer.provide(Layer.succeed(Settings, settings)),
+    Layer.provide(Logger.minimumLogLevel(LogLevel.Warning))
+  )
+  if (clock !== undefined)
+    layer = layer.pipe(
+      Layer.provide(
+        Layer.succeed(CheckoutClock, {
+          now: Effect.sync(() => clock.fixed ?? new Date(Date.now() + clock.offsetMs))
+        })
+      )
+    )
+  if (options.liveBank !== undefined)
+    layer = layer.pipe(Layer.provide(Layer.succeed(LiveBank, options.liveBank)))
+  const runtime = ManagedRuntime.make(layer)
+  const address = await runtime.runPromise(Effect.map(HttpServer.HttpServer, (server) => server.address))
+  if (address._tag !== "TcpAddress") throw new Error("expected a TCP address")
+  return { url: `http://127.0.0.1:${address.port}`, databaseUrl, settings, close: () => runtime.dispose() }
+}
+
+type Context<T> = T extends { Service: infer S } ? S : never
+export type Gateway = Context<typeof LiveBank>
+
+/** A live bank answering what the test says, counting its calls. */
+export const scriptedBank = () => {
+  const ok: Ports.BankAnswer = {
+    estado: "ACEPTADA",
+    referencia_banco: null,
+    endtoend: null,
+    motivo_rechazo: null
+  }
+  const state = {
+    requestCode: ok as Ports.BankAnswer,
+    debit: { ...ok, estado: "LIQUIDADA", referencia_banco: "LIVE0001" } as Ports.BankAnswer,
+    calls: { requestCode: 0, debit: 0 }
+  }
+  const bank: Gateway = {
+    requestCode: () =>
+      Effect.sync(() => {
+        state.calls.requestCode++
+        return state.requestCode
+      }),
+    debit: () =>
+      Effect.sync(() => {
+        state.calls.debit++
+        return state.debit
+      }),
+    credit: () => Effect.succeed(ok),
+    query: () => Effect.succeed(state.debit),
+    reverse: () => Effect.succeed(ok),
+    refund: () => Effect.succeed(ok)
+  }
+  return { bank, state }
+}
+
+/** The page's session: its CSRF cookie and token, as the browser holds them. */
+export const openPage = async (base: string, linkId: string) => {
+  const response = await fetch(`${base}/l/${linkId}`)
+  const html = await response.text()
+  const cookie = (response.headers.get("set-cookie") ?? "").split(";")[0] ?? ""
+  const csrf = /<meta name="csrf" content="([^"]+)"/.exec(html)?.[1] ?? ""
+  const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+    call(base, "POST", `/l/${linkId}${path}`, { body, headers: { cookie, "x-csrf": csrf, ...headers } })
+  return { response, html, cookie, csrf, post }
+}
+
+export const PAYER = { banco: "0102", tipo_doc: "V", identificacion: "12345678", telefono: "04141234567" }

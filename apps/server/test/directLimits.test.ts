@@ -1,0 +1,134 @@
+/**
+ * Amount rules of direct collections: receive caps on /cobrar/token (in VES and in USD at the
+ * BCV rate, new-account caps until reviewed, counted per mode), a code already requested is not
+ * stopped, and per-charge limits reject without asking the bank.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import {
+  admin,
+  balance,
+  call,
+  codeFor,
+  counters,
+  type DirectRig,
+  merchant,
+  payer,
+  registerMerchantOnly,
+  startDirect,
+  tokenBody
+} from "./directHarness.js"
+
+let rig: DirectRig
+const post = (key: string, path: string, body: unknown) =>
+  call(rig.server.url, "POST", `/switch/v1${path}`, { key, body })
+const patch = (codigo: string, body: unknown) => admin(rig, "PATCH", `/admin/v1/comercios/${codigo}`, body)
+
+/** A live collection of `monto` Bs, paid through the bank simulator. */
+const collectLive = async (key: string, monto: number) => {
+  const p = await payer(rig)
+  const body = tokenBody(p, monto)
+  const token = await post(key, "/cobrar/token", body)
+  expect(token.body.estado).toBe("ACEPTADA")
+  return (await post(key, "/cobrar", { ...body, otp: await codeFor(rig, p) })).body
+}
+
+beforeAll(async () => {
+  rig = await startDirect()
+})
+afterAll(() => rig.close())
+
+describe("receive caps", () => {
+  it("a daily cap in VES refuses the code with 409 tope_diario_excedido, tope and usado; a code already requested still collects", async () => {
+    const m = await merchant(rig)
+    expect((await patch(m.codigo, { tope_diario: { monto: 100, moneda: "VES" } })).status).toBe(200)
+    expect((await collectLive(m.live, 80)).estado).toBe("LIQUIDADA")
+    const p = await payer(rig)
+    const pending = tokenBody(p, 15)
+    expect((await post(m.live, "/cobrar/token", pending)).body.estado).toBe("ACEPTADA")
+    const codigos = (await counters(rig)).codigos_emitidos
+    const refused = await post(m.live, "/cobrar/token", tokenBody(await payer(rig), 30))
+    expect(refused.status).toBe(409)
+    expect(refused.body).toMatchObject({ error: "tope_diario_excedido", tope: 100, usado: 80 })
+    expect(typeof refused.body.motivo).toBe("string")
+    expect(refused.body).not.toHaveProperty("tope_usd")
+    expect((await counters(rig)).codigos_emitidos).toBe(codigos)
+    // Another collection fills the cap; the code requested before is not stopped.
+    expect((await collectLive(m.live, 5)).estado).toBe("LIQUIDADA")
+    const late = await post(m.live, "/cobrar", { ...pending, otp: await codeFor(rig, p) })
+    expect(late.body.estado).toBe("LIQUIDADA")
+    // Caps are counted per mode: test mode has used nothing.
+    expect((await post(m.test, "/cobrar/token", tokenBody(p, 30))).body.estado).toBe("ACEPTADA")
+  })
+
+  it("a total cap in USD is converted at the BCV rate and reported with topes_moneda, tope_usd and tasa_bcv", async () => {
+    const m = await merchant(rig)
+    expect((await admin(rig, "PUT", "/admin/v1/tasa-bcv", { ves_por_usd: 40 })).status).toBe(200)
+    await patch(m.codigo, { tope_acumulado: { monto: 5, moneda: "USD" } })
+    expect((await collectLive(m.live, 150)).estado).toBe("LIQUIDADA")
+    const refused = await post(m.live, "/cobrar/token", tokenBody(await payer(rig), 60))
+    expect(refused.status).toBe(409)
+    expect(refused.body).toMatchObject({
+      error: "tope_acumulado_excedido",
+      tope: 200,
+      usado: 150,
+      topes_moneda: "USD",
+      tope_usd: 5,
+      tasa_bcv: 40
+    })
+    expect((await post(m.live, "/cobrar/token", tokenBody(await payer(rig), 50))).body.estado).toBe(
+      "ACEPTADA"
+    )
+  })
+
+  it("an account not yet reviewed has the new-account cap of US$ 300 a day", async () => {
+    await admin(rig, "PUT", "/admin/v1/tasa-bcv", { ves_por_usd: 40 })
+    const fresh = await registerMerchantOnly(rig)
+    const refused = await post(fresh.key, "/cobrar/token", tokenBody(await payer(rig), 12_000.01))
+    expect(refused.status).toBe(409)
+    expect(refused.body).toMatchObject({
+      error: "tope_diario_excedido",
+      tope: 12_000,
+      tope_usd: 300,
+      tasa_bcv: 40
+    })
+    expect((await post(fresh.key, "/cobrar/token", tokenBody(await payer(rig), 12_000))).body.estado).toBe(
+      "ACEPTADA"
+    )
+  })
+})
+
+describe("per-charge limits", () => {
+  it("below the minimum is MONTO_INVALIDO and above the maximum EXCEDE_LIMITE, with no code and no debit", async () => {
+    const m = await merchant(rig)
+    await patch(m.codigo, {
+      monto_min: { monto: 10, moneda: "VES" },
+      monto_max: { monto: 100, moneda: "VES" }
+    })
+    const before = await counters(rig)
+    const low = await post(m.live, "/cobrar/token", tokenBody(await payer(rig), 5))
+    expect(low.body).toMatchObject({ estado: "RECHAZADA", motivo_rechazo: "MONTO_INVALIDO" })
+    const high = await post(m.live, "/cobrar/token", tokenBody(await payer(rig), 150))
+    expect(high.body).toMatchObject({ estado: "RECHAZADA", motivo_rechazo: "EXCEDE_LIMITE" })
+    const p = await payer(rig, 50_000)
+    const direct = await post(m.live, "/cobrar", { ...tokenBody(p, 150), otp: "12345678" })
+    expect(direct.body).toMatchObject({ estado: "RECHAZADA", motivo_rechazo: "EXCEDE_LIMITE" })
+    const after = await counters(rig)
+    expect(after.solicitudes.codigo ?? 0).toBe(before.solicitudes.codigo ?? 0)
+    expect(after.solicitudes.debito ?? 0).toBe(before.solicitudes.debito ?? 0)
+    expect(await balance(rig, p.banco, p.valor)).toBe(50_000)
+    // In test mode too, counted apart from live.
+    const testLow = await post(m.test, "/cobrar/token", tokenBody(p, 5))
+    expect(testLow.body.motivo_rechazo).toBe("MONTO_INVALIDO")
+  })
+
+  it("the per-day maximum rejects the debit that would pass it, without debiting", async () => {
+    const m = await merchant(rig)
+    await patch(m.codigo, { max_diario: { monto: 100, moneda: "VES" } })
+    expect((await collectLive(m.live, 70)).estado).toBe("LIQUIDADA")
+    const p = await payer(rig, 50_000)
+    const body = tokenBody(p, 40)
+    const token = await post(m.live, "/cobrar/token", body)
+    expect(token.body).toMatchObject({ estado: "RECHAZADA", motivo_rechazo: "EXCEDE_LIMITE" })
+    expect(await balance(rig, p.banco, p.valor)).toBe(50_000)
+  })
+})

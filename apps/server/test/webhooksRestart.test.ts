@@ -1,0 +1,157 @@
+/**
+ * Durability of webhook delivery across kill -9: the built server (`dist/main.js`, build it
+ * first with `npx turbo run build`) on one database, killed and started again.
+ */
+import { type ChildProcess, spawn } from "node:child_process"
+import { resolve } from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { freePort } from "../src/platform/Postgres.js"
+import { call, freshDatabase, registerMerchant } from "./harness.js"
+import {
+  eventually,
+  paySimulated,
+  query,
+  type Receiver,
+  signaturesValid,
+  startReceiver
+} from "./webhooksReceiver.js"
+
+const MAIN = resolve(__dirname, "../dist/main.js")
+
+interface Proc {
+  readonly child: ChildProcess
+  readonly url: string
+}
+
+const children: Array<ChildProcess> = []
+let databaseUrl: string
+let receiver: Receiver
+
+const start = async (): Promise<Proc> => {
+  const port = await freePort()
+  let output = ""
+  const child = spawn(process.execPath, [MAIN], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      DATABASE_URL: databaseUrl,
+      SWITCH_LOG_LEVEL: "warning",
+      SWITCH_ADMIN_TOKEN: "admin-de-prueba",
+      SWITCH_WEBHOOK_ALLOW_PRIVATE: "1",
+      SWITCH_WEBHOOK_BACKOFF_ESCALA: "0.5"
+    },
+    stdio: ["ignore", "pipe", "pipe"]
+  })
+  children.push(child)
+  child.stdout?.on("data", (c) => {
+    output += c
+  })
+  child.stderr?.on("data", (c) => {
+    output += c
+  })
+  const url = `http://127.0.0.1:${port}`
+  await eventually(
+    async () => {
+      if (child.exitCode !== null) throw new Error(`server exited:\n${output}`)
+      return fetch(`${url}/openapi.json`, { signal: AbortSignal.timeout(2000) }).then(
+        (r) => r.ok,
+        () => false
+      )
+    },
+    40_000,
+    200
+  ).catch((e) => {
+    throw new Error(`server did not start: ${e}\n${output}`)
+  })
+  return { child, url }
+}
+
+const kill9 = (proc: Proc) =>
+  new Promise<void>((done) => {
+    proc.child.once("exit", () => done())
+    proc.child.kill("SIGKILL")
+  })
+
+beforeAll(async () => {
+  databaseUrl = await freshDatabase()
+  receiver = await startReceiver()
+})
+
+afterAll(async () => {
+  for (const child of children) if (child.exitCode === null) child.kill("SIGKILL")
+  await receiver?.close()
+})
+
+const setup = async (base: string, url: string) => {
+  const m = await registerMerchant(base)
+  const approved = await call(base, "POST", `/admin/v1/comercios/${m.codigo}/aprobar`, {
+    headers: { "x-admin-token": "admin-de-prueba" }
+  })
+  const liveKey = `${m.codigo}:${approved.body.api_key}`
+  const hook = await call(base, "POST", "/switch/v1/webhooks", {
+    key: liveKey,
+    body: { url, eventos: ["*"] }
+  })
+  expect(hook.status).toBe(201)
+  return { ...m, liveKey, hookId: hook.body.id as string, secret: hook.body.secret as string }
+}
+
+describe("kill -9", () => {
+  it("a notice committed while its server is frozen, then killed with -9, is delivered after restart", async () => {
+    const first = await start()
+    const m = await setup(first.url, `${receiver.url}?frozen`)
+    first.child.kill("SIGSTOP")
+    // The payment's transaction commits (here written directly, as the frozen server cannot).
+    const [event] = await query(
+      databaseUrl,
+      `insert into eventos (id, comercio_id, mode, evento, data)
+       select gen_random_uuid(), id, 'test', 'link.pagado', '{"mode":"test","link_id":"L-frozen"}'::jsonb
+       from comercios where codigo = $1 returning id`,
+      [m.codigo]
+    )
+    await kill9(first)
+    expect(receiver.received.filter((r) => r.body.includes("L-frozen"))).toHaveLength(0)
+
+    const second = await start()
+    const notice = await eventually(() => receiver.received.find((r) => r.body.includes("L-frozen")), 20_000)
+    expect(signaturesValid(notice, m.secret)).toBe(true)
+    expect(JSON.parse(notice.body).id).toBe(`evt_${event.id}`)
+    await kill9(second)
+  }, 60_000)
+
+  it("a retry scheduled before a kill -9 still happens after restart, with the same delivery id", async () => {
+    const first = await start()
+    const m = await setup(first.url, `${receiver.url}?retry`)
+    receiver.respond = (i) =>
+      receiver.received[i]?.headers["x-service-event"] === "link.pagado" &&
+      receiver.received.filter((r) => r.body === receiver.received[i]?.body).length === 1
+        ? { status: 500 }
+        : { status: 200 }
+    const linkId = await paySimulated(first.url, m.key)
+    await eventually(() => receiver.received.some((r) => r.body.includes(linkId)), 10_000)
+    await kill9(first)
+    const [pending] = await query(
+      databaseUrl,
+      "select estado, intentos from webhook_entregas where webhook_id = $1",
+      [m.hookId]
+    )
+    expect(pending).toMatchObject({ estado: "pendiente", intentos: 1 })
+
+    const second = await start()
+    const attempts = await eventually(() => {
+      const mine = receiver.received.filter((r) => r.body.includes(linkId))
+      return mine.length >= 2 ? mine : null
+    }, 30_000)
+    expect(attempts[0]?.headers["x-service-delivery"]).toBe(attempts[1]?.headers["x-service-delivery"])
+    const [done] = await eventually(async () => {
+      const rows = await query(
+        databaseUrl,
+        "select estado, intentos from webhook_entregas where webhook_id = $1",
+        [m.hookId]
+      )
+      return rows[0]?.estado === "entregado" ? rows : null
+    })
+    expect(done).toMatchObject({ estado: "entregado", intentos: 2 })
+    await kill9(second)
+  }, 60_000)
+})

@@ -1,0 +1,35 @@
+/**
+ * The merchant's customers (our addition to SPEC): payers who ticked "become a customer" on
+ * the payment page of a link that was then paid. Never the payer's id number or phone.
+ */
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { ValidationError } from "./Errors.js"
+import { ModeSchema } from "./Links.js"
+import { Authentication } from "./Security.js"
+
+export const Cliente = Schema.Struct({
+  id: Schema.String,
+  nombre: Schema.NullOr(Schema.String).annotations({
+    description: "Como lo escribió el pagador la primera vez; no cambia"
+  }),
+  acepta_novedades: Schema.Boolean.annotations({
+    description: "Permiso para enviarle novedades: solo clientes de un comercio empresa en modo live"
+  }),
+  prueba: Schema.Boolean.annotations({ description: "Alta desde un link de prueba; no es permiso" }),
+  mode: ModeSchema,
+  created_at: Schema.String
+}).annotations({ identifier: "Cliente" })
+export interface Cliente extends Schema.Schema.Type<typeof Cliente> {}
+
+export class ClientesGroup extends HttpApiGroup.make("clientes")
+  .add(
+    HttpApiEndpoint.get("list", "/switch/v1/clientes")
+      .setUrlParams(
+        Schema.Struct({ limit: Schema.optional(Schema.String), offset: Schema.optional(Schema.String) })
+      )
+      .addSuccess(Schema.Array(Cliente))
+      .addError(ValidationError)
+      .annotate(OpenApi.Summary, "Clientes del comercio en el modo de la llave, los más recientes primero")
+  )
+  .middleware(Authentication) {}

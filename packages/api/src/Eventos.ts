@@ -1,0 +1,42 @@
+/**
+ * The merchant's notices for development (DESIGN §5): a paginated list and a server-sent
+ * event stream, both of the key's mode. Each notice is the webhook envelope.
+ */
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { ValidationError } from "./Errors.js"
+import { JsonObject } from "./Links.js"
+import { Authentication } from "./Security.js"
+
+/** A notice: `{id: "evt_<uuid>", evento, creado_en, data}`, exactly as webhooks receive it. */
+export const Evento = Schema.Struct({
+  id: Schema.String,
+  evento: Schema.String,
+  creado_en: Schema.String,
+  data: JsonObject
+}).annotations({ identifier: "Evento" })
+export type Evento = typeof Evento.Type
+
+export class EventosGroup extends HttpApiGroup.make("eventos")
+  .add(
+    HttpApiEndpoint.get("list", "/switch/v1/eventos")
+      .setUrlParams(
+        Schema.Struct({ limit: Schema.optional(Schema.String), offset: Schema.optional(Schema.String) })
+      )
+      .addSuccess(Schema.Array(Evento))
+      .addError(ValidationError)
+      .annotate(OpenApi.Summary, "Avisos del comercio en el modo de la llave, los más recientes primero")
+  )
+  .add(
+    HttpApiEndpoint.get("stream", "/switch/v1/eventos/stream")
+      .addSuccess(
+        Schema.String.pipe(HttpApiSchema.withEncoding({ kind: "Text", contentType: "text/event-stream" }))
+      )
+      .annotate(OpenApi.Summary, "Avisos nuevos como server-sent events (reanudable con Last-Event-ID)")
+      .annotate(
+        OpenApi.Description,
+        "Cada mensaje lleva `id` (posición en el flujo), `event` (nombre del aviso) y `data` (el aviso en JSON). " +
+          "Con `Last-Event-ID` el flujo sigue después de ese mensaje; sin él, empieza con los avisos nuevos."
+      )
+  )
+  .middleware(Authentication) {}

@@ -1,0 +1,64 @@
+/** The `switch` program: global flags, every command, and commander's errors as exit code 2. */
+import { Command, CommanderError, Option } from "commander"
+import { setStreams, state } from "./Action.js"
+import { registerAccount } from "./commands/account.js"
+import { registerAdmin } from "./commands/admin.js"
+import { registerAuth } from "./commands/auth.js"
+import { registerCompletion } from "./commands/completion.js"
+import { registerLinks } from "./commands/links.js"
+import { registerListen } from "./commands/listen.js"
+import { registerLotes } from "./commands/lotes.js"
+import { registerRegister } from "./commands/register.js"
+import { registerTrigger } from "./commands/trigger.js"
+import { registerWebhooks } from "./commands/webhooks.js"
+import { ExitCode, type Streams } from "./Output.js"
+import { VERSION } from "./Version.js"
+
+/** Builds the command tree; `streams` receive commander's own help and errors. */
+export const buildProgram = (streams: Streams): Command => {
+  const program = new Command("switch")
+    .description("Switch desde la terminal: links de pago, lotes, comprobantes, webhooks y eventos en vivo")
+    .version(VERSION, "-v, --version")
+    .option("--json", "salida JSON (para scripts)")
+    .option("--key <llave>", "llave <comercio>:sk_...; gana sobre SWITCH_KEY y el perfil")
+    .option("--profile <nombre>", "perfil guardado a usar (o SWITCH_PROFILE)")
+    .addOption(new Option("--base-url <url>", "dirección del servicio (o SWITCH_BASE_URL)"))
+    .option("--no-color", "sin colores (también NO_COLOR o salida que no es una terminal)")
+    .showHelpAfterError("(switch --help para ver la ayuda)")
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => streams.out.write(text),
+      writeErr: (text) => streams.err.write(text)
+    })
+  registerAuth(program)
+  registerLinks(program)
+  registerLotes(program)
+  registerAccount(program)
+  registerWebhooks(program)
+  registerListen(program)
+  registerTrigger(program)
+  registerRegister(program)
+  registerAdmin(program)
+  registerCompletion(program)
+  return program
+}
+
+/** Runs `switch` with `argv` (without node and script) and resolves with the exit code. */
+export const run = async (
+  argv: ReadonlyArray<string>,
+  streams: Streams = { out: process.stdout, err: process.stderr, env: process.env }
+): Promise<number> => {
+  setStreams(streams)
+  state.exitCode = ExitCode.ok
+  const program = buildProgram(streams)
+  try {
+    await program.parseAsync([...argv], { from: "user" })
+    return state.exitCode
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === "commander.helpDisplayed" || error.code === "commander.version") return ExitCode.ok
+      return ExitCode.usage
+    }
+    throw error
+  }
+}

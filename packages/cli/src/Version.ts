@@ -1,0 +1,2 @@
+/** The CLI's version, as published. */
+export const VERSION = "0.1.0"

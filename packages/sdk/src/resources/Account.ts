@@ -1,0 +1,157 @@
+/** Smaller resources: receipts, transactions, configuration, customers and keys. */
+import { NotFoundError } from "../Errors.js"
+import { type RequestOptions, send, type TransportConfig } from "../internal/Transport.js"
+import { ListPromise } from "../Pagination.js"
+import type {
+  Cliente,
+  ClienteListParams,
+  ConfigView,
+  Llave,
+  LlaveCreada,
+  LlaveCreateParams,
+  PageParams,
+  Transaccion,
+  Verificacion,
+  VerificacionNoEncontrada
+} from "../Types.js"
+
+/** Public receipt verification. */
+export class Recibos {
+  readonly #config: TransportConfig
+  constructor(config: TransportConfig) {
+    this.#config = config
+  }
+
+  /**
+   * Whether a receipt code (`SW-XXXXX-XXXXX`) is authentic. An unknown code is an answer, not
+   * an error: it resolves with `valido: false`. No key is sent (the route is public).
+   */
+  async verificar(
+    codigo: string,
+    options: RequestOptions = {}
+  ): Promise<Verificacion | VerificacionNoEncontrada> {
+    try {
+      return (
+        await send<Verificacion>(
+          this.#config,
+          {
+            method: "GET",
+            path: `/switch/v1/verificar/${encodeURIComponent(codigo)}`,
+            idempotent: true,
+            auth: false
+          },
+          options
+        )
+      ).body
+    } catch (error) {
+      const raw = error instanceof NotFoundError ? (error.raw as { valido?: unknown } | null) : null
+      if (raw !== null && raw.valido === false) return raw as VerificacionNoEncontrada
+      throw error
+    }
+  }
+}
+
+/** `GET /transacciones`. */
+export class Transacciones {
+  readonly #config: TransportConfig
+  constructor(config: TransportConfig) {
+    this.#config = config
+  }
+
+  /** The merchant's transactions in the key's mode, iterable across pages. */
+  list(params: PageParams = {}, options: RequestOptions = {}): ListPromise<Transaccion> {
+    return new ListPromise<Transaccion>(
+      async (offset, limit) =>
+        (
+          await send<ReadonlyArray<Transaccion>>(
+            this.#config,
+            { method: "GET", path: "/switch/v1/transacciones", query: { limit, offset }, idempotent: true },
+            options
+          )
+        ).body,
+      params
+    )
+  }
+}
+
+/** `GET /config`: the read-only configuration view. */
+export class Config {
+  readonly #config: TransportConfig
+  constructor(config: TransportConfig) {
+    this.#config = config
+  }
+
+  async get(options: RequestOptions = {}): Promise<ConfigView> {
+    return (
+      await send<ConfigView>(
+        this.#config,
+        { method: "GET", path: "/switch/v1/config", idempotent: true },
+        options
+      )
+    ).body
+  }
+}
+
+/** `GET /clientes`: payers who became the merchant's customers. */
+export class Clientes {
+  readonly #config: TransportConfig
+  constructor(config: TransportConfig) {
+    this.#config = config
+  }
+
+  /** Customers in the key's mode, newest first, iterable across pages. */
+  list(params: ClienteListParams = {}, options: RequestOptions = {}): ListPromise<Cliente> {
+    return new ListPromise<Cliente>(
+      async (offset, limit) =>
+        (
+          await send<ReadonlyArray<Cliente>>(
+            this.#config,
+            { method: "GET", path: "/switch/v1/clientes", query: { limit, offset }, idempotent: true },
+            options
+          )
+        ).body,
+      params
+    )
+  }
+}
+
+/** API keys: list, create (the key is shown once), revoke. */
+export class Llaves {
+  readonly #config: TransportConfig
+  constructor(config: TransportConfig) {
+    this.#config = config
+  }
+
+  async list(options: RequestOptions = {}): Promise<ReadonlyArray<Llave>> {
+    return (
+      await send<ReadonlyArray<Llave>>(
+        this.#config,
+        { method: "GET", path: "/switch/v1/llaves", idempotent: true },
+        options
+      )
+    ).body
+  }
+
+  async create(params: LlaveCreateParams, options: RequestOptions = {}): Promise<LlaveCreada> {
+    return (
+      await send<LlaveCreada>(
+        this.#config,
+        { method: "POST", path: "/switch/v1/llaves", body: params, idempotent: false },
+        options
+      )
+    ).body
+  }
+
+  async revoke(
+    id: string,
+    options: RequestOptions = {}
+  ): Promise<{ readonly id: string; readonly revocada: true }> {
+    return (
+      await send<{ readonly id: string; readonly revocada: true }>(
+        this.#config,
+        { method: "POST", path: `/switch/v1/llaves/${encodeURIComponent(id)}/revocar`, idempotent: false },
+        options
+      )
+    ).body
+  }
+}

@@ -1,0 +1,105 @@
+import { ConflictError } from "../Errors.js"
+import { type RequestOptions, send, type TransportConfig } from "../internal/Transport.js"
+import { uuid } from "../internal/uuid.js"
+import { ListPromise } from "../Pagination.js"
+import type {
+  Link,
+  LinkCancelResult,
+  LinkCreateParams,
+  LinkListParams,
+  LinkSimulateParams,
+  LinkSimulateResult
+} from "../Types.js"
+
+const path = (id: string, suffix = "") => `/switch/v1/links/${encodeURIComponent(id)}${suffix}`
+
+/** Payment links: `POST/GET /links`, `GET /links/{id}`, `/cancelar`, `/simular`. */
+export class Links {
+  readonly #config: TransportConfig
+  constructor(config: TransportConfig) {
+    this.#config = config
+  }
+
+  /**
+   * Creates a link. Without an idempotency key one is generated and kept across retries, so a
+   * retried create never makes two links; a repeat answers the same link with `idempotent_replay`.
+   */
+  async create(params: LinkCreateParams, options: RequestOptions = {}): Promise<Link> {
+    const body = { ...params, idempotency_key: options.idempotencyKey ?? params.idempotency_key ?? uuid() }
+    const answer = await send<Link>(
+      this.#config,
+      { method: "POST", path: "/switch/v1/links", body, idempotent: true },
+      options
+    )
+    return answer.body
+  }
+
+  /** Links, newest first. Await for the first page; `for await` for all of them. */
+  list(params: LinkListParams = {}, options: RequestOptions = {}): ListPromise<Link> {
+    const { limit, offset, ...filters } = params
+    return new ListPromise<Link>(
+      async (from, size) =>
+        (
+          await send<ReadonlyArray<Link>>(
+            this.#config,
+            {
+              method: "GET",
+              path: "/switch/v1/links",
+              query: { ...filters, limit: size, offset: from },
+              idempotent: true
+            },
+            options
+          )
+        ).body,
+      { ...(limit === undefined ? {} : { limit }), ...(offset === undefined ? {} : { offset }) }
+    )
+  }
+
+  /** One link, with `codigo_verificacion` once paid. */
+  async get(id: string, options: RequestOptions = {}): Promise<Link> {
+    return (await send<Link>(this.#config, { method: "GET", path: path(id), idempotent: true }, options)).body
+  }
+
+  /**
+   * Cancels a `pendiente` link; `409 no_cancelable` (a {@link ConflictError} with `estado`)
+   * otherwise. A retry that finds the link already cancelled by the lost first attempt succeeds.
+   */
+  async cancel(id: string, options: RequestOptions = {}): Promise<LinkCancelResult> {
+    try {
+      return (
+        await send<LinkCancelResult>(
+          this.#config,
+          { method: "POST", path: path(id, "/cancelar"), idempotent: true },
+          options
+        )
+      ).body
+    } catch (error) {
+      if (
+        error instanceof ConflictError &&
+        error.attempts > 1 &&
+        error.code === "no_cancelable" &&
+        error.estado === "cancelado"
+      ) {
+        return { id, estado: "cancelado" }
+      }
+      throw error
+    }
+  }
+
+  /** Forces the outcome of a test link: `pagado`, `rechazado` or `expirado`. */
+  async simulate(
+    id: string,
+    params: LinkSimulateParams | LinkSimulateParams["resultado"],
+    options: RequestOptions = {}
+  ): Promise<LinkSimulateResult> {
+    const body = typeof params === "string" ? { resultado: params } : params
+    // Not repeated after an ambiguous failure: a second simulate of a paid link is `409 no_simulable`.
+    return (
+      await send<LinkSimulateResult>(
+        this.#config,
+        { method: "POST", path: path(id, "/simular"), body, idempotent: false },
+        options
+      )
+    ).body
+  }
+}

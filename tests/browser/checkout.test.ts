@@ -1,0 +1,236 @@
+/**
+ * The payment page in real Chromium (Debian's /usr/bin/chromium via playwright-core) against
+ * the built server on embedded Postgres. Build first: `npx turbo run build`.
+ */
+import { mkdirSync } from "node:fs"
+import { resolve } from "node:path"
+import { type Browser, chromium, type Page } from "playwright-core"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { call, type Stack, startStack } from "../support/stack.js"
+
+const ARTIFACTS = resolve(__dirname, "artifacts")
+const TIENDA = "https://tienda.example"
+
+let stack: Stack
+let browser: Browser
+
+beforeAll(async () => {
+  stack = await startStack()
+  browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+  })
+})
+afterAll(async () => {
+  await browser?.close()
+  await stack?.stop()
+})
+
+const newLink = async (body: Record<string, unknown> = {}) => {
+  const r = await call(stack.url, "POST", "/switch/v1/links", {
+    key: stack.demoKey,
+    body: { monto: 1234.56, concepto: "Camisa azul talla M", ...body }
+  })
+  expect(r.status).toBe(201)
+  return r.body.id as string
+}
+
+/** A fresh page (own storage) whose requests to the merchant's shop are answered locally. */
+const openPage = async (width = 390) => {
+  const context = await browser.newContext({ viewport: { width, height: 800 } })
+  const page = await context.newPage()
+  const errors: Array<string> = []
+  page.on("console", (m) => {
+    if (m.type() === "error") errors.push(m.text())
+  })
+  await page.route(`${TIENDA}/**`, (route) =>
+    route.fulfill({ status: 200, contentType: "text/html", body: "<p>tienda</p>" })
+  )
+  return { page, errors, close: () => context.close() }
+}
+
+const fillPayer = async (page: Page) => {
+  await page.getByLabel("Tu banco", { exact: true }).selectOption("0102")
+  await page.getByLabel("Tipo de documento").selectOption("V")
+  await page.getByLabel("Número de documento").fill("12345678")
+  await page.getByLabel("Teléfono registrado en tu banco").fill("04141234567")
+}
+
+const payWith = async (page: Page, otp: string) => {
+  await page.getByLabel("Código de 8 dígitos de tu banco").fill(otp)
+  await page.locator("#pagar").click()
+}
+
+const transactionsOf = async (linkId: string) => {
+  const r = await call(stack.url, "GET", "/switch/v1/transacciones?limit=200", { key: stack.demoKey })
+  return (r.body as Array<{ link_id: string }>).filter((t) => t.link_id === linkId)
+}
+
+describe("paying a link in the browser", () => {
+  it("pays a test link and reads the receipt, whose code verifies", async () => {
+    const id = await newLink()
+    const { page, errors, close } = await openPage()
+    await page.goto(`${stack.url}/l/${id}`)
+    await expect(page.locator(".prueba").textContent()).resolves.toContain("Modo de prueba")
+    await expect(page.locator(".monto").textContent()).resolves.toBe("Bs 1.234,56")
+    await fillPayer(page)
+    await page.getByRole("button", { name: "Pedir código de pago" }).click()
+    await page.locator("#info").filter({ hasText: "12345678" }).waitFor()
+    await payWith(page, "12345678")
+    await page.locator("#recibo").waitFor()
+    await expect(page.locator("#recibo-monto").textContent()).resolves.toBe("Bs 1.234,56")
+    const referencia = await page.locator("#recibo-referencia").textContent()
+    expect(referencia).toMatch(/^PR\d{9}$/)
+    const codigo = (await page.locator("#recibo-codigo").textContent()) ?? ""
+    expect(codigo).toMatch(/^SW-[0-9A-Z]{5}-[0-9A-Z]{5}$/)
+    expect(await page.locator("#recibo-codigo").getAttribute("href")).toBe(`/switch/v1/verificar/${codigo}`)
+    const verified = await call(stack.url, "GET", `/switch/v1/verificar/${codigo}`)
+    expect(verified.body).toMatchObject({ valido: true, prueba: true, monto: 1234.56 })
+    expect(errors).toEqual([])
+    await close()
+  })
+
+  it("is rejected with a plain-Spanish reason, retries with a new code and pays", async () => {
+    const id = await newLink()
+    const { page, close } = await openPage()
+    await page.goto(`${stack.url}/l/${id}`)
+    await fillPayer(page)
+    await payWith(page, "11111112")
+    await page.getByRole("alert").filter({ hasText: "saldo suficiente" }).waitFor()
+    expect(await page.locator("#otp").inputValue()).toBe("")
+    const link = await call(stack.url, "GET", `/switch/v1/links/${id}`, { key: stack.demoKey })
+    expect(link.body.estado).toBe("pendiente")
+    await payWith(page, "12345678")
+    await page.locator("#recibo").waitFor()
+    expect(await transactionsOf(id)).toHaveLength(1)
+    await close()
+  })
+
+  it("shows the processing screen for 33333333, returns to it on reload and turns paid by itself", async () => {
+    const id = await newLink()
+    const { page, close } = await openPage()
+    await page.goto(`${stack.url}/l/${id}`)
+    await fillPayer(page)
+    await payWith(page, "33333333")
+    await page.locator("#procesando").waitFor()
+    expect(await page.locator("#pago").isVisible()).toBe(false)
+    await page.reload()
+    await page.locator("#procesando").waitFor()
+    expect(await page.locator("#pagar").count()).toBe(0)
+    await page.locator("#recibo").waitFor({ timeout: 20_000 })
+    await close()
+  })
+
+  it("returns to success_url after 3 seconds with estado and referencia", async () => {
+    const id = await newLink({ success_url: `${TIENDA}/gracias?orden=77` })
+    const { page, close } = await openPage()
+    await page.goto(`${stack.url}/l/${id}`)
+    await fillPayer(page)
+    const started = Date.now()
+    const back = page.waitForRequest((r) => r.url().startsWith(`${TIENDA}/gracias`), { timeout: 15_000 })
+    await payWith(page, "12345678")
+    await page.getByRole("link", { name: "Volver ahora" }).waitFor()
+    const referencia = (await page.locator("#recibo-referencia").textContent()) ?? ""
+    const target = new URL((await back).url())
+    expect(Date.now() - started).toBeGreaterThanOrEqual(2_500)
+    expect(target.searchParams.get("orden")).toBe("77")
+    expect(target.searchParams.get("estado")).toBe("pagado")
+    expect(target.searchParams.get("referencia")).toBe(referencia)
+    await close()
+  })
+
+  it("returns to failure_url with cancelado, expirado, and rechazado when the payer gives up", async () => {
+    const { page, close } = await openPage()
+    const cancelled = await newLink({ failure_url: `${TIENDA}/fallo` })
+    await call(stack.url, "POST", `/switch/v1/links/${cancelled}/cancelar`, { key: stack.demoKey })
+    let back = page.waitForRequest((r) => r.url().startsWith(`${TIENDA}/fallo`))
+    await page.goto(`${stack.url}/l/${cancelled}`, { waitUntil: "commit" })
+    await page.getByRole("heading", { name: "Este link de pago fue cancelado" }).waitFor()
+    expect(new URL((await back).url()).searchParams.get("estado")).toBe("cancelado")
+
+    const expired = await newLink({ failure_url: `${TIENDA}/fallo` })
+    await call(stack.url, "POST", `/switch/v1/links/${expired}/simular`, {
+      key: stack.demoKey,
+      body: { resultado: "expirado" }
+    })
+    back = page.waitForRequest((r) => r.url().startsWith(`${TIENDA}/fallo`))
+    await page.goto(`${stack.url}/l/${expired}`, { waitUntil: "commit" })
+    await page.getByRole("heading", { name: "Este link de pago expiró" }).waitFor()
+    expect(new URL((await back).url()).searchParams.get("estado")).toBe("expirado")
+
+    const rejected = await newLink({ failure_url: `${TIENDA}/fallo` })
+    await page.goto(`${stack.url}/l/${rejected}`)
+    await fillPayer(page)
+    await payWith(page, "11111111")
+    await page.getByRole("alert").filter({ hasText: "rechazó" }).waitFor()
+    back = page.waitForRequest((r) => r.url().startsWith(`${TIENDA}/fallo`))
+    await page.getByRole("button", { name: "Cancelar y volver al comercio" }).click()
+    expect(new URL((await back).url()).searchParams.get("estado")).toBe("rechazado")
+    await close()
+  })
+
+  it("joins the merchant's customers through the checkbox, with the name and never the payer's data", async () => {
+    const id = await newLink()
+    const { page, close } = await openPage()
+    await page.goto(`${stack.url}/l/${id}`)
+    await fillPayer(page)
+    await page.getByLabel(/Quiero ser cliente/).check()
+    await payWith(page, "12345678")
+    await page.getByRole("alert").filter({ hasText: "nombre" }).waitFor()
+    await page.getByLabel(/Tu nombre/).fill("Ana Pérez")
+    await payWith(page, "12345678")
+    await page.locator("#recibo").waitFor()
+    const clientes = await call(stack.url, "GET", "/switch/v1/clientes", { key: stack.demoKey })
+    expect(clientes.status).toBe(200)
+    expect(clientes.body).toContainEqual(
+      expect.objectContaining({ nombre: "Ana Pérez", prueba: true, acepta_novedades: false })
+    )
+    expect(JSON.stringify(clientes.body)).not.toMatch(/12345678|04141234567/)
+    const link = await call(stack.url, "GET", `/switch/v1/links/${id}`, { key: stack.demoKey })
+    expect(link.body.pagador).toEqual({ alta_cliente: true })
+    // The browser remembers the payer locally: a new link opens with the data filled in.
+    await page.goto(`${stack.url}/l/${await newLink()}`)
+    expect(await page.locator("#telefono").inputValue()).toBe("04141234567")
+    expect(await page.locator("#nombre").inputValue()).toBe("Ana Pérez")
+    await close()
+  })
+
+  it("double-clicking pay charges once", async () => {
+    const id = await newLink()
+    const { page, close } = await openPage()
+    await page.goto(`${stack.url}/l/${id}`)
+    await fillPayer(page)
+    await page.locator("#otp").fill("12345678")
+    await page.locator("#pagar").dblclick()
+    await page.locator("#recibo").waitFor()
+    expect(await transactionsOf(id)).toHaveLength(1)
+    await close()
+  })
+
+  it("fits a 360-pixel-wide phone, sends a strict CSP and weighs under 40 KB (screenshot saved)", async () => {
+    const id = await newLink()
+    const { page, errors, close } = await openPage(360)
+    const response = await page.goto(`${stack.url}/l/${id}`)
+    const csp = response?.headers()["content-security-policy"] ?? ""
+    expect(csp).toContain("frame-ancestors 'none'")
+    expect(csp).not.toContain("unsafe-inline")
+    expect(await page.evaluate<number>("document.documentElement.scrollWidth")).toBeLessThanOrEqual(360)
+    const html = (await response?.text()) ?? ""
+    const assets = [...html.matchAll(/<(?:script src|link rel="stylesheet" href)="([^"]+)"/g)].map(
+      (m) => `${stack.url}${m[1]}`
+    )
+    expect(assets).toHaveLength(2)
+    let bytes = Buffer.byteLength(html)
+    for (const url of assets) {
+      const r = await fetch(url)
+      expect(r.headers.get("cache-control")).toContain("max-age=31536000")
+      bytes += Buffer.byteLength(await r.text())
+    }
+    console.log(`page weight: ${bytes} bytes (HTML + CSS + JS, uncompressed)`)
+    expect(bytes).toBeLessThanOrEqual(40 * 1024)
+    mkdirSync(ARTIFACTS, { recursive: true })
+    await page.screenshot({ path: resolve(ARTIFACTS, "checkout-360.png"), fullPage: true })
+    expect(errors).toEqual([])
+    await close()
+  })
+})
