@@ -10,6 +10,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type Stack, startStack } from "../support/stack.js"
 import { BIN, makeCli } from "./support.js"
 
+const hasTmux = (() => {
+  try {
+    execFileSync("tmux", ["-V"], { stdio: "ignore" })
+    return true
+  } catch {
+    return false
+  }
+})()
+
 let stack: Stack
 let cli: ReturnType<typeof makeCli>
 
@@ -105,7 +114,9 @@ describe("lotes create --csv", () => {
     expect(lines).toHaveLength(3)
   })
 
-  it("on a pseudo-terminal (tmux) the progress bar renders and reaches 1200/1200", async () => {
+  // tmux gives the pseudo-terminal; CI installs it (.ci/run). On a machine with only Node and
+  // npm this one case cannot run, so it is skipped there rather than failing `npm test`.
+  it.skipIf(!hasTmux)("on a pseudo-terminal (tmux) the progress bar renders and reaches 1200/1200", async () => {
     const file = join(cli.configDir, "tty.csv")
     writeFileSync(file, bigCsv("Terminal", 1200))
     const script = join(cli.configDir, "run.sh")
