@@ -116,41 +116,44 @@ describe("lotes create --csv", () => {
 
   // tmux gives the pseudo-terminal; CI installs it (.ci/run). On a machine with only Node and
   // npm this one case cannot run, so it is skipped there rather than failing `npm test`.
-  it.skipIf(!hasTmux)("on a pseudo-terminal (tmux) the progress bar renders and reaches 1200/1200", async () => {
-    const file = join(cli.configDir, "tty.csv")
-    writeFileSync(file, bigCsv("Terminal", 1200))
-    const script = join(cli.configDir, "run.sh")
-    const done = join(cli.configDir, "done")
-    writeFileSync(
-      script,
-      [
-        "#!/bin/sh",
-        `export SWITCH_CONFIG_DIR='${cli.configDir}' SWITCH_BASE_URL='${stack.url}'`,
-        `'${process.execPath}' '${BIN}' lotes create --csv '${file}'`,
-        `echo "exit=$?" > '${done}'`,
-        "sleep 60"
-      ].join("\n"),
-      { mode: 0o755 }
-    )
-    const session = `switch-cli-${process.pid}`
-    execFileSync("tmux", ["new-session", "-d", "-s", session, "-x", "160", "-y", "40", script])
-    try {
-      const deadline = Date.now() + 60_000
-      let exit = ""
-      while (Date.now() < deadline) {
-        try {
-          exit = readFileSync(done, "utf8")
-          break
-        } catch {
-          await new Promise((r) => setTimeout(r, 200))
+  it.skipIf(!hasTmux)(
+    "on a pseudo-terminal (tmux) the progress bar renders and reaches 1200/1200",
+    async () => {
+      const file = join(cli.configDir, "tty.csv")
+      writeFileSync(file, bigCsv("Terminal", 1200))
+      const script = join(cli.configDir, "run.sh")
+      const done = join(cli.configDir, "done")
+      writeFileSync(
+        script,
+        [
+          "#!/bin/sh",
+          `export SWITCH_CONFIG_DIR='${cli.configDir}' SWITCH_BASE_URL='${stack.url}'`,
+          `'${process.execPath}' '${BIN}' lotes create --csv '${file}'`,
+          `echo "exit=$?" > '${done}'`,
+          "sleep 60"
+        ].join("\n"),
+        { mode: 0o755 }
+      )
+      const session = `switch-cli-${process.pid}`
+      execFileSync("tmux", ["new-session", "-d", "-s", session, "-x", "160", "-y", "40", script])
+      try {
+        const deadline = Date.now() + 60_000
+        let exit = ""
+        while (Date.now() < deadline) {
+          try {
+            exit = readFileSync(done, "utf8")
+            break
+          } catch {
+            await new Promise((r) => setTimeout(r, 200))
+          }
         }
+        const screen = execFileSync("tmux", ["capture-pane", "-p", "-t", session]).toString()
+        expect(exit.trim(), screen).toBe("exit=0")
+        expect(screen).toMatch(/3 lotes █{30} 100% 1200\/1200 · lote 3\/3/)
+        expect(screen).toContain("1200 links en 3 lotes: 1200 nuevos")
+      } finally {
+        execFileSync("tmux", ["kill-session", "-t", session])
       }
-      const screen = execFileSync("tmux", ["capture-pane", "-p", "-t", session]).toString()
-      expect(exit.trim(), screen).toBe("exit=0")
-      expect(screen).toMatch(/3 lotes █{30} 100% 1200\/1200 · lote 3\/3/)
-      expect(screen).toContain("1200 links en 3 lotes: 1200 nuevos")
-    } finally {
-      execFileSync("tmux", ["kill-session", "-t", session])
     }
-  })
+  )
 })
