@@ -40,7 +40,7 @@ export const usage = (comercioId: string, mode: Mode, at: Date) =>
  * The BCV rate and the limits it can convert. Until an operator sets a rate, dollar limits
  * (including the new-account caps) cannot be converted and are not applied.
  */
-const limitsAt = (merchant: MerchantRow) =>
+export const limitsAt = (merchant: MerchantRow) =>
   Effect.map(currentRate, (tasa) => {
     const usable = <L extends { readonly moneda: string }>(limit: L | null) =>
       limit !== null && (Option.isSome(tasa) || limit.moneda === "VES") ? limit : null

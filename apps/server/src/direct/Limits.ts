@@ -10,8 +10,7 @@ import { PgClient } from "@effect/sql-pg"
 import type { Mode } from "@switch/api"
 import { BankCalendar, Caps, Money } from "@switch/core"
 import { Effect, Option } from "effect"
-import { currentRate } from "../admin/TasaBcv.js"
-import { usage } from "../checkout/Guards.js"
+import { limitsAt, usage } from "../checkout/Guards.js"
 import type { MerchantRow } from "../merchants/Merchants.js"
 
 const directInFlight = (comercioId: string, mode: Mode, except: string | null) =>
@@ -30,25 +29,6 @@ const counted = (merchant: MerchantRow, mode: Mode, at: Date, except: string | n
     const page = yield* usage(merchant.id, mode, at)
     const direct = yield* directInFlight(merchant.id, mode, except)
     return { hoy: Money.Cents(page.hoy + direct), total: Money.Cents(page.total + direct) }
-  })
-
-/** The limits with the BCV rate; without a rate, dollar limits cannot be converted and do not apply. */
-const limitsAt = (merchant: MerchantRow) =>
-  Effect.map(currentRate, (tasa) => {
-    const usable = <L extends { readonly moneda: string }>(limit: L | null) =>
-      limit !== null && (Option.isSome(tasa) || limit.moneda === "VES") ? limit : null
-    return {
-      tasa: Option.match(tasa, {
-        onNone: (): Money.Rate => ({ _tag: "Rate", scaled: 100_000_000n }),
-        onSome: (t) => t.rate
-      }),
-      revisado: merchant.revisado || Option.isNone(tasa),
-      topeDiario: usable(merchant.tope_diario),
-      topeAcumulado: usable(merchant.tope_acumulado),
-      montoMin: usable(merchant.monto_min),
-      montoMax: usable(merchant.monto_max),
-      maxDiario: usable(merchant.max_diario)
-    }
   })
 
 /** The receive-cap refusal for a collection of `monto`, if a cap in force would be passed. */
