@@ -10,7 +10,7 @@
 //   5. Payment to webhook received: p50 and p99 (when the webhooks routes exist).
 //   6. GET /switch/v1/verificar/{codigo}: requests/s (per-IP limit lifted for the bench).
 //
-// BENCH_SECONDS (15) and BENCH_CONNECTIONS (32) change the load.
+// BENCH_SECONDS (15) and BENCH_CONNECTIONS (32) change the load; BENCH_ONLY=1,5 runs some of them.
 import { spawn } from "node:child_process"
 import { randomUUID } from "node:crypto"
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
@@ -21,11 +21,15 @@ import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import autocannon from "autocannon"
 import pg from "pg"
+import { paymentToWebhook } from "./webhookLatency.mjs"
 
 const here = dirname(fileURLToPath(import.meta.url))
 const SERVER_MAIN = resolve(here, "../../apps/server/dist/main.js")
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32)
+const ONLY = process.env.BENCH_ONLY?.split(",").map((s) => s.trim())
+const wanted = (n) => ONLY === undefined || ONLY.includes(String(n))
+const ADMIN_TOKEN = "bench-admin-token"
 const results = {}
 
 const freePort = () =>
@@ -139,7 +143,9 @@ const main = async () => {
     SWITCH_PG_PORT: String(pgPort),
     DATABASE_URL: "",
     SWITCH_API_POR_MINUTO: "100000000",
-    SWITCH_VERIFICAR_POR_MINUTO: "100000000"
+    SWITCH_VERIFICAR_POR_MINUTO: "100000000",
+    SWITCH_ADMIN_TOKEN: ADMIN_TOKEN,
+    SWITCH_WEBHOOK_ALLOW_PRIVATE: "1"
   }
   const databaseUrl = `postgres://switch:switch@127.0.0.1:${pgPort}/switch`
   // The first start creates the cluster and the demo merchant; it also serves one worker.
@@ -151,69 +157,79 @@ const main = async () => {
     await db.end()
     const headers = { "content-type": "application/json", "x-switch-key": server.key }
 
-    console.log(`1. POST /links vs bare node:http + pg (${CONNECTIONS} connections, ${SECONDS} s each)`)
-    const baseline = await startBaseline(databaseUrl, comercioId)
-    results.baseline_insert = summary(
-      await load({
-        url: `${baseline.url}/`,
+    const createLinks = (key) =>
+      load({
+        url: `${server.url}/switch/v1/links`,
         method: "POST",
-        headers: { "content-type": "application/json" },
+        headers: { ...headers, "x-switch-key": key },
         body: linkBody
       })
-    )
-    await baseline.stop()
-    results.links_1_worker = summary(
-      await load({ url: `${server.url}/switch/v1/links`, method: "POST", headers, body: linkBody })
-    )
-    results.links_vs_baseline = +(results.links_1_worker.rps / results.baseline_insert.rps).toFixed(2)
 
-    console.log("3. POST /lotes with 500 items")
-    const items = Array.from({ length: 500 }, (_, i) => ({ monto: 10 + i, concepto: `Item ${i}` }))
-    const loteResult = await load({
-      url: `${server.url}/switch/v1/lotes`,
-      method: "POST",
-      headers,
-      body: JSON.stringify({ items }),
-      connections: 1,
-      duration: Math.min(SECONDS, 10)
-    })
-    results.lotes_500 = summary(loteResult)
+    if (wanted(1) || wanted(2)) {
+      console.log(`1. POST /links vs bare node:http + pg (${CONNECTIONS} connections, ${SECONDS} s each)`)
+      const baseline = await startBaseline(databaseUrl, comercioId)
+      results.baseline_insert = summary(
+        await load({
+          url: `${baseline.url}/`,
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: linkBody
+        })
+      )
+      await baseline.stop()
+      results.links_1_worker = summary(await createLinks(server.key))
+      results.links_vs_baseline = +(results.links_1_worker.rps / results.baseline_insert.rps).toFixed(2)
+    }
 
-    console.log("4. GET /l/<id>")
+    if (wanted(3)) {
+      console.log("3. POST /lotes with 500 items")
+      const items = Array.from({ length: 500 }, (_, i) => ({ monto: 10 + i, concepto: `Item ${i}` }))
+      const loteResult = await load({
+        url: `${server.url}/switch/v1/lotes`,
+        method: "POST",
+        headers,
+        body: JSON.stringify({ items }),
+        connections: 1,
+        duration: Math.min(SECONDS, 10)
+      })
+      results.lotes_500 = summary(loteResult)
+    }
+
     const link = await (
       await fetch(`${server.url}/switch/v1/links`, { method: "POST", headers, body: linkBody })
     ).json()
-    const page = await fetch(`${server.url}/l/${link.id}`)
-    if (page.ok) {
+    if (wanted(4)) {
+      console.log("4. GET /l/<id>")
+      const page = await fetch(`${server.url}/l/${link.id}`)
       const bytes = (await page.arrayBuffer()).byteLength
       results.checkout_page = { ...summary(await load({ url: `${server.url}/l/${link.id}` })), bytes }
-    } else {
-      results.checkout_page = `skipped: GET /l/<id> answered ${page.status}`
     }
 
-    console.log("6. GET /verificar/{codigo}")
-    await fetch(`${server.url}/switch/v1/links/${link.id}/simular`, {
-      method: "POST",
-      headers,
-      body: JSON.stringify({ resultado: "pagado" })
-    })
-    const paid = await (await fetch(`${server.url}/switch/v1/links/${link.id}`, { headers })).json()
-    results.verificar = summary(
-      await load({ url: `${server.url}/switch/v1/verificar/${paid.codigo_verificacion}` })
-    )
+    if (wanted(5)) {
+      console.log("5. Payment to webhook received")
+      results.payment_to_webhook_ms = await paymentToWebhook({ url: server.url, adminToken: ADMIN_TOKEN })
+    }
 
-    await server.stop()
-    console.log("2. POST /links with SWITCH_WORKERS=2")
-    server = await startServer({ ...env, SWITCH_WORKERS: "2" })
-    results.links_2_workers = summary(
-      await load({
-        url: `${server.url}/switch/v1/links`,
+    if (wanted(6)) {
+      console.log("6. GET /verificar/{codigo}")
+      await fetch(`${server.url}/switch/v1/links/${link.id}/simular`, {
         method: "POST",
-        headers: { ...headers, "x-switch-key": server.key },
-        body: linkBody
+        headers,
+        body: JSON.stringify({ resultado: "pagado" })
       })
-    )
-    results.workers_2_vs_1 = +(results.links_2_workers.rps / results.links_1_worker.rps).toFixed(2)
+      const paid = await (await fetch(`${server.url}/switch/v1/links/${link.id}`, { headers })).json()
+      results.verificar = summary(
+        await load({ url: `${server.url}/switch/v1/verificar/${paid.codigo_verificacion}` })
+      )
+    }
+
+    if (wanted(2)) {
+      await server.stop()
+      console.log("2. POST /links with SWITCH_WORKERS=2")
+      server = await startServer({ ...env, SWITCH_WORKERS: "2" })
+      results.links_2_workers = summary(await createLinks(server.key))
+      results.workers_2_vs_1 = +(results.links_2_workers.rps / results.links_1_worker.rps).toFixed(2)
+    }
   } finally {
     await server.stop()
     rmSync(dataDir, { recursive: true, force: true })

@@ -147,6 +147,8 @@ describe("paying a link in the browser", () => {
     await page.goto(`${stack.url}/l/${cancelled}`, { waitUntil: "commit" })
     await page.getByRole("heading", { name: "Este link de pago fue cancelado" }).waitFor()
     expect(new URL((await back).url()).searchParams.get("estado")).toBe("cancelado")
+    // Let the page land at the shop before the next navigation, which would interrupt it.
+    await page.waitForURL(`${TIENDA}/fallo?estado=cancelado`)
 
     const expired = await newLink({ failure_url: `${TIENDA}/fallo` })
     await call(stack.url, "POST", `/switch/v1/links/${expired}/simular`, {
@@ -157,6 +159,7 @@ describe("paying a link in the browser", () => {
     await page.goto(`${stack.url}/l/${expired}`, { waitUntil: "commit" })
     await page.getByRole("heading", { name: "Este link de pago expiró" }).waitFor()
     expect(new URL((await back).url()).searchParams.get("estado")).toBe("expirado")
+    await page.waitForURL(`${TIENDA}/fallo?estado=expirado`)
 
     const rejected = await newLink({ failure_url: `${TIENDA}/fallo` })
     await page.goto(`${stack.url}/l/${rejected}`)
