@@ -9,7 +9,7 @@ import { randomBytes } from "node:crypto"
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { resolve } from "node:path"
 import { NodeRuntime } from "@effect/platform-node"
-import { Effect, Layer, Logger, LogLevel } from "effect"
+import { Effect, FiberRef, Layer, Logger, LogLevel } from "effect"
 import { localBankSim } from "./bank/LocalBankSim.js"
 import { fromEnv, type ServerSettings, Settings } from "./Config.js"
 import { HttpLive } from "./Http.js"
@@ -40,7 +40,8 @@ const serve = (databaseUrl: string, settings: ServerSettings) =>
   HttpLive({ port }).pipe(
     Layer.provide(PgLive(databaseUrl, Number(env.SWITCH_PG_POOL ?? 20))),
     Layer.provide(Layer.succeed(Settings, settings)),
-    Layer.provide(Logger.minimumLogLevel(logLevel))
+    Layer.provide(Logger.minimumLogLevel(logLevel)),
+    Layer.locally(FiberRef.currentTracerEnabled, false)
   )
 
 /** Postgres for the primary: the given DATABASE_URL, or the embedded one, stopped on exit. */

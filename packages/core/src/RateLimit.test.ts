@@ -247,3 +247,37 @@ describe("RateLimit: telling the payer how long to wait", () => {
     expect(RateLimit.esperaMensaje(2658)).toContain("Espera 45 minutos antes")
   })
 })
+
+describe("RateLimit: claiming requests in batches", () => {
+  const arbLimit = fc.integer({ min: 1, max: 100_000_000 })
+
+  it.prop(
+    "a batch is 1 within 128 of the limit and never above 50",
+    [arbLimit, fc.nat(200_000_000)],
+    ([limit, seen]) => {
+      const policy = { ...RateLimit.API, limit }
+      const size = RateLimit.leaseSize(policy, seen)
+      expect(size).toBeGreaterThanOrEqual(1)
+      expect(size).toBeLessThanOrEqual(RateLimit.MAX_LEASE)
+      if (limit - seen < 128) expect(size).toBe(1)
+    }
+  )
+
+  it.prop(
+    "processes claiming batches in any order are never granted more than the limit in total",
+    [arbLimit, fc.array(fc.integer({ min: 1, max: 60 }), { maxLength: 300 })],
+    ([limit, claims]) => {
+      const policy = { ...RateLimit.API, limit }
+      let count = 0
+      let granted = 0
+      for (const claimed of claims) {
+        count += claimed
+        const g = RateLimit.grantedOf(policy, claimed, count)
+        expect(g).toBeGreaterThanOrEqual(0)
+        expect(g).toBeLessThanOrEqual(claimed)
+        granted += g
+      }
+      expect(granted).toBe(Math.min(limit, count))
+    }
+  )
+})

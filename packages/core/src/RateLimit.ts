@@ -153,6 +153,26 @@ export const decide = (policy: Policy, countAfterIncrement: number, nowMs: numbe
   return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((resetsAt - nowMs) / 1000)) }
 }
 
+/** The largest batch a process claims from a window's shared counter at once. */
+export const MAX_LEASE = 50
+
+/**
+ * How many requests a process claims at once from a window's shared counter, given the count
+ * it last saw there. Far from the limit it takes a batch (at most 1/64 of what is left and at
+ * most {@link MAX_LEASE}), so most requests skip the database; within 128 of the limit it
+ * claims one at a time, so the limit is exact where it bites. Units one process claimed but has
+ * not used are at most 1/64 of what was left when it claimed them; they lapse with the window.
+ */
+export const leaseSize = (policy: Policy, lastCount: number): number =>
+  Math.max(1, Math.min(MAX_LEASE, Math.floor((policy.limit - lastCount) / 64)))
+
+/**
+ * Of `claimed` requests just added to a window whose shared count is now `countAfter`, how many
+ * fall within the limit (the rest are refused). Never more than was claimed or than the limit.
+ */
+export const grantedOf = (policy: Policy, claimed: number, countAfter: number): number =>
+  Math.max(0, Math.min(claimed, policy.limit - (countAfter - claimed)))
+
 /** A policy with its window count including this request. */
 export interface Counter {
   readonly policy: Policy
