@@ -121,7 +121,7 @@ export const call = async (
 }
 
 /** Registers a merchant, approves it, and returns its test and live keys. */
-export const merchantWithLiveKey = async (stack: Stack, codigo: string) => {
+export const merchantWithLiveKey = async (stack: Pick<Stack, "url">, codigo: string) => {
   const reg = await call(stack.url, "POST", "/switch/v1/comercios/registrar", {
     body: {
       codigo,

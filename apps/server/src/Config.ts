@@ -1,4 +1,5 @@
 /** Server settings from the environment (DESIGN.md §4), read once at start. */
+import { BankCalendar } from "@switch/core"
 import { Context, Option, Redacted } from "effect"
 
 export interface ServerSettings {
@@ -26,9 +27,23 @@ export interface ServerSettings {
   readonly bankTimeoutMs: number
   /** SWITCH_CONCILIAR_SEGUNDOS: wait between bank queries of an operation with no final answer (30). */
   readonly conciliarSegundos: number
-  /** SWITCH_CONCILIAR_ABANDONO_SEGUNDOS: after this, an operation the bank never saw is settled as not done (4 h). */
+  /**
+   * SWITCH_CONCILIAR_ABANDONO_SEGUNDOS: after this, an operation the bank never saw (direct API,
+   * or a payment on the page) is settled as not done (4 h).
+   */
   readonly conciliarAbandonoSegundos: number
+  /**
+   * SWITCH_CIERRE_BANCARIO: `0` lifts the banks' daily close (23:45 to 01:30 Caracas) for live
+   * code requests. Development and test suites only; on by default, as SPEC says.
+   */
+  readonly cierreBancario: boolean
 }
+
+const ABIERTO: BankCalendar.BankCloseStatus = { _tag: "Abierto" }
+
+/** The banks' close at `at`, as these settings apply it. */
+export const bankClose = (settings: ServerSettings, at: Date): BankCalendar.BankCloseStatus =>
+  settings.cierreBancario ? BankCalendar.bankCloseStatus(at) : ABIERTO
 
 export class Settings extends Context.Tag("@switch/server/Settings")<Settings, ServerSettings>() {}
 
@@ -56,5 +71,6 @@ export const fromEnv = (env: NodeJS.ProcessEnv, secret: string, port: number): S
   bankUrl: env.SWITCH_BANK_URL ? env.SWITCH_BANK_URL.replace(/\/+$/, "") : null,
   bankTimeoutMs: positiveInt(env.SWITCH_BANK_TIMEOUT_MS, 15_000),
   conciliarSegundos: positiveNumber(env.SWITCH_CONCILIAR_SEGUNDOS, 30),
-  conciliarAbandonoSegundos: positiveNumber(env.SWITCH_CONCILIAR_ABANDONO_SEGUNDOS, 4 * 3600)
+  conciliarAbandonoSegundos: positiveNumber(env.SWITCH_CONCILIAR_ABANDONO_SEGUNDOS, 4 * 3600),
+  cierreBancario: env.SWITCH_CIERRE_BANCARIO !== "0"
 })

@@ -38,7 +38,8 @@ export default async function setup(project: TestProject) {
       bankUrl: null,
       bankTimeoutMs: 2_000,
       conciliarSegundos: 0.2,
-      conciliarAbandonoSegundos: 5
+      conciliarAbandonoSegundos: 5,
+      cierreBancario: true
     },
     { seed: false }
   )

@@ -40,6 +40,7 @@ export const testSettings = (overrides: Partial<ServerSettings> = {}): ServerSet
   bankTimeoutMs: 2_000,
   conciliarSegundos: 0.2,
   conciliarAbandonoSegundos: 5,
+  cierreBancario: true,
   ...overrides
 })
 

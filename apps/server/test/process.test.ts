@@ -4,7 +4,7 @@
  * one database, and a clean stop on SIGTERM.
  */
 import { type ChildProcess, spawn } from "node:child_process"
-import { chmodSync, mkdtempSync, rmSync } from "node:fs"
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
@@ -167,4 +167,33 @@ describe("npm start", () => {
       expect(await server.stop()).toBe(0)
     }
   }, 120_000)
+
+  it("after a kill -9 of the server alone, the next start takes over its orphaned Postgres", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "switch-kill-"))
+    chmodSync(dataDir, 0o755)
+    dirs.push(dataDir)
+    const env = { SWITCH_DATA_DIR: dataDir, SWITCH_PG_PORT: String(await freePort()), DATABASE_URL: "" }
+    const first = await start(env)
+    const key = demoKey(first.output()) ?? ""
+    const created = await call(first.url, "POST", "/switch/v1/links", {
+      key,
+      body: { monto: 3, concepto: "Antes del kill" }
+    })
+    expect(created.status).toBe(201)
+    const pidFile = join(dataDir, "pg", "postmaster.pid")
+    const postmaster = Number(readFileSync(pidFile, "utf8").split("\n")[0])
+    first.child.kill("SIGKILL")
+    await new Promise((done) => first.child.once("exit", done))
+    // The postmaster outlives its parent and still holds the data directory and the port.
+    expect(() => process.kill(postmaster, 0)).not.toThrow()
+
+    const second = await start(env)
+    try {
+      expect(second.output()).toContain(`stopping Postgres ${postmaster}`)
+      const found = await call(second.url, "GET", `/switch/v1/links/${created.body.id}`, { key })
+      expect(found.status).toBe(200)
+    } finally {
+      expect(await second.stop()).toBe(0)
+    }
+  }, 180_000)
 })

@@ -9,7 +9,7 @@ import { PgClient } from "@effect/sql-pg"
 import { BankCalendar, Caps, Fees, LinkMachine, Money, type Ports, RateLimit, Resultado } from "@switch/core"
 import { Context, Effect, Either, Layer, Option } from "effect"
 import { Banks } from "../bank/Banks.js"
-import { Settings } from "../Config.js"
+import { bankClose, Settings } from "../Config.js"
 import { isUuid, snapshot } from "../links/LinksService.js"
 import { findMerchant, type MerchantRow } from "../merchants/Merchants.js"
 import { resolveNow } from "./CheckoutClock.js"
@@ -29,8 +29,12 @@ export class PageError {
 
 /** How long a second submission waits for the first one's bank answer. */
 export const BANK_WINDOW_MS = 35_000
-/** An attempt still "sending" after this long lost its process; the bank is asked about it. */
-const STALE_SEND_MS = 120_000
+/**
+ * An attempt still "sending" after its bank call's deadline (three tries of
+ * `bankTimeoutMs`, HttpBank.ts) lost its process; the bank is asked about it. The same bound as
+ * the direct API's lease (Reconcile.ts).
+ */
+const staleSendMs = (bankTimeoutMs: number) => bankTimeoutMs * 3 + 5_000
 /** A rejection is shown on reopening the page for this long. */
 const REJECTION_SHOWN_MS = 15 * 60_000
 
@@ -39,6 +43,7 @@ export interface LastAttempt {
   readonly estado: string
   readonly motivo_rechazo: Resultado.MotivoRechazo | null
   readonly created_at: Date
+  readonly actualizado_at: Date
   readonly huella: string | null
 }
 
@@ -66,6 +71,14 @@ export type PayReply =
       readonly motivo: string
     }
   | { readonly estado: LinkMachine.LinkState }
+
+/** What an order the bank never came to know is settled as (Reconcile.ts's `giveUp`). */
+const NOT_DONE: Ports.BankAnswer = {
+  estado: "RECHAZADA",
+  referencia_banco: null,
+  endtoend: null,
+  motivo_rechazo: "BANCO_NO_DISPONIBLE"
+}
 
 const notFound = new PageError(404, { error: "not_found" })
 const unavailable = (estado: string) =>
@@ -138,20 +151,34 @@ export const CheckoutLive = Layer.effect(
 
     const lastAttempt = (linkId: string) =>
       Effect.map(
-        sql<LastAttempt>`select id, estado, motivo_rechazo, created_at, huella from intentos_pago
+        sql<LastAttempt>`select id, estado, motivo_rechazo, created_at, actualizado_at, huella from intentos_pago
           where link_id = ${linkId} order by created_at desc limit 1`,
         (rows) => Option.fromNullable(rows[0])
       ).pipe(Effect.orDie)
 
-    /** Asks the bank about the link's open attempt and applies a final answer. */
+    /**
+     * Asks the bank about the link's open attempt and applies a final answer. A query with no
+     * news (`DESCONOCIDA`) changes nothing, except that a lost "sending" attempt becomes unknown
+     * (`revision`), and an order the bank still does not know `conciliarAbandonoSegundos` after
+     * that was not done: as in the direct API (Reconcile.ts), it is settled `RECHAZADA
+     * BANCO_NO_DISPONIBLE` and the link reopens instead of waiting in `revision` forever.
+     */
     const reconcile = (link: CheckoutLink, merchant: MerchantRow, attempt: LastAttempt, at: Date) =>
       Effect.gen(function* () {
-        if (attempt.estado === "ENVIANDO" && at.getTime() - attempt.created_at.getTime() < STALE_SEND_MS)
+        if (
+          attempt.estado === "ENVIANDO" &&
+          at.getTime() - attempt.created_at.getTime() < staleSendMs(settings.bankTimeoutMs)
+        )
           return
-        const answer = yield* banks.forMode(link.mode).query(attempt.id)
+        let answer = yield* banks.forMode(link.mode).query(attempt.id)
         if ((answer.estado === "ACEPTADA" || answer.estado === "PENDIENTE") && link.estado === "procesando")
           return
-        if (answer.estado === "DESCONOCIDA" && link.estado === "revision") return
+        if (answer.estado === "DESCONOCIDA" && link.estado === "procesando") return
+        if (answer.estado === "DESCONOCIDA" && link.estado === "revision") {
+          const unknownForMs = at.getTime() - attempt.actualizado_at.getTime()
+          if (unknownForMs < settings.conciliarAbandonoSegundos * 1000) return
+          answer = NOT_DONE
+        }
         yield* provide(applyAnswer({ attempt, link, merchant, answer, at }))
       })
 
@@ -169,7 +196,7 @@ export const CheckoutLive = Layer.effect(
           estado: visible(link, at),
           last,
           at,
-          cierre: BankCalendar.bankCloseStatus(at)
+          cierre: bankClose(settings, at)
         }
       })
 
@@ -207,7 +234,7 @@ export const CheckoutLive = Layer.effect(
         const estado = visible(link, at)
         if (estado !== "pendiente") return yield* Effect.fail(unavailable(estado))
         if (merchant.estado === "suspendido") return yield* Effect.fail(suspended)
-        const cierre = BankCalendar.bankCloseStatus(at)
+        const cierre = bankClose(settings, at)
         // Test links are not affected by the banks' close.
         if (link.mode === "live" && cierre._tag === "Cerrado") {
           return yield* Effect.fail(

@@ -136,7 +136,9 @@ export const applyAnswer = (input: {
       }
       case "DESCONOCIDA": {
         yield* sql`update links set estado = 'revision' where id = ${link.id} and estado in ('cobrando', 'procesando')`
-        yield* sql`update intentos_pago set estado = 'DESCONOCIDA', actualizado_at = ${at} where id = ${attempt.id}`
+        // Never over a final answer a racing observer recorded, and the unknown clock starts once.
+        yield* sql`update intentos_pago set estado = 'DESCONOCIDA', actualizado_at = ${at}
+          where id = ${attempt.id} and estado in ('ENVIANDO', 'ACEPTADA', 'PENDIENTE')`
         return { _tag: "Procesando" } as Outcome
       }
     }

@@ -12,6 +12,7 @@ import type { Caller } from "@switch/api"
 import { Direct } from "@switch/api"
 import { BankCalendar, Money, type Ports } from "@switch/core"
 import { Effect, Option } from "effect"
+import { Settings } from "../Config.js"
 import { bankFor, decodeBody, merchantOf, now, party, storedParty } from "./Common.js"
 import { capRefusal, chargeRefusal, closedFor } from "./Limits.js"
 import * as Store from "./Store.js"
@@ -37,7 +38,7 @@ const rejectWithout = (motivo: Ports.BankAnswer["motivo_rechazo"]): Ports.BankAn
 /** Refusals that stop a code request: the banks' close (live) and a receive cap. */
 const codeGate = (caller: Caller, monto: Money.Cents, at: Date) =>
   Effect.gen(function* () {
-    const closed = closedFor(caller.mode, at)
+    const closed = closedFor(yield* Settings, caller.mode, at)
     if (Option.isSome(closed))
       return yield* Effect.fail(
         new Direct.BankClosed({

@@ -8,8 +8,9 @@
  */
 import { PgClient } from "@effect/sql-pg"
 import type { Mode } from "@switch/api"
-import { BankCalendar, Caps, Money } from "@switch/core"
+import { Caps, Money } from "@switch/core"
 import { Effect, Option } from "effect"
+import { bankClose, type ServerSettings } from "../Config.js"
 import { limitsAt, usage } from "../checkout/Guards.js"
 import type { MerchantRow } from "../merchants/Merchants.js"
 
@@ -71,8 +72,8 @@ export const chargeRefusal = (
   })
 
 /** Seconds until the banks reopen, when a live code request falls in the daily close. */
-export const closedFor = (mode: Mode, at: Date): Option.Option<number> => {
+export const closedFor = (settings: ServerSettings, mode: Mode, at: Date): Option.Option<number> => {
   if (mode === "test") return Option.none()
-  const status = BankCalendar.bankCloseStatus(at)
+  const status = bankClose(settings, at)
   return status._tag === "Cerrado" ? Option.some(status.reintentarEn) : Option.none()
 }

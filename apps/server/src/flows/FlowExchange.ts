@@ -8,6 +8,7 @@ import { PgClient } from "@effect/sql-pg"
 import type { Mode } from "@switch/api"
 import { BankCalendar, type Instrument, Money, Resultado, Venezuela } from "@switch/core"
 import { Effect, Either, Option } from "effect"
+import { bankClose, Settings } from "../Config.js"
 import { type CollectOrder, FlowCollector } from "./Collector.js"
 import * as Envelope from "./Envelope.js"
 import { SCREENS } from "./FlowDefinition.js"
@@ -53,7 +54,7 @@ export const exchange = (
   raw: Buffer,
   headers: Readonly<Record<string, string | undefined>>,
   now: Effect.Effect<Date>
-): Effect.Effect<Reply, never, PgClient.PgClient | FlowCollector> =>
+): Effect.Effect<Reply, never, PgClient.PgClient | FlowCollector | Settings> =>
   Effect.gen(function* () {
     if (!Envelope.verifyHubSignature(raw, headers["x-hub-signature-256"], binding.appSecret)) {
       return { status: 432, json: { error: "firma_invalida" } } satisfies Reply
@@ -80,7 +81,7 @@ const respond = (
   payload: Payload,
   headerSecret: string | undefined,
   now: Effect.Effect<Date>
-): Effect.Effect<Answer | Reply, never, PgClient.PgClient | FlowCollector> =>
+): Effect.Effect<Answer | Reply, never, PgClient.PgClient | FlowCollector | Settings> =>
   Effect.gen(function* () {
     if (typeof payload !== "object" || payload === null)
       return { status: 400, json: { error: "sobre_invalido" } }
@@ -121,7 +122,7 @@ const respond = (
       const pagador = readPayer(data)
       if (Either.isLeft(pagador)) return datos(monto, pagador.left)
       if (binding.mode === "live") {
-        const status = BankCalendar.bankCloseStatus(yield* now)
+        const status = bankClose(yield* Settings, yield* now)
         if (status._tag === "Cerrado") return datos(monto, BankCalendar.MOTIVO_CIERRE)
       }
       yield* sql`

@@ -153,7 +153,8 @@ export const FlowsServiceLive = Layer.effect(
             onSome: (b) =>
               exchange(b, raw, headers, now).pipe(
                 Effect.provideService(PgClient.PgClient, sql),
-                Effect.provideService(FlowCollector, collector)
+                Effect.provideService(FlowCollector, collector),
+                Effect.provideService(Settings, settings)
               )
           })
         )

