@@ -21,6 +21,7 @@ import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import autocannon from "autocannon"
 import pg from "pg"
+import { measureCpu } from "./cpu.mjs"
 import { paymentToWebhook } from "./webhookLatency.mjs"
 
 const here = dirname(fileURLToPath(import.meta.url))
@@ -72,6 +73,7 @@ const startServer = async (env) => {
   return {
     url,
     key,
+    pid: child.pid,
     stop: () =>
       new Promise((done) => {
         if (child.exitCode !== null) return done()
@@ -95,6 +97,16 @@ const summary = (result) => ({
   non2xx: result.non2xx,
   errors: result.errors
 })
+
+/** One line of the printed table: the usual columns, then everything else as text. */
+const tableRow = (value) => {
+  if (typeof value !== "object") return { ratio: value }
+  const { rps, p50, p99, non2xx, errors, cpu, ...rest } = value
+  const notes = Object.entries({ ...rest, ...(cpu === undefined ? {} : { cpu: JSON.stringify(cpu) }) })
+    .map(([k, v]) => `${k} ${v}`)
+    .join(", ")
+  return { rps, p50, p99, non2xx, notes }
+}
 
 const linkBody = JSON.stringify({ monto: 150.5, concepto: "Bench" })
 
@@ -157,13 +169,19 @@ const main = async () => {
     await db.end()
     const headers = { "content-type": "application/json", "x-switch-key": server.key }
 
-    const createLinks = (key) =>
-      load({
-        url: `${server.url}/switch/v1/links`,
-        method: "POST",
-        headers: { ...headers, "x-switch-key": key },
-        body: linkBody
-      })
+    /** POST /links under load, with where the machine's CPU went meanwhile. */
+    const createLinks = async (key) => {
+      const cpu = measureCpu(server.pid)
+      const result = summary(
+        await load({
+          url: `${server.url}/switch/v1/links`,
+          method: "POST",
+          headers: { ...headers, "x-switch-key": key },
+          body: linkBody
+        })
+      )
+      return { ...result, cpu: cpu() }
+    }
 
     if (wanted(1) || wanted(2)) {
       console.log(`1. POST /links vs bare node:http + pg (${CONNECTIONS} connections, ${SECONDS} s each)`)
@@ -177,7 +195,7 @@ const main = async () => {
         })
       )
       await baseline.stop()
-      results.links_1_worker = summary(await createLinks(server.key))
+      results.links_1_worker = await createLinks(server.key)
       results.links_vs_baseline = +(results.links_1_worker.rps / results.baseline_insert.rps).toFixed(2)
     }
 
@@ -227,7 +245,7 @@ const main = async () => {
       await server.stop()
       console.log("2. POST /links with SWITCH_WORKERS=2")
       server = await startServer({ ...env, SWITCH_WORKERS: "2" })
-      results.links_2_workers = summary(await createLinks(server.key))
+      results.links_2_workers = await createLinks(server.key)
       results.workers_2_vs_1 = +(results.links_2_workers.rps / results.links_1_worker.rps).toFixed(2)
     }
   } finally {
@@ -236,9 +254,7 @@ const main = async () => {
   }
 
   console.log("")
-  console.table(
-    Object.fromEntries(Object.entries(results).map(([k, v]) => [k, typeof v === "object" ? v : { value: v }]))
-  )
+  console.table(Object.fromEntries(Object.entries(results).map(([k, v]) => [k, tableRow(v)])))
   const out = resolve(here, "results")
   mkdirSync(out, { recursive: true })
   writeFileSync(

@@ -1,0 +1,56 @@
+// Where the CPU goes during a load: CPU seconds of the server's Node processes, of Postgres, of
+// the load generator (this process) and of everything else, read from /proc (Linux).
+import { readdirSync, readFileSync } from "node:fs"
+import { cpus } from "node:os"
+
+const TICKS_PER_SECOND = 100
+
+const stat = (pid) => {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, "utf8")
+    const close = text.lastIndexOf(")")
+    const comm = text.slice(text.indexOf("(") + 1, close)
+    const fields = text.slice(close + 2).split(" ")
+    return { pid, comm, ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) }
+  } catch {
+    return null
+  }
+}
+
+const processes = () =>
+  readdirSync("/proc")
+    .filter((name) => /^\d+$/.test(name))
+    .map((name) => stat(Number(name)))
+    .filter((p) => p !== null)
+
+/** Ticks per group at this moment; `serverPid` is the server's main process. */
+const snapshot = (serverPid) => {
+  const all = processes()
+  const children = new Map()
+  for (const p of all) children.set(p.ppid, [...(children.get(p.ppid) ?? []), p.pid])
+  const server = new Set([serverPid])
+  for (const pid of server) for (const child of children.get(pid) ?? []) server.add(child)
+  const groups = { server_node: 0, postgres: 0, load_generator: 0, other: 0 }
+  for (const p of all) {
+    if (p.comm === "postgres") groups.postgres += p.ticks
+    else if (p.pid === process.pid) groups.load_generator += p.ticks
+    else if (server.has(p.pid)) groups.server_node += p.ticks
+    else groups.other += p.ticks
+  }
+  return groups
+}
+
+/** Starts measuring; `stop()` gives each group's share of the machine's CPU time over the span. */
+export const measureCpu = (serverPid) => {
+  const before = snapshot(serverPid)
+  const started = performance.now()
+  return () => {
+    const after = snapshot(serverPid)
+    const capacity = ((performance.now() - started) / 1000) * cpus().length * TICKS_PER_SECOND
+    const share = {}
+    for (const key of Object.keys(before)) {
+      share[key] = `${Math.round((100 * (after[key] - before[key])) / capacity)}%`
+    }
+    return share
+  }
+}
