@@ -1,6 +1,7 @@
 /** The HTTP application: the public API, its docs, internal and admin routes, and the server. */
 import { HttpApiBuilder, HttpApiScalar, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
+import { SqlClient } from "@effect/sql"
 import { SwitchApi } from "@switch/api"
 import { Effect, Layer, Option, Schedule } from "effect"
 import { AdminRoutesLive } from "./admin/AdminRoutes.js"
@@ -33,7 +34,7 @@ import { ConfigApiLive, LlavesApiLive, RegistroApiLive } from "./merchants/Merch
 import { MerchantsServiceLive } from "./merchants/MerchantsService.js"
 import { RateLimiter, RateLimiterLive } from "./platform/RateLimiter.js"
 import { RecibosApiLive, TransaccionesApiLive } from "./recibos/RecibosApi.js"
-import { JobQueueLive } from "./webhooks/JobQueue.js"
+import { JobQueueLive, unlockAbandoned } from "./webhooks/JobQueue.js"
 import { WebhookSenderLive } from "./webhooks/Sender.js"
 import { WebhooksApiLive } from "./webhooks/WebhooksApi.js"
 import { WebhooksServiceLive } from "./webhooks/WebhooksService.js"
@@ -83,15 +84,21 @@ export const ServicesLive = Layer.mergeAll(
   Layer.provideMerge(RateLimiterLive)
 )
 
-/** Housekeeping every process runs: expiring links, dropping closed rate windows. Safe to race. */
+/**
+ * Housekeeping every process runs: expiring links, dropping closed rate windows, freeing jobs
+ * of runners that died. Safe to race.
+ */
 export const HousekeepingLive = Layer.scopedDiscard(
   Effect.gen(function* () {
     const links = yield* LinksService
     const limiter = yield* RateLimiter
     const settings = yield* Settings
-    const round = Effect.all([links.expireDue, limiter.sweep]).pipe(
-      Effect.catchAllCause((cause) => Effect.logWarning("housekeeping failed", cause))
-    )
+    const sql = yield* SqlClient.SqlClient
+    const round = Effect.all([
+      links.expireDue,
+      limiter.sweep,
+      Effect.provideService(unlockAbandoned, SqlClient.SqlClient, sql)
+    ]).pipe(Effect.catchAllCause((cause) => Effect.logWarning("housekeeping failed", cause)))
     yield* Effect.forkScoped(Effect.repeat(round, Schedule.spaced(`${settings.housekeepingSeconds} seconds`)))
   })
 )

@@ -38,7 +38,8 @@ const start = async (): Promise<Proc> => {
       SWITCH_LOG_LEVEL: "warning",
       SWITCH_ADMIN_TOKEN: "admin-de-prueba",
       SWITCH_WEBHOOK_ALLOW_PRIVATE: "1",
-      SWITCH_WEBHOOK_BACKOFF_ESCALA: "0.5"
+      SWITCH_WEBHOOK_BACKOFF_ESCALA: "0.5",
+      SWITCH_HOUSEKEEPING_SEGUNDOS: "1"
     },
     stdio: ["ignore", "pipe", "pipe"]
   })
@@ -152,6 +153,32 @@ describe("kill -9", () => {
       return rows[0]?.estado === "entregado" ? rows : null
     })
     expect(done).toMatchObject({ estado: "entregado", intentos: 2 })
+    await kill9(second)
+  }, 60_000)
+
+  it("a job taken by a process that died before claiming it runs again in minutes, not graphile's 4 hours", async () => {
+    const first = await start()
+    const m = await setup(first.url, `${receiver.url}?orphan`)
+    first.child.kill("SIGSTOP")
+    await query(
+      databaseUrl,
+      `insert into eventos (id, comercio_id, mode, evento, data)
+       select gen_random_uuid(), id, 'test', 'link.pagado', '{"mode":"test","link_id":"L-orphan"}'::jsonb
+       from comercios where codigo = $1`,
+      [m.codigo]
+    )
+    // As if a runner took the delivery job ten minutes ago and died before its claim committed.
+    const locked = await query(
+      databaseUrl,
+      `update graphile_worker._private_jobs set locked_by = 'runner-muerto', locked_at = now() - interval '10 minutes'
+       where locked_at is null and payload->>'intento' = '1' returning id`
+    )
+    expect(locked.length).toBeGreaterThan(0)
+    await kill9(first)
+
+    const second = await start()
+    const notice = await eventually(() => receiver.received.find((r) => r.body.includes("L-orphan")), 20_000)
+    expect(signaturesValid(notice, m.secret)).toBe(true)
     await kill9(second)
   }, 60_000)
 })

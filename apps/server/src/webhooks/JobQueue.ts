@@ -7,7 +7,7 @@
  *
  * Tasks: `webhook_entrega` (one delivery attempt) and `liquidar` (immediate settlement).
  */
-import type { SqlClient } from "@effect/sql"
+import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, Option, Redacted, Runtime } from "effect"
 import { Logger, run, type TaskList } from "graphile-worker"
@@ -24,6 +24,23 @@ const POOL_SIZE = 8
 
 const asRecord = (payload: unknown): Record<string, unknown> =>
   typeof payload === "object" && payload !== null ? (payload as Record<string, unknown>) : {}
+
+/** Longer than any of our jobs runs (a delivery attempt: 10 s; a settlement: three bank calls). */
+const ABANDONED_AFTER = "5 minutes"
+
+/**
+ * Frees jobs whose runner died holding them (a kill -9 between taking a job and committing its
+ * claim): graphile-worker itself only frees such locks after 4 hours. A job freed while somehow
+ * still running is harmless: every task claims its attempt in a transaction first, so a second
+ * run of the same attempt does nothing. Housekeeping runs this in every process.
+ */
+export const unlockAbandoned = Effect.flatMap(
+  SqlClient.SqlClient,
+  (sql) => sql`
+    select graphile_worker.force_unlock_workers(array(
+      select distinct locked_by from graphile_worker.jobs
+      where locked_by is not null and locked_at < now() - ${ABANDONED_AFTER}::interval))`
+).pipe(Effect.asVoid)
 
 /** The runner; its tasks use the sender, the banks (when provided) and Postgres. */
 export const JobQueueLive = Layer.scopedDiscard(
