@@ -15,7 +15,8 @@ import { clientIp } from "../http/Auth.js"
 import { json, jsonBody } from "../http/Respond.js"
 import { js } from "./assets/script.js"
 import { css } from "./assets/style.js"
-import { Checkout, type PageError } from "./CheckoutService.js"
+import { Checkout } from "./CheckoutService.js"
+import type { PageError } from "./Model.js"
 import { notFoundPage, renderPage } from "./Page.js"
 
 const hash8 = (text: string) => createHash("sha256").update(text).digest("hex").slice(0, 10)

@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto"
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
-import { BankCalendar, Caps, Fees, LinkMachine, Money, type Ports, RateLimit, Resultado } from "@switch/core"
+import { BankCalendar, Caps, Fees, LinkMachine, Money, RateLimit, Resultado } from "@switch/core"
 import { Context, Effect, Either, Layer, Option } from "effect"
 import { Banks } from "../bank/Banks.js"
 import { bankClose, Settings } from "../Config.js"
@@ -14,98 +14,24 @@ import { isUuid, snapshot } from "../links/LinksService.js"
 import { findMerchant, type MerchantRow } from "../merchants/Merchants.js"
 import { resolveNow } from "./CheckoutClock.js"
 import { capRefusal, chargeRefusal, releaseCodeSlots, reserveCodeSlots } from "./Guards.js"
-import { decodeCodeRequest, decodePayment, huella, type Payer } from "./Input.js"
+import { decodeCodeRequest, decodePayment, huella } from "./Input.js"
+import {
+  BANK_WINDOW_MS,
+  type LastAttempt,
+  notFound,
+  PageError,
+  type PageModel,
+  type PayReply,
+  party,
+  payerParty,
+  REJECTION_SHOWN_MS,
+  type Status,
+  suspended,
+  unavailable,
+  validation
+} from "./Model.js"
+import { shouldAsk, toApply } from "./Reconcile.js"
 import { type Attempt, applyAnswer, CHECKOUT_COLUMNS, type CheckoutLink, IN_FLIGHT } from "./Settle.js"
-
-/** A refusal the page shows: HTTP status, SPEC-shaped body, and `Retry-After` when waiting helps. */
-export class PageError {
-  readonly _tag = "PageError"
-  constructor(
-    readonly status: number,
-    readonly body: Record<string, unknown>,
-    readonly retryAfter?: number
-  ) {}
-}
-
-/** How long a second submission waits for the first one's bank answer. */
-export const BANK_WINDOW_MS = 35_000
-/**
- * An attempt still "sending" after its bank call's deadline (three tries of
- * `bankTimeoutMs`, HttpBank.ts) lost its process; the bank is asked about it. The same bound as
- * the direct API's lease (Reconcile.ts).
- */
-const staleSendMs = (bankTimeoutMs: number) => bankTimeoutMs * 3 + 5_000
-/** A rejection is shown on reopening the page for this long. */
-const REJECTION_SHOWN_MS = 15 * 60_000
-
-export interface LastAttempt {
-  readonly id: string
-  readonly estado: string
-  readonly motivo_rechazo: Resultado.MotivoRechazo | null
-  readonly created_at: Date
-  readonly actualizado_at: Date
-  readonly huella: string | null
-}
-
-export interface PageModel {
-  readonly link: CheckoutLink
-  readonly merchant: MerchantRow
-  readonly estado: LinkMachine.LinkState
-  readonly last: Option.Option<LastAttempt>
-  readonly at: Date
-  readonly cierre: BankCalendar.BankCloseStatus
-}
-
-export interface Status {
-  readonly estado: LinkMachine.LinkState
-  readonly motivo?: string
-  readonly desde?: number
-}
-
-export type PayReply =
-  | { readonly estado: "pagado"; readonly referencia: string; readonly codigo_verificacion: string }
-  | { readonly estado: "procesando" }
-  | {
-      readonly estado: "rechazado"
-      readonly motivo_rechazo: Resultado.MotivoRechazo
-      readonly motivo: string
-    }
-  | { readonly estado: LinkMachine.LinkState }
-
-/** What an order the bank never came to know is settled as (Reconcile.ts's `giveUp`). */
-const NOT_DONE: Ports.BankAnswer = {
-  estado: "RECHAZADA",
-  referencia_banco: null,
-  endtoend: null,
-  motivo_rechazo: "BANCO_NO_DISPONIBLE"
-}
-
-const notFound = new PageError(404, { error: "not_found" })
-const unavailable = (estado: string) =>
-  new PageError(409, { error: "link_no_disponible", estado, detail: "Este link ya no admite pagos." })
-const suspended = new PageError(403, {
-  error: "comercio_suspendido",
-  motivo: "Este comercio no puede recibir pagos en este momento."
-})
-const validation = (detail: unknown) => new PageError(400, { error: "validation", detail })
-
-const party = (merchant: MerchantRow & { identificacion?: string }): Ports.Party =>
-  merchant.cuenta_liquidacion ?? {
-    tipo: "cuenta",
-    valor: "",
-    banco: "0000",
-    identificacion: merchant.identificacion ?? "",
-    nombre: merchant.nombre.slice(0, 40)
-  }
-
-const payerParty = (payer: Payer, nombre: string | null): Ports.Party => ({
-  tipo: "telefono",
-  valor: payer.telefono,
-  banco: payer.banco,
-  identificacion: `${payer.tipo_doc}${payer.identificacion}`,
-  tipo_doc: payer.tipo_doc,
-  nombre: (nombre ?? "Pagador").slice(0, 40)
-})
 
 export class Checkout extends Context.Tag("@switch/server/Checkout")<
   Checkout,
@@ -156,30 +82,21 @@ export const CheckoutLive = Layer.effect(
         (rows) => Option.fromNullable(rows[0])
       ).pipe(Effect.orDie)
 
-    /**
-     * Asks the bank about the link's open attempt and applies a final answer. A query with no
-     * news (`DESCONOCIDA`) changes nothing, except that a lost "sending" attempt becomes unknown
-     * (`revision`), and an order the bank still does not know `conciliarAbandonoSegundos` after
-     * that was not done: as in the direct API (Reconcile.ts), it is settled `RECHAZADA
-     * BANCO_NO_DISPONIBLE` and the link reopens instead of waiting in `revision` forever.
-     */
+    /** Asks the bank about the link's open attempt and applies what Reconcile.ts decides. */
     const reconcile = (link: CheckoutLink, merchant: MerchantRow, attempt: LastAttempt, at: Date) =>
       Effect.gen(function* () {
-        if (
-          attempt.estado === "ENVIANDO" &&
-          at.getTime() - attempt.created_at.getTime() < staleSendMs(settings.bankTimeoutMs)
-        )
-          return
-        let answer = yield* banks.forMode(link.mode).query(attempt.id)
-        if ((answer.estado === "ACEPTADA" || answer.estado === "PENDIENTE") && link.estado === "procesando")
-          return
-        if (answer.estado === "DESCONOCIDA" && link.estado === "procesando") return
-        if (answer.estado === "DESCONOCIDA" && link.estado === "revision") {
-          const unknownForMs = at.getTime() - attempt.actualizado_at.getTime()
-          if (unknownForMs < settings.conciliarAbandonoSegundos * 1000) return
-          answer = NOT_DONE
+        if (!shouldAsk(attempt, at, settings.bankTimeoutMs)) return
+        const answer = yield* banks.forMode(link.mode).query(attempt.id)
+        const apply = toApply({
+          linkEstado: link.estado,
+          attempt,
+          answer,
+          at,
+          abandonMs: settings.conciliarAbandonoSegundos * 1000
+        })
+        if (Option.isSome(apply)) {
+          yield* provide(applyAnswer({ attempt, link, merchant, answer: apply.value, at }))
         }
-        yield* provide(applyAnswer({ attempt, link, merchant, answer, at }))
       })
 
     const visible = (link: CheckoutLink, at: Date) =>

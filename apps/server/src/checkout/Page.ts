@@ -5,7 +5,7 @@
  */
 import { BankCalendar, Fees, Money, Resultado, Venezuela } from "@switch/core"
 import { Option } from "effect"
-import type { PageModel } from "./CheckoutService.js"
+import type { PageModel } from "./Model.js"
 
 const esc = (text: string) =>
   text.replace(
