@@ -224,6 +224,7 @@ describe("bank close (controlled clock)", () => {
   it("a live code request from 23:45 to 01:30 Caracas is 503 cierre_bancario; test mode and codes already requested go on", async () => {
     const p = await payer(rig)
     const early = tokenBody(p, 10)
+    Object.assign(rig.server.settings, { cierreBancario: true })
     rig.clock.fixed = new Date("2030-01-10T03:40:00Z") // 23:40 Caracas
     expect((await post(m.live, "/cobrar/token", early)).body.estado).toBe("ACEPTADA")
     rig.clock.fixed = new Date("2030-01-10T03:50:00Z") // 23:50 Caracas
@@ -237,6 +238,7 @@ describe("bank close (controlled clock)", () => {
       expect(paid.body.estado).toBe("LIQUIDADA")
     } finally {
       rig.clock.fixed = null
+      Object.assign(rig.server.settings, { cierreBancario: false })
     }
   })
 })

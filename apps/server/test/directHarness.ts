@@ -38,6 +38,8 @@ export const startDirect = async (overrides: Partial<ServerSettings> = {}): Prom
     conciliarSegundos: 0.2,
     conciliarAbandonoSegundos: 3,
     apiPorMinuto: 100_000,
+    // Real-time tests must not depend on the hour; the close is tested on a controlled clock.
+    cierreBancario: false,
     ...overrides
   })
   const clock = { fixed: null as Date | null }

@@ -4,6 +4,7 @@
  * stopped, and per-charge limits reject without asking the bank.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { openPage } from "./checkoutHarness.js"
 import {
   admin,
   balance,
@@ -14,7 +15,9 @@ import {
   merchant,
   payer,
   registerMerchantOnly,
+  simCall,
   startDirect,
+  stored,
   tokenBody
 } from "./directHarness.js"
 
@@ -58,6 +61,32 @@ describe("receive caps", () => {
     expect(late.body.estado).toBe("LIQUIDADA")
     // Caps are counted per mode: test mode has used nothing.
     expect((await post(m.test, "/cobrar/token", tokenBody(p, 30))).body.estado).toBe("ACEPTADA")
+  })
+
+  it("a direct collection still at the bank counts against the cap on the payment page too", async () => {
+    const m = await merchant(rig)
+    expect((await patch(m.codigo, { tope_diario: { monto: 100, moneda: "VES" } })).status).toBe(200)
+    const p = await payer(rig)
+    const body = tokenBody(p, 80)
+    expect((await post(m.live, "/cobrar/token", body)).body.estado).toBe("ACEPTADA")
+    await simCall(rig, "POST", "/admin/fallas", { ruta: "debito", tipo: "latencia", ms: 1_500, veces: 1 })
+    const collecting = post(m.live, "/cobrar", { ...body, otp: await codeFor(rig, p) })
+    await new Promise((r) => setTimeout(r, 400))
+
+    const link = await post(m.live, "/links", { monto: 30, concepto: "Pedido" })
+    const page = await openPage(rig.server.url, link.body.id)
+    const refused = await page.post("/codigo", {
+      banco: "0102",
+      tipo_doc: "V",
+      identificacion: "12345678",
+      telefono: "04141234567"
+    })
+    expect(refused.status).toBe(409)
+    expect(refused.body.error).toBe("tope_diario_excedido")
+    // Past the server's bank timeout the answer is unknown; the reconciler then finds the debit.
+    const answered = await collecting
+    expect(["DESCONOCIDA", "LIQUIDADA"]).toContain(answered.body.estado)
+    expect((await stored(rig, answered.body.id, "LIQUIDADA")).estado).toBe("LIQUIDADA")
   })
 
   it("a total cap in USD is converted at the BCV rate and reported with topes_moneda, tope_usd and tasa_bcv", async () => {

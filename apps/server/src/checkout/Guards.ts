@@ -18,21 +18,30 @@ export interface Usage {
 
 const IN_FLIGHT = ["cobrando", "procesando", "revision"]
 
-/** Paid collections (transactions) plus links the bank is still processing; never rejections. */
-export const usage = (comercioId: string, mode: Mode, at: Date) =>
+/**
+ * What counts against the receive caps: paid collections, links the bank is still processing,
+ * and direct collections whose debit is at the bank and not yet final; never rejections.
+ * `except` is a direct collection being charged, already in flight, so it is not counted twice.
+ */
+export const usage = (comercioId: string, mode: Mode, at: Date, except: string | null = null) =>
   Effect.gen(function* () {
     const sql = yield* PgClient.PgClient
     const dayStart = BankCalendar.caracasDayStart(at)
     const rows = yield* sql<{ hoy: number; total: number }>`
-      select
+      select pagado_hoy + en_curso as hoy, pagado + en_curso as total from (select
         (select coalesce(sum(monto + propina) filter (where liquidada_at >= ${dayStart}), 0) from transacciones
           where comercio_id = ${comercioId} and mode = ${mode} and operacion = 'cobro' and estado = 'LIQUIDADA')
-        + (select coalesce(sum(monto + propina), 0) from links
-          where comercio_id = ${comercioId} and mode = ${mode} and estado = any(${IN_FLIGHT})) as hoy,
+          as pagado_hoy,
         (select coalesce(sum(monto + propina), 0) from transacciones
           where comercio_id = ${comercioId} and mode = ${mode} and operacion = 'cobro' and estado = 'LIQUIDADA')
-        + (select coalesce(sum(monto + propina), 0) from links
-          where comercio_id = ${comercioId} and mode = ${mode} and estado = any(${IN_FLIGHT})) as total`
+          as pagado,
+        (select coalesce(sum(monto + propina), 0) from links
+          where comercio_id = ${comercioId} and mode = ${mode} and estado = any(${IN_FLIGHT}))
+        + (select coalesce(sum(monto), 0) from transacciones
+          where comercio_id = ${comercioId} and mode = ${mode} and operacion = 'cobro' and link_id is null
+            and fase in ('enviando', 'enviada') and estado in ('ACEPTADA', 'PENDIENTE', 'DESCONOCIDA')
+            and id <> coalesce(${except}::uuid, '00000000-0000-0000-0000-000000000000'::uuid))
+          as en_curso) usado`
     return { hoy: Money.Cents(Number(rows[0]?.hoy ?? 0)), total: Money.Cents(Number(rows[0]?.total ?? 0)) }
   }).pipe(Effect.orDie)
 

@@ -3,34 +3,18 @@
  * requested (`409 tope_*`), per-charge minimum, maximum and per-day maximum when charging
  * (a `RECHAZADA` without debiting), and the banks' daily close for live code requests.
  *
- * The amounts counted are the page's (`checkout/Guards.usage`: paid collections and links the
- * bank is processing) plus direct collections whose debit is at the bank and not yet final.
+ * The amounts counted are the page's (`checkout/Guards.usage`: paid collections, links the bank
+ * is processing and direct collections whose debit is at the bank and not yet final).
  */
-import { PgClient } from "@effect/sql-pg"
 import type { Mode } from "@switch/api"
-import { Caps, Money } from "@switch/core"
+import { Caps, type Money } from "@switch/core"
 import { Effect, Option } from "effect"
 import { bankClose, type ServerSettings } from "../Config.js"
 import { limitsAt, usage } from "../checkout/Guards.js"
 import type { MerchantRow } from "../merchants/Merchants.js"
 
-const directInFlight = (comercioId: string, mode: Mode, except: string | null) =>
-  Effect.gen(function* () {
-    const sql = yield* PgClient.PgClient
-    const rows = yield* sql<{ total: number }>`
-      select coalesce(sum(monto), 0) as total from transacciones
-      where comercio_id = ${comercioId} and mode = ${mode} and operacion = 'cobro' and link_id is null
-        and fase in ('enviando', 'enviada') and estado in ('ACEPTADA', 'PENDIENTE', 'DESCONOCIDA')
-        and id <> coalesce(${except}::uuid, '00000000-0000-0000-0000-000000000000'::uuid)`
-    return Number(rows[0]?.total ?? 0)
-  }).pipe(Effect.orDie)
-
 const counted = (merchant: MerchantRow, mode: Mode, at: Date, except: string | null = null) =>
-  Effect.gen(function* () {
-    const page = yield* usage(merchant.id, mode, at)
-    const direct = yield* directInFlight(merchant.id, mode, except)
-    return { hoy: Money.Cents(page.hoy + direct), total: Money.Cents(page.total + direct) }
-  })
+  usage(merchant.id, mode, at, except)
 
 /** The receive-cap refusal for a collection of `monto`, if a cap in force would be passed. */
 export const capRefusal = (merchant: MerchantRow, mode: Mode, monto: Money.Cents, at: Date) =>
