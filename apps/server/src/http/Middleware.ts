@@ -8,7 +8,7 @@
  */
 import { randomUUID } from "node:crypto"
 import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Cause, Chunk, Effect } from "effect"
+import { Cause, Chunk, Context, Effect, type Fiber, FiberRef, LogLevel } from "effect"
 
 const notFound = HttpServerResponse.unsafeJson({ error: "not_found" }, { status: 404 })
 const internal = HttpServerResponse.unsafeJson({ error: "error_interno" }, { status: 500 })
@@ -36,28 +36,40 @@ export const finish = (
   return out
 }
 
+/** The access line is only built when info logs are on (the hot path skips it otherwise). */
+const accessLogged = (fiber: Fiber.RuntimeFiber<unknown, unknown>) =>
+  LogLevel.lessThanEqual(fiber.getFiberRef(FiberRef.currentMinimumLogLevel), LogLevel.Info)
+
 export const withBoundary = <E, R>(
   app: HttpApp.Default<E, R>
 ): HttpApp.Default<E, R | HttpServerRequest.HttpServerRequest> =>
-  Effect.gen(function* () {
-    const request = yield* HttpServerRequest.HttpServerRequest
+  Effect.withFiberRuntime((fiber) => {
     const requestId = randomUUID()
-    const started = Date.now()
-    const path = request.url.split("?")[0] ?? request.url
-    yield* HttpApp.appendPreResponseHandler((_, response) =>
-      Effect.gen(function* () {
-        const out = HttpServerResponse.setHeader(finish(response), "x-request-id", requestId)
-        yield* Effect.logInfo(`${request.method} ${path} ${out.status} ${Date.now() - started}ms`).pipe(
-          Effect.annotateLogs({ requestId })
+    const finishWithId = (response: HttpServerResponse.HttpServerResponse) =>
+      HttpServerResponse.setHeader(finish(response), "x-request-id", requestId)
+    let handler: HttpApp.PreResponseHandler = (_, response) => Effect.succeed(finishWithId(response))
+    if (accessLogged(fiber)) {
+      const request = Context.unsafeGet(fiber.currentContext, HttpServerRequest.HttpServerRequest)
+      const started = Date.now()
+      const path = request.url.split("?")[0] ?? request.url
+      handler = (_, response) => {
+        const out = finishWithId(response)
+        return Effect.as(
+          Effect.logInfo(`${request.method} ${path} ${out.status} ${Date.now() - started}ms`).pipe(
+            Effect.annotateLogs({ requestId })
+          ),
+          out
         )
-        return out
-      })
-    )
-    return yield* app.pipe(
-      Effect.tapErrorCause((cause) =>
-        Cause.isInterruptedOnly(cause) || isAnswer(cause)
-          ? Effect.void
-          : Effect.logError("error interno", Cause.pretty(cause)).pipe(Effect.annotateLogs({ requestId }))
+      }
+    }
+    return Effect.zipRight(
+      HttpApp.appendPreResponseHandler(handler),
+      app.pipe(
+        Effect.tapErrorCause((cause) =>
+          Cause.isInterruptedOnly(cause) || isAnswer(cause)
+            ? Effect.void
+            : Effect.logError("error interno", Cause.pretty(cause)).pipe(Effect.annotateLogs({ requestId }))
+        )
       )
     )
   })
