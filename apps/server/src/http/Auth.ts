@@ -24,31 +24,41 @@ export const tooMany = (retryAfterSeconds: number) =>
     reintentar_en: retryAfterSeconds
   })
 
-/** Looks a key up; none when unknown, revoked, or of another merchant. */
-export const lookupCaller = (header: string) =>
-  Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
-    const parsed = Keys.parseHeader(header)
-    if (Option.isNone(parsed)) return Option.none<Caller>()
-    const { codigo, key, mode } = parsed.value
-    const hash = Keys.hash(key)
-    const now = Date.now()
-    const cached = KeyCache.get(hash, now)
-    if (cached !== undefined) {
-      return cached.codigo === codigo && cached.caller.mode === mode
-        ? Option.some(cached.caller)
-        : Option.none<Caller>()
-    }
-    const rows = yield* sql<{ llave_id: string; comercio_id: string; codigo: string }>`
-      select l.id as llave_id, c.id as comercio_id, c.codigo
-      from llaves l join comercios c on c.id = l.comercio_id
-      where l.hash = ${hash} and l.revoked_at is null and l.mode = ${mode}`
-    const row = rows[0]
-    if (row === undefined) return Option.none<Caller>()
-    const caller: Caller = { comercioId: row.comercio_id, codigo: row.codigo, mode, llaveId: row.llave_id }
-    KeyCache.put(hash, caller, now)
-    return row.codigo === codigo ? Option.some(caller) : Option.none<Caller>()
-  }).pipe(Effect.orDie)
+const own = (entry: { readonly codigo: string; readonly caller: Caller }, codigo: string, mode: string) =>
+  entry.codigo === codigo && entry.caller.mode === mode ? Option.some(entry.caller) : Option.none<Caller>()
+
+/** Looks a key up (the process's cache first); none when unknown, revoked, or of another merchant. */
+export const lookupCaller = (
+  header: string
+): Effect.Effect<Option.Option<Caller>, never, SqlClient.SqlClient> => {
+  const parsed = Keys.parseHeader(header)
+  if (Option.isNone(parsed)) return Effect.succeed(Option.none())
+  const { codigo, key, mode } = parsed.value
+  const hash = Keys.hash(key)
+  const now = Date.now()
+  const cached = KeyCache.get(hash, now)
+  if (cached !== undefined) return Effect.succeed(own(cached, codigo, mode))
+  return Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    Effect.map(
+      sql<{ llave_id: string; comercio_id: string; codigo: string }>`
+        select l.id as llave_id, c.id as comercio_id, c.codigo
+        from llaves l join comercios c on c.id = l.comercio_id
+        where l.hash = ${hash} and l.revoked_at is null and l.mode = ${mode}`,
+      (rows) => {
+        const row = rows[0]
+        if (row === undefined) return Option.none<Caller>()
+        const caller: Caller = {
+          comercioId: row.comercio_id,
+          codigo: row.codigo,
+          mode,
+          llaveId: row.llave_id
+        }
+        KeyCache.put(hash, caller, now)
+        return own({ codigo: row.codigo, caller }, codigo, mode)
+      }
+    )
+  ).pipe(Effect.orDie)
+}
 
 export const AuthenticationLive = Layer.effect(
   Authentication,
@@ -60,23 +70,27 @@ export const AuthenticationLive = Layer.effect(
     const perIp: RateLimit.Policy = { ...perMerchant, name: "api_ip", scope: "ip" }
     return {
       "x-switch-key": (header) =>
-        Effect.gen(function* () {
-          const caller = yield* lookupCaller(Redacted.value(header)).pipe(
-            Effect.provideService(SqlClient.SqlClient, sql)
-          )
-          if (Option.isNone(caller)) {
-            const ip = yield* clientIp
-            const decision = yield* limiter.hit(perIp, ip)
-            return yield* Effect.fail(
-              decision.allowed
-                ? new Unauthorized({ detail: "Falta la llave x-switch-key, es inválida o fue revocada." })
-                : tooMany(decision.retryAfterSeconds)
-            )
-          }
-          const decision = yield* limiter.hit(perMerchant, caller.value.comercioId)
-          if (!decision.allowed) return yield* Effect.fail(tooMany(decision.retryAfterSeconds))
-          return caller.value
-        })
+        Effect.flatMap(
+          Effect.provideService(lookupCaller(Redacted.value(header)), SqlClient.SqlClient, sql),
+          (caller) =>
+            Option.isNone(caller)
+              ? Effect.flatMap(clientIp, (ip) =>
+                  Effect.flatMap(limiter.hit(perIp, ip), (decision) =>
+                    Effect.fail(
+                      decision.allowed
+                        ? new Unauthorized({
+                            detail: "Falta la llave x-switch-key, es inválida o fue revocada."
+                          })
+                        : tooMany(decision.retryAfterSeconds)
+                    )
+                  )
+                )
+              : Effect.flatMap(limiter.hit(perMerchant, caller.value.comercioId), (decision) =>
+                  decision.allowed
+                    ? Effect.succeed(caller.value)
+                    : Effect.fail(tooMany(decision.retryAfterSeconds))
+                )
+        )
     }
   })
 )

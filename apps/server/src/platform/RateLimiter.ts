@@ -50,30 +50,30 @@ export const RateLimiterLive = Layer.effect(
 
     return {
       hit: (policy, subject) =>
-        Effect.gen(function* () {
-          const now = yield* Clock.currentTimeMillis
+        Effect.flatMap(Clock.currentTimeMillis, (now) => {
           const window = RateLimit.windowKey(policy, subject, now)
           const lease = leases.get(window.key)
           if (lease !== undefined && lease.left > 0) {
             // Every claimed unit was granted within the limit.
             lease.left -= 1
             lease.count += 1
-            return ALLOWED
+            return Effect.succeed(ALLOWED)
           }
           const size = RateLimit.leaseSize(policy, lease?.count ?? 0)
-          const after = yield* claim(window, size)
-          const granted = RateLimit.grantedOf(policy, size, after)
-          if (leases.size >= MAX_LEASES) leases.clear()
-          // This request spends the first granted unit; the rest join what this process holds
-          // (another of its requests may have claimed meanwhile). None granted: over the limit.
-          const count = granted === 0 ? after : after - size + 1
-          const held = leases.get(window.key)
-          leases.set(window.key, {
-            count: Math.max(count, held?.count ?? 0),
-            left: Math.max(0, granted - 1) + (held?.left ?? 0),
-            resetsAt: window.resetsAt
+          return Effect.map(claim(window, size), (after) => {
+            const granted = RateLimit.grantedOf(policy, size, after)
+            if (leases.size >= MAX_LEASES) leases.clear()
+            // This request spends the first granted unit; the rest join what this process holds
+            // (another of its requests may have claimed meanwhile). None granted: over the limit.
+            const count = granted === 0 ? after : after - size + 1
+            const held = leases.get(window.key)
+            leases.set(window.key, {
+              count: Math.max(count, held?.count ?? 0),
+              left: Math.max(0, granted - 1) + (held?.left ?? 0),
+              resetsAt: window.resetsAt
+            })
+            return RateLimit.decide(policy, count, now)
           })
-          return RateLimit.decide(policy, count, now)
         }).pipe(Effect.orDie),
       sweep: Effect.gen(function* () {
         const now = yield* Clock.currentTimeMillis
