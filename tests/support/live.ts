@@ -6,12 +6,13 @@
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import { createHmac, randomUUID } from "node:crypto"
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from "node:fs"
+import { readdirSync, readFileSync, readlinkSync, rmSync } from "node:fs"
 import { createServer, type IncomingHttpHeaders } from "node:http"
-import { tmpdir } from "node:os"
-import { join, resolve } from "node:path"
+import { resolve } from "node:path"
 import { type BankSim, type Falla, startBankSim } from "@switch/bank-sim"
-import { ADMIN_TOKEN, call, freePort, merchantWithLiveKey } from "./stack.js"
+import { ADMIN_TOKEN, call, merchantWithLiveKey, serverEnv } from "./stack.js"
+
+export { serverEnv }
 
 const SERVER_MAIN = resolve(__dirname, "../../apps/server/dist/main.js")
 
@@ -290,25 +291,6 @@ export interface ServerProcess {
 }
 
 const running = new Set<ChildProcess>()
-
-/** Settings for a server of its own: a new data directory and free ports; `env` adds or overrides. */
-export const serverEnv = async (env: Record<string, string> = {}): Promise<Record<string, string>> => {
-  const dataDir = mkdtempSync(join(tmpdir(), "switch-live-"))
-  // As root, Postgres runs as its own user, which must reach the directory.
-  chmodSync(dataDir, 0o755)
-  const port = await freePort()
-  return {
-    PORT: String(port),
-    BASE_URL: `http://127.0.0.1:${port}`,
-    SWITCH_DATA_DIR: dataDir,
-    SWITCH_PG_PORT: String(await freePort()),
-    MCP_PORT: String(await freePort()),
-    SWITCH_ADMIN_TOKEN: ADMIN_TOKEN,
-    SWITCH_LOG_LEVEL: "warning",
-    DATABASE_URL: "",
-    ...env
-  }
-}
 
 /** Removes the data directory of an env from {@link serverEnv} (after its server stopped). */
 export const removeData = (env: Record<string, string>) => {

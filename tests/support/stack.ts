@@ -33,16 +33,15 @@ export interface Stack {
   readonly stop: () => Promise<void>
 }
 
-/** Starts the built server with its own embedded Postgres; `env` adds or overrides settings. */
-export const startStack = async (env: Record<string, string> = {}): Promise<Stack> => {
+/** Settings for a server of its own: a new data directory and free ports; `env` adds or overrides. */
+export const serverEnv = async (env: Record<string, string> = {}): Promise<Record<string, string>> => {
   const dataDir = mkdtempSync(join(tmpdir(), "switch-stack-"))
   // As root, Postgres runs as its own user, which must reach the directory.
   chmodSync(dataDir, 0o755)
   const port = await freePort()
-  const url = `http://127.0.0.1:${port}`
-  const fullEnv: Record<string, string> = {
+  return {
     PORT: String(port),
-    BASE_URL: url,
+    BASE_URL: `http://127.0.0.1:${port}`,
     SWITCH_DATA_DIR: dataDir,
     SWITCH_PG_PORT: String(await freePort()),
     MCP_PORT: String(await freePort()),
@@ -51,6 +50,13 @@ export const startStack = async (env: Record<string, string> = {}): Promise<Stac
     DATABASE_URL: "",
     ...env
   }
+}
+
+/** Starts the built server with its own embedded Postgres; `env` adds or overrides settings. */
+export const startStack = async (env: Record<string, string> = {}): Promise<Stack> => {
+  const fullEnv = await serverEnv(env)
+  const url = `http://127.0.0.1:${fullEnv.PORT}`
+  const dataDir = fullEnv.SWITCH_DATA_DIR ?? ""
   let output = ""
   const child: ChildProcess = spawn(process.execPath, [SERVER_MAIN], {
     env: { ...process.env, ...fullEnv },
