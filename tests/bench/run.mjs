@@ -105,7 +105,9 @@ const tableRow = (value) => {
   const notes = Object.entries({ ...rest, ...(cpu === undefined ? {} : { cpu: JSON.stringify(cpu) }) })
     .map(([k, v]) => `${k} ${v}`)
     .join(", ")
-  return { rps, p50, p99, non2xx, notes }
+  return Object.fromEntries(
+    Object.entries({ rps, p50, p99, non2xx, notes }).filter(([, v]) => v !== undefined)
+  )
 }
 
 const linkBody = JSON.stringify({ monto: 150.5, concepto: "Bench" })
