@@ -5,6 +5,32 @@ import { ListPromise } from "../Pagination.js"
 import type { PageParams } from "../Types.js"
 import type { SwitchEvent } from "../Webhooks.js"
 
+const FIRST_WAIT_MS = 1_000
+const MAX_WAIT_MS = 30_000
+
+/** A notice, or none for a keep-alive or other non-JSON message. */
+const parseEvent = (data: string): SwitchEvent | undefined => {
+  try {
+    return JSON.parse(data) as SwitchEvent
+  } catch {
+    return undefined
+  }
+}
+
+/** Waits `ms`, or less when `signal` aborts. */
+const pause = (ms: number, signal: AbortSignal | undefined) =>
+  new Promise<void>((done) => {
+    const timer = setTimeout(done, ms)
+    signal?.addEventListener(
+      "abort",
+      () => {
+        clearTimeout(timer)
+        done()
+      },
+      { once: true }
+    )
+  })
+
 /** The merchant's notices (DESIGN §5, for development): a list and a live stream. */
 export class Eventos {
   readonly #config: TransportConfig
@@ -28,56 +54,84 @@ export class Eventos {
   }
 
   /**
-   * Notices of the key's mode as they happen (server-sent events), until `signal` aborts or
-   * the server closes the stream. No timeout applies once connected. With `lastEventId` (the
-   * `id` of the last message seen) the stream resumes after it.
+   * Notices of the key's mode as they happen (server-sent events), until `signal` aborts. When
+   * the connection drops or the server ends the stream (a restart, a deploy), it reconnects by
+   * itself after a short wait (1 s, doubling up to 30 s) and resumes after the last notice seen
+   * (`Last-Event-ID`), so none is lost or repeated; `reconnect: false` ends instead. An error
+   * answer (a revoked key, a 4xx) ends it with that error. No timeout applies once connected.
+   * With `lastEventId` (the `id` of a notice already seen) the stream starts after it.
    */
   async *stream(
-    options: Pick<RequestOptions, "signal"> & { readonly lastEventId?: string } = {}
+    options: Pick<RequestOptions, "signal"> & {
+      readonly lastEventId?: string
+      readonly reconnect?: boolean
+    } = {}
   ): AsyncGenerator<SwitchEvent> {
+    const { signal } = options
+    const reconnect = options.reconnect ?? true
+    let lastEventId = options.lastEventId
+    let wait = FIRST_WAIT_MS
+    while (!signal?.aborted) {
+      const opened = await this.#open(lastEventId, signal)
+      if (opened === "aborted") return
+      if (opened instanceof Response) {
+        wait = FIRST_WAIT_MS
+        try {
+          for await (const message of readSse(opened.body as ReadableStream<Uint8Array>)) {
+            if (message.id !== undefined) lastEventId = message.id
+            const event = parseEvent(message.data)
+            if (event !== undefined) yield event
+          }
+        } catch (error) {
+          if (signal?.aborted) return
+          if (!reconnect) throw error
+        }
+      } else if (!reconnect || !opened.retryable) {
+        throw opened.error
+      }
+      if (!reconnect || signal?.aborted) return
+      await pause(wait, signal)
+      wait = Math.min(wait * 2, MAX_WAIT_MS)
+    }
+  }
+
+  /** One connection: the open stream, or why it did not open and whether trying again may help. */
+  async #open(
+    lastEventId: string | undefined,
+    signal: AbortSignal | undefined
+  ): Promise<Response | "aborted" | { readonly error: Error; readonly retryable: boolean }> {
     const config = this.#config
     const headers: Record<string, string> = { accept: "text/event-stream" }
     if (config.key !== undefined) headers["x-switch-key"] = config.key
-    if (options.lastEventId !== undefined) headers["last-event-id"] = options.lastEventId
+    if (lastEventId !== undefined) headers["last-event-id"] = lastEventId
     const doFetch = config.fetch ?? ((input: string, init: RequestInit) => globalThis.fetch(input, init))
     let response: Response
     try {
       response = await doFetch(urlFor(config.baseUrl, "/switch/v1/eventos/stream"), {
         method: "GET",
         headers,
-        ...(options.signal === undefined ? {} : { signal: options.signal })
+        ...(signal === undefined ? {} : { signal })
       })
     } catch (cause) {
-      if (options.signal?.aborted) return
-      throw new ConnectionError({
+      if (signal?.aborted) return "aborted"
+      const error = new ConnectionError({
         code: "connection_error",
         message: "Could not open the event stream",
         cause
       })
+      return { error, retryable: true }
     }
-    if (!response.ok || response.body === null) {
-      const text = await response.text()
-      const record: Record<string, string> = {}
-      response.headers.forEach((value, name) => {
-        record[name] = value
-      })
-      let body: unknown = text
-      try {
-        body = JSON.parse(text)
-      } catch {}
-      throw errorFromResponse(response.status, body, record)
-    }
+    if (response.ok && response.body !== null) return response
+    const text = await response.text()
+    const record: Record<string, string> = {}
+    response.headers.forEach((value, name) => {
+      record[name] = value
+    })
+    let body: unknown = text
     try {
-      for await (const message of readSse(response.body)) {
-        try {
-          yield JSON.parse(message.data) as SwitchEvent
-        } catch {
-          // A keep-alive or non-JSON message is not an event.
-        }
-      }
-    } catch (error) {
-      if (options.signal?.aborted) return
-      throw error
-    }
+      body = JSON.parse(text)
+    } catch {}
+    const error = errorFromResponse(response.status, body, record)
+    return { error, retryable: response.status >= 500 || response.status === 429 }
   }
 }
