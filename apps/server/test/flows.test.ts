@@ -12,6 +12,7 @@ import {
 } from "node:crypto"
 import { HttpServer } from "@effect/platform"
 import { Effect, Layer, Logger, LogLevel, ManagedRuntime } from "effect"
+import Pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Settings } from "../src/Config.js"
 import { CheckoutClock } from "../src/checkout/CheckoutClock.js"
@@ -225,6 +226,25 @@ describe("WhatsApp Flows data endpoint", () => {
       }
     )
     expect(header.answer.screen).toBe("DATOS")
+  })
+
+  it("keeps the binding's private key and secrets sealed at rest, and still answers with them", async () => {
+    const signed = await bind(server, liveKey, { monto_firmado: true })
+    const db = new Pg.Client({ connectionString: server.databaseUrl })
+    await db.connect()
+    const { rows } = await db
+      .query("select private_key, app_secret, monto_secret from flow_bindings where id = $1", [
+        signed.flow_id
+      ])
+      .finally(() => db.end())
+    const row = rows[0]
+    for (const value of [row.private_key, row.app_secret, row.monto_secret]) expect(value).toMatch(/^v1:/)
+    expect(row.app_secret).not.toContain(APP_SECRET)
+    expect(row.monto_secret).not.toContain(signed.monto_secret)
+    expect(JSON.stringify(row)).not.toContain("PRIVATE KEY")
+    const ping = await send(server, signed, { version: "3.0", action: "ping" })
+    expect(ping.status).toBe(200)
+    expect(ping.answer).toEqual({ data: { status: "active" } })
   })
 
   it("a fixed-amount binding refuses another amount; signed mode wants a valid signature", async () => {

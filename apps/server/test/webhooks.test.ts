@@ -7,6 +7,7 @@ import { approveMerchant, call, registerMerchant, startServer, type TestServer }
 import {
   eventually,
   paySimulated,
+  query,
   type Receiver,
   signaturesValid,
   startReceiver,
@@ -161,6 +162,10 @@ describe("webhook delivery", () => {
     )
     expect(signaturesValid(notice, hook.secret)).toBe(true)
     expect(signaturesValid(notice, `${hook.secret}x`)).toBe(false)
+    // The database holds the secret sealed, never as the merchant can use it.
+    const [stored] = await query(server.databaseUrl, "select secret from webhooks where id = $1", [hook.id])
+    expect(stored.secret).toMatch(/^v1:/)
+    expect(stored.secret).not.toContain(hook.secret.slice(6))
     const body = JSON.parse(notice.body)
     expect(Object.keys(body)).toEqual(["id", "evento", "creado_en", "data"])
     expect(body.id).toMatch(/^evt_[0-9a-f-]{36}$/)

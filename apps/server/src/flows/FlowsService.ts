@@ -9,6 +9,7 @@ import { type Instrument, Money, Validation } from "@switch/core"
 import { Context, Effect, Either, Layer, Option, Redacted } from "effect"
 import { Settings } from "../Config.js"
 import { resolveNow } from "../checkout/CheckoutClock.js"
+import * as Sealed from "../platform/Sealed.js"
 import { FlowCollector } from "./Collector.js"
 import * as Envelope from "./Envelope.js"
 import { defaultDefinition } from "./FlowDefinition.js"
@@ -55,6 +56,9 @@ export const FlowsServiceLive = Layer.effect(
     const now = yield* resolveNow
     const mac = (text: string) =>
       createHmac("sha256", Redacted.value(settings.secret)).update(`flow:${text}`).digest("hex")
+    /** The binding's secrets and private key, sealed at rest (platform/Sealed.ts). */
+    const sealed = (id: string, text: string) => Sealed.seal(settings.secret, "flow", id, text)
+    const opened = (id: string, text: string) => Sealed.open(settings.secret, "flow", id, text)
 
     const configure = (caller: Caller, input: unknown) =>
       Effect.gen(function* () {
@@ -74,8 +78,9 @@ export const FlowsServiceLive = Layer.effect(
         if (body.flow_id !== undefined) {
           const rows = yield* sql<{ public_key: string }>`
             update flow_bindings set flow_secret_mac = ${mac(flowSecret)}, cuenta = ${JSON.stringify(body.cuenta)}::jsonb,
-              concepto = ${body.concepto ?? null}, monto_fijo = ${montoFijo}, monto_secret = ${montoSecret},
-              app_secret = ${body.app_secret}, mode = ${mode}, updated_at = now()
+              concepto = ${body.concepto ?? null}, monto_fijo = ${montoFijo},
+              monto_secret = ${montoSecret === null ? null : sealed(body.flow_id, montoSecret)},
+              app_secret = ${sealed(body.flow_id, body.app_secret)}, mode = ${mode}, updated_at = now()
             where id = ${body.flow_id} and comercio_id = ${caller.comercioId}
             returning public_key`
           const row = rows[0]
@@ -88,7 +93,8 @@ export const FlowsServiceLive = Layer.effect(
             insert into flow_bindings (id, comercio_id, mode, flow_secret_mac, cuenta, concepto, monto_fijo,
               monto_secret, app_secret, private_key, public_key)
             values (${id}, ${caller.comercioId}, ${mode}, ${mac(flowSecret)}, ${JSON.stringify(body.cuenta)}::jsonb,
-              ${body.concepto ?? null}, ${montoFijo}, ${montoSecret}, ${body.app_secret}, ${keys.privateKey}, ${keys.publicKey})`
+              ${body.concepto ?? null}, ${montoFijo}, ${montoSecret === null ? null : sealed(id, montoSecret)},
+              ${sealed(id, body.app_secret)}, ${sealed(id, keys.privateKey)}, ${keys.publicKey})`
         }
         return {
           flow_id: id,
@@ -137,9 +143,9 @@ export const FlowsServiceLive = Layer.effect(
           cuenta: row.cuenta,
           concepto: row.concepto,
           montoFijo: row.monto_fijo === null ? null : Money.Cents(row.monto_fijo),
-          montoSecret: row.monto_secret,
-          appSecret: row.app_secret,
-          privateKey: row.private_key
+          montoSecret: row.monto_secret === null ? null : opened(row.id, row.monto_secret),
+          appSecret: opened(row.id, row.app_secret),
+          privateKey: row.private_key === null ? null : opened(row.id, row.private_key)
         })
       }).pipe(Effect.orDie)
 

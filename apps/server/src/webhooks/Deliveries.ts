@@ -12,6 +12,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
 import { Settings } from "../Config.js"
+import * as Sealed from "../platform/Sealed.js"
 import { ATTEMPT_TIMEOUT_MS, WebhookSender } from "./Sender.js"
 import { signedHeaders } from "./Signature.js"
 
@@ -48,6 +49,7 @@ interface Claimed {
   readonly cuerpo: string
   readonly evento: string
   readonly url: string
+  readonly webhook_id: string
   readonly secret: string
   readonly activo: boolean
 }
@@ -66,7 +68,7 @@ export const runAttempt = (payload: { readonly id: string; readonly intento: num
         from webhooks w
         where e.id = ${id} and w.id = e.webhook_id and e.intentos = ${intento - 1}
           and e.estado in ('pendiente', 'enviando')
-        returning e.id, e.cuerpo, e.evento, w.url, w.secret,
+        returning e.id, e.cuerpo, e.evento, w.id as webhook_id, w.url, w.secret,
           (w.estado = 'activo' and w.deleted_at is null) as activo`
       const row = rows[0]
       if (row === undefined) return Option.none<Claimed>()
@@ -91,7 +93,7 @@ export const runAttempt = (payload: { readonly id: string; readonly intento: num
       url: row.url,
       body: row.cuerpo,
       headers: signedHeaders({
-        secret: row.secret,
+        secret: Sealed.open(settings.secret, "webhook", row.webhook_id, row.secret),
         body: row.cuerpo,
         evento: row.evento,
         deliveryId: row.id,

@@ -19,6 +19,7 @@ import { Validation } from "@switch/core"
 import { Context, Effect, Either, Layer } from "effect"
 import { Settings } from "../Config.js"
 import { isUuid } from "../links/LinksService.js"
+import * as Sealed from "../platform/Sealed.js"
 import { runAttempt } from "./Deliveries.js"
 import { WebhookSender } from "./Sender.js"
 import { newSecret } from "./Signature.js"
@@ -98,7 +99,8 @@ const make = Effect.gen(function* () {
         }
         const inserted = yield* sql<WebhookRow>`
           insert into webhooks (id, comercio_id, url, eventos, estado, secret)
-          values (${id}, ${caller.comercioId}, ${body.url}, ${[...new Set(body.eventos)]}::text[], 'activo', ${secret})
+          values (${id}, ${caller.comercioId}, ${body.url}, ${[...new Set(body.eventos)]}::text[], 'activo',
+            ${Sealed.seal(settings.secret, "webhook", id, secret)})
           returning ${sql.literal(WEBHOOK_COLUMNS)}`
         return inserted[0] as WebhookRow
       }).pipe(sql.withTransaction)
