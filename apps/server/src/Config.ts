@@ -37,6 +37,12 @@ export interface ServerSettings {
    * code requests. Development and test suites only; on by default, as SPEC says.
    */
   readonly cierreBancario: boolean
+  /**
+   * SWITCH_PROXIES_CONFIABLES: addresses or CIDR ranges of the proxies in front of the server,
+   * comma-separated; requests from them are attributed to the client in `X-Forwarded-For`
+   * (http/ClientAddress.ts). Empty by default: the socket's address is the client's.
+   */
+  readonly proxiesConfiables: ReadonlyArray<string>
 }
 
 const ABIERTO: BankCalendar.BankCloseStatus = { _tag: "Abierto" }
@@ -72,5 +78,9 @@ export const fromEnv = (env: NodeJS.ProcessEnv, secret: string, port: number): S
   bankTimeoutMs: positiveInt(env.SWITCH_BANK_TIMEOUT_MS, 15_000),
   conciliarSegundos: positiveNumber(env.SWITCH_CONCILIAR_SEGUNDOS, 30),
   conciliarAbandonoSegundos: positiveNumber(env.SWITCH_CONCILIAR_ABANDONO_SEGUNDOS, 4 * 3600),
-  cierreBancario: env.SWITCH_CIERRE_BANCARIO !== "0"
+  cierreBancario: env.SWITCH_CIERRE_BANCARIO !== "0",
+  proxiesConfiables: (env.SWITCH_PROXIES_CONFIABLES ?? "")
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== "")
 })

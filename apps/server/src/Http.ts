@@ -22,6 +22,7 @@ import { FlowCollectorLive } from "./flows/CollectorLive.js"
 import { FlowsApiLive, FlowsSetupApiLive } from "./flows/FlowsApi.js"
 import { FlowsServiceLive } from "./flows/FlowsService.js"
 import { AuthenticationLive } from "./http/Auth.js"
+import { behindProxies, trustList } from "./http/ClientAddress.js"
 import { gracefulServer } from "./http/GracefulServer.js"
 import { InternalRoutesLive } from "./http/Internal.js"
 import { KeyCacheLive } from "./http/KeyCache.js"
@@ -103,9 +104,17 @@ export const HousekeepingLive = Layer.scopedDiscard(
   })
 )
 
+/** Serves the API behind the boundary, with clients' addresses seen through trusted proxies. */
+const ServeLive = Layer.unwrapEffect(
+  Effect.map(Settings, (settings) => {
+    const behind = behindProxies(trustList(settings.proxiesConfiables))
+    return HttpApiBuilder.serve((app) => withBoundary(behind(app)))
+  })
+)
+
 /** The whole HTTP side, listening on `port` (0 picks a free one) on `host`. */
 export const HttpLive = (options: { readonly port: number; readonly host?: string }) =>
-  HttpApiBuilder.serve(withBoundary).pipe(
+  ServeLive.pipe(
     Layer.provide(HttpApiScalar.layer({ path: "/docs" })),
     Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
     Layer.provide(InternalRoutesLive),

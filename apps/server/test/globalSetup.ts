@@ -39,7 +39,8 @@ export default async function setup(project: TestProject) {
       bankTimeoutMs: 2_000,
       conciliarSegundos: 0.2,
       conciliarAbandonoSegundos: 5,
-      cierreBancario: true
+      cierreBancario: true,
+      proxiesConfiables: []
     },
     { seed: false }
   )

@@ -41,6 +41,7 @@ export const testSettings = (overrides: Partial<ServerSettings> = {}): ServerSet
   conciliarSegundos: 0.2,
   conciliarAbandonoSegundos: 5,
   cierreBancario: true,
+  proxiesConfiables: [],
   ...overrides
 })
 

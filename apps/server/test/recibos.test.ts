@@ -71,6 +71,32 @@ describe("GET /verificar/{codigo}", () => {
   })
 })
 
+describe("per-IP limits behind a proxy", () => {
+  const verify = (base: string, forwardedFor: string) =>
+    call(base, "GET", "/switch/v1/verificar/SW-00000-00000", { headers: { "x-forwarded-for": forwardedFor } })
+
+  it("from a trusted proxy each forwarded client has its own window; otherwise the header moves nobody", async () => {
+    const proxied = await startServer({
+      settings: { verificarPorMinuto: 2, proxiesConfiables: ["127.0.0.1"] }
+    })
+    const direct = await startServer({ settings: { verificarPorMinuto: 2 } })
+    try {
+      const a = [await verify(proxied.url, "198.51.100.1"), await verify(proxied.url, "198.51.100.1")]
+      expect(a.map((r) => r.status)).toEqual([404, 404])
+      expect((await verify(proxied.url, "198.51.100.1")).status).toBe(429)
+      // Another client behind the same proxy, even one that prepends a forged address.
+      expect((await verify(proxied.url, "198.51.100.1, 198.51.100.2")).status).toBe(404)
+
+      for (const ip of ["198.51.100.1", "198.51.100.2"])
+        expect((await verify(direct.url, ip)).status).toBe(404)
+      expect((await verify(direct.url, "198.51.100.3")).status).toBe(429)
+    } finally {
+      await proxied.close()
+      await direct.close()
+    }
+  })
+})
+
 describe("transactions and expiry", () => {
   it("lists an empty array for a merchant without transactions", async () => {
     const fresh = await registerMerchant(server.url)

@@ -13,7 +13,7 @@ import * as Keys from "../merchants/Keys.js"
 import { RateLimiter } from "../platform/RateLimiter.js"
 import * as KeyCache from "./KeyCache.js"
 
-/** The caller's address as the socket saw it (proxies are not trusted by default). */
+/** The client's address: the socket's, or the one trusted proxies forwarded (ClientAddress.ts). */
 export const clientIp = HttpServerRequest.HttpServerRequest.pipe(
   Effect.map((request) => Option.getOrElse(request.remoteAddress, () => "desconocida"))
 )
