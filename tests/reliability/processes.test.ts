@@ -3,7 +3,13 @@
  * across them, and the logs of a full run hold no key, OTP, phone or id number.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { openPage } from "../support/live.js"
 import { call, merchantWithLiveKey, type Stack, startStack } from "../support/stack.js"
+
+const PAYER_ID = "20987654"
+const PAYER_PHONE = "04167654321"
+/** The sandbox bank's approving code (test mode). */
+const OTP = "12345678"
 
 let stack: Stack
 beforeAll(async () => {
@@ -26,7 +32,7 @@ describe("two processes", () => {
     expect(list.body).toHaveLength(1)
   })
 
-  it("after a run of real traffic the logs hold no key, secret or payer data", async () => {
+  it("after a run of real traffic, payments on the page included, the logs hold no key, secret, OTP, phone or id number", async () => {
     const { liveKey, testKey } = await merchantWithLiveKey(stack, "logs_limpios")
     const created = await call(stack.url, "POST", "/switch/v1/links", {
       key: testKey,
@@ -38,6 +44,16 @@ describe("two processes", () => {
     })
     await call(stack.url, "GET", "/switch/v1/links", { key: liveKey })
     await call(stack.url, "GET", "/switch/v1/links", { key: `${testKey}x` })
+    // A payer on the page: a rejected code, then the approving one, with their phone and id number.
+    const onPage = await call(stack.url, "POST", "/switch/v1/links", {
+      key: testKey,
+      body: { monto: 9, concepto: "Log del pagador" }
+    })
+    const page = await openPage(stack.url, onPage.body.id)
+    const payer = { banco: "0102", tipo_doc: "V", identificacion: PAYER_ID, telefono: PAYER_PHONE }
+    expect((await page.post("/codigo", payer)).status).toBe(200)
+    expect((await page.post("/pagar", { ...payer, otp: "11111111" })).body.estado).toBe("rechazado")
+    expect((await page.post("/pagar", { ...payer, otp: OTP })).body.estado).toBe("pagado")
     const keyBodies = [stack.demoKey, liveKey, testKey].map((k) => k.split(":")[1] ?? "")
     const output = stack.output()
     expect(output.length).toBeGreaterThan(0)
@@ -47,5 +63,8 @@ describe("two processes", () => {
       expect(occurrences, secret).toBe(secret === keyBodies[0] ? 1 : 0)
     }
     expect(output).not.toMatch(/\b04(12|14|16|22|24|26)\d{7}\b/)
+    for (const payerData of [PAYER_ID, PAYER_PHONE.slice(1), OTP, "11111111"]) {
+      expect(output, payerData).not.toContain(payerData)
+    }
   })
 })
