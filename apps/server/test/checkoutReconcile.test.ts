@@ -132,4 +132,43 @@ describe("checkout reconciliation", () => {
     // The fresh one may still be at the bank: it is left alone.
     expect(await linkState(fresh)).toBe("cobrando")
   })
+
+  it("an order the bank acknowledged stays in revision while later queries fail, past the abandon window", async () => {
+    const id = await newLink()
+    const { p, body } = await payerWithCode()
+    const attemptId = randomUUID()
+    // The bank holds the debit in process (a query answers that it has the order) ...
+    await simCall(rig, "POST", "/admin/fallas", { ruta: "debito", tipo: "diferir", ms: 60_000, veces: 1 })
+    const held = await simCall(rig, "POST", "/v1/c2p/debito", {
+      operacion_id: attemptId,
+      monto: 1_000,
+      otp: body.otp,
+      pagador: p,
+      cobrador: { tipo: "cuenta", valor: "01050194651194079423", banco: "0105", identificacion: "J070133805" }
+    })
+    expect(held.body.estado).toBe("EN_PROCESO")
+    // ... while the server lost the answer to its debit 10 s ago: the link in revision, unknown.
+    await rig.db.query("update links set estado = 'revision', metodo = 'debito' where id = $1", [id])
+    await rig.db.query(
+      `insert into intentos_pago (id, link_id, comercio_id, mode, estado, created_at, actualizado_at)
+       select $1, id, comercio_id, 'live', 'DESCONOCIDA', now() - interval '10 seconds', now() - interval '10 seconds'
+       from links where id = $2`,
+      [attemptId, id]
+    )
+    const acknowledged = async () =>
+      (await rig.db.query("select estado from intentos_pago where id = $1", [attemptId])).rows[0]?.estado
+    const end = Date.now() + 5_000
+    while (Date.now() < end && (await acknowledged()) === "DESCONOCIDA")
+      await new Promise((r) => setTimeout(r, 100))
+    const ack = await acknowledged()
+    expect(["ACEPTADA", "PENDIENTE"]).toContain(ack)
+    // Now every query fails. Waiting longer than the abandon window must not reopen the link.
+    await simCall(rig, "POST", "/admin/fallas", { ruta: "consulta", tipo: "error_5xx", veces: 1_000 })
+    try {
+      expect(await until(id, "pendiente", 4_500)).toBe("revision")
+      expect(await acknowledged()).toBe(ack)
+    } finally {
+      await simCall(rig, "DELETE", "/admin/fallas")
+    }
+  })
 })

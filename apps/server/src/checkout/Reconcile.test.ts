@@ -59,6 +59,28 @@ describe("page reconciliation decisions", () => {
     expect(out).toEqual(Option.some(answer("DESCONOCIDA")))
   })
 
+  it("an order the bank acknowledged is never given up on because a later query fails", () => {
+    for (const estado of ["ACEPTADA", "PENDIENTE"]) {
+      const out = toApply({
+        linkEstado: "revision",
+        attempt: attempt(estado),
+        answer: answer("DESCONOCIDA"),
+        at: later(10 * 3600_000),
+        abandonMs: 4 * 3600_000
+      })
+      expect(out).toEqual(Option.none())
+    }
+    // Its acknowledgement is applied, so the attempt leaves DESCONOCIDA (Settle.ts).
+    const acknowledged = toApply({
+      linkEstado: "revision",
+      attempt: attempt("DESCONOCIDA"),
+      answer: answer("PENDIENTE"),
+      at: later(60_000),
+      abandonMs: 4 * 3600_000
+    })
+    expect(acknowledged).toEqual(Option.some(answer("PENDIENTE")))
+  })
+
   it("an order still unknown after the abandon window is settled as not done, never before", () => {
     const input = {
       linkEstado: "revision" as const,

@@ -35,8 +35,10 @@ export const shouldAsk = (attempt: Waiting, at: Date, bankTimeoutMs: number): bo
 /**
  * The answer to apply after asking, or none. A query with no news changes nothing, except that
  * a lost "sending" attempt becomes unknown (the link goes to `revision`), and an order the bank
- * still does not know `abandonMs` after that was not done: it is settled `RECHAZADA
- * BANCO_NO_DISPONIBLE` and the link reopens instead of waiting in `revision` forever.
+ * has never acknowledged and still does not know `abandonMs` after that was not done: it is
+ * settled `RECHAZADA BANCO_NO_DISPONIBLE` and the link reopens instead of waiting in `revision`
+ * forever. Once the bank has acknowledged the order (`ACEPTADA`/`PENDIENTE`), only its final
+ * answer closes it: a query that fails then is never taken for "not done".
  */
 export const toApply = (input: {
   readonly linkEstado: LinkMachine.LinkState
@@ -51,6 +53,7 @@ export const toApply = (input: {
   if (answer.estado !== "DESCONOCIDA") return Option.some(answer)
   if (linkEstado === "procesando") return Option.none()
   if (linkEstado !== "revision") return Option.some(answer)
+  if (attempt.estado !== "DESCONOCIDA") return Option.none()
   const unknownForMs = at.getTime() - attempt.actualizado_at.getTime()
   return unknownForMs < input.abandonMs ? Option.none() : Option.some(NOT_DONE)
 }

@@ -112,7 +112,8 @@ export const applyAnswer = (input: {
         const moved = yield* sql`
           update links set estado = 'procesando' where id = ${link.id} and estado = 'cobrando' returning id`
         yield* sql`update intentos_pago set estado = ${answer.estado}, referencia_banco = ${answer.referencia_banco},
-            actualizado_at = ${at} where id = ${attempt.id} and estado in ('ENVIANDO', 'ACEPTADA', 'PENDIENTE')`
+            actualizado_at = ${at}
+          where id = ${attempt.id} and estado in ('ENVIANDO', 'ACEPTADA', 'PENDIENTE', 'DESCONOCIDA')`
         return (
           moved.length > 0 || from === "procesando" ? { _tag: "Procesando" } : { _tag: "SinCambio" }
         ) as Outcome
