@@ -88,6 +88,7 @@ export async function* sseMessages(
   let data: Array<string> = []
   let event = ""
   let id: string | undefined
+  let announced: string | undefined
   const reader = body.getReader()
   try {
     for (;;) {
@@ -103,6 +104,9 @@ export async function* sseMessages(
         buffer = buffer.slice(match.index + match[0].length)
         if (line === "") {
           if (data.length > 0) yield { id, event: event || "message", data: data.join("\n") }
+          // A block with an id and no data moves the last event id on (WHATWG), and only that.
+          else if (id !== undefined && id !== announced) yield { id, event: "", data: "" }
+          announced = id
           data = []
           event = ""
           continue
@@ -217,6 +221,11 @@ export const listen = async (config: ListenConfig): Promise<void> => {
         connections++
         failures = 0
         for await (const message of sseMessages(response.body, arm)) {
+          // The opening block names where this connection starts: resume from there if it drops.
+          if (message.data === "" && message.event === "") {
+            if (message.id !== undefined) lastId = message.id
+            continue
+          }
           let notice: Notice
           try {
             notice = {

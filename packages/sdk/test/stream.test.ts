@@ -88,6 +88,29 @@ describe("eventos.stream", () => {
     }
   })
 
+  it("a connection dropped before its first notice still resumes where it started", async () => {
+    const merchant = await newMerchant()
+    const sw = new Switch({ key: merchant.key, baseUrl: proxy.url })
+    const controller = new AbortController()
+    const seen: Array<SwitchEvent> = []
+    const before = proxy.requests.length
+    const streaming = (async () => {
+      for await (const event of sw.eventos.stream({ signal: controller.signal })) seen.push(event)
+    })()
+    try {
+      await eventually(async () => (proxy.requests.length > before ? true : undefined), 10_000)
+      await new Promise((r) => setTimeout(r, 300))
+      proxy.cut()
+      const link = await merchant.sw.links.create({ monto: 8, concepto: "antes del primero" })
+      await merchant.sw.links.simulate(link.id, "pagado")
+      await eventually(async () => (paid(seen).includes(link.id) ? true : undefined), 15_000)
+      expect(proxy.requests.at(-1)?.["last-event-id"]).toMatch(/^\d+$/)
+    } finally {
+      controller.abort()
+      await streaming
+    }
+  })
+
   it("ends with the error when the server refuses the key, without retrying", async () => {
     const sw = new Switch({ key: "nadie:sk_test_00000000000000000000000000000000", baseUrl: proxy.url })
     const before = proxy.requests.length

@@ -67,9 +67,9 @@ const make = Effect.gen(function* () {
       limit ${BATCH}`.pipe(Effect.orDie)
 
   /**
-   * The SSE body: a retry hint, the notices as they commit, and a comment every 15 s. The start
-   * is fixed before the first byte, so whatever commits after a client sees `: conectado`
-   * reaches it.
+   * The SSE body: a retry hint and the start as the last event id, the notices as they commit,
+   * and a comment every 15 s. The start is fixed before the first byte, so whatever commits after
+   * a client sees `: conectado` reaches it, even across a reconnection.
    */
   const stream = (caller: Caller, lastEventId: string | undefined): Stream.Stream<string> =>
     Stream.unwrap(
@@ -86,7 +86,10 @@ const make = Effect.gen(function* () {
           })
         )
         const heartbeat = Stream.tick(HEARTBEAT).pipe(Stream.map(() => ": ping\n\n"))
-        return Stream.concat(Stream.make("retry: 2000\n: conectado\n\n"), Stream.merge(notices, heartbeat))
+        // The opening block carries the start as the last event id, so a client that loses the
+        // connection before its first notice still resumes from here.
+        const opening = `retry: 2000\nid: ${start}\n: conectado\n\n`
+        return Stream.concat(Stream.make(opening), Stream.merge(notices, heartbeat))
       })
     )
 

@@ -12,6 +12,7 @@ export async function* readSse(body: ReadableStream<Uint8Array>): AsyncGenerator
   let event = ""
   let data: Array<string> = []
   let id: string | undefined
+  let announced: string | undefined
   try {
     for (;;) {
       const { value, done } = await reader.read()
@@ -24,6 +25,9 @@ export async function* readSse(body: ReadableStream<Uint8Array>): AsyncGenerator
         buffer = buffer.slice(match.index + match[0].length)
         if (line === "") {
           if (data.length > 0) yield { event: event || "message", data: data.join("\n"), id }
+          // A block with an id and no data moves the last event id on (WHATWG), and only that.
+          else if (id !== undefined && id !== announced) yield { event: "", data: "", id }
+          announced = id
           event = ""
           data = []
           continue

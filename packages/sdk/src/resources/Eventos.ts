@@ -20,15 +20,15 @@ const parseEvent = (data: string): SwitchEvent | undefined => {
 /** Waits `ms`, or less when `signal` aborts. */
 const pause = (ms: number, signal: AbortSignal | undefined) =>
   new Promise<void>((done) => {
-    const timer = setTimeout(done, ms)
-    signal?.addEventListener(
-      "abort",
-      () => {
-        clearTimeout(timer)
-        done()
-      },
-      { once: true }
-    )
+    const onAbort = () => {
+      clearTimeout(timer)
+      done()
+    }
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort)
+      done()
+    }, ms)
+    signal?.addEventListener("abort", onAbort, { once: true })
   })
 
 /** The merchant's notices (DESIGN §5, for development): a list and a live stream. */
