@@ -2,7 +2,9 @@
  * Webhook routes and delivery: a real receiver on loopback (SWITCH_WEBHOOK_ALLOW_PRIVATE on),
  * both signatures, retries at DESIGN's backoff (scaled down), 3xx as failure, 6 attempts.
  */
+import { Redacted } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import * as Sealed from "../src/platform/Sealed.js"
 import { approveMerchant, call, registerMerchant, startServer, type TestServer } from "./harness.js"
 import {
   eventually,
@@ -200,6 +202,21 @@ describe("webhook delivery", () => {
     expect(mine).toHaveLength(2)
     expect(new Set(mine.map((r) => r.headers["x-service-delivery"]))).toEqual(new Set([delivery.id]))
     expect(mine[0]?.body).toBe(mine[1]?.body)
+  })
+
+  it("a secret sealed under another SWITCH_SECRET fails its delivery at once, with the reason, and sends nothing", async () => {
+    const { testKey, liveKey, rx } = await fresh()
+    const hook = await createHook(liveKey, `${rx.url}?otro-secreto`, ["link.pagado"])
+    const foreign = Sealed.seal(Redacted.make("otro-secreto-del-servidor"), "webhook", hook.id, "whsec_x")
+    await query(server.databaseUrl, "update webhooks set secret = $2 where id = $1", [hook.id, foreign])
+    await paySimulated(server.url, testKey)
+    const [delivery] = await eventually(async () => {
+      const list = await deliveries(liveKey, hook.id)
+      return list[0]?.estado === "fallido" ? list : null
+    })
+    expect(delivery.error).toContain("SWITCH_SECRET")
+    expect(delivery.intentos).toBe(1)
+    expect(rx.received).toHaveLength(0)
   })
 
   it("a 302 counts as a failure and its Location is not followed", async () => {

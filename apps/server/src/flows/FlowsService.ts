@@ -57,8 +57,10 @@ export const FlowsServiceLive = Layer.effect(
     const mac = (text: string) =>
       createHmac("sha256", Redacted.value(settings.secret)).update(`flow:${text}`).digest("hex")
     /** The binding's secrets and private key, sealed at rest (platform/Sealed.ts). */
-    const sealed = (id: string, text: string) => Sealed.seal(settings.secret, "flow", id, text)
-    const opened = (id: string, text: string) => Sealed.open(settings.secret, "flow", id, text)
+    const sealed = (column: string, id: string, text: string) =>
+      Sealed.seal(settings.secret, `flow:${column}`, id, text)
+    const opened = (column: string, id: string, text: string) =>
+      Sealed.open(settings.secret, `flow:${column}`, id, text)
 
     const configure = (caller: Caller, input: unknown) =>
       Effect.gen(function* () {
@@ -79,8 +81,8 @@ export const FlowsServiceLive = Layer.effect(
           const rows = yield* sql<{ public_key: string }>`
             update flow_bindings set flow_secret_mac = ${mac(flowSecret)}, cuenta = ${JSON.stringify(body.cuenta)}::jsonb,
               concepto = ${body.concepto ?? null}, monto_fijo = ${montoFijo},
-              monto_secret = ${montoSecret === null ? null : sealed(body.flow_id, montoSecret)},
-              app_secret = ${sealed(body.flow_id, body.app_secret)}, mode = ${mode}, updated_at = now()
+              monto_secret = ${montoSecret === null ? null : sealed("monto_secret", body.flow_id, montoSecret)},
+              app_secret = ${sealed("app_secret", body.flow_id, body.app_secret)}, mode = ${mode}, updated_at = now()
             where id = ${body.flow_id} and comercio_id = ${caller.comercioId}
             returning public_key`
           const row = rows[0]
@@ -93,8 +95,8 @@ export const FlowsServiceLive = Layer.effect(
             insert into flow_bindings (id, comercio_id, mode, flow_secret_mac, cuenta, concepto, monto_fijo,
               monto_secret, app_secret, private_key, public_key)
             values (${id}, ${caller.comercioId}, ${mode}, ${mac(flowSecret)}, ${JSON.stringify(body.cuenta)}::jsonb,
-              ${body.concepto ?? null}, ${montoFijo}, ${montoSecret === null ? null : sealed(id, montoSecret)},
-              ${sealed(id, body.app_secret)}, ${sealed(id, keys.privateKey)}, ${keys.publicKey})`
+              ${body.concepto ?? null}, ${montoFijo}, ${montoSecret === null ? null : sealed("monto_secret", id, montoSecret)},
+              ${sealed("app_secret", id, body.app_secret)}, ${sealed("private_key", id, keys.privateKey)}, ${keys.publicKey})`
         }
         return {
           flow_id: id,
@@ -143,9 +145,9 @@ export const FlowsServiceLive = Layer.effect(
           cuenta: row.cuenta,
           concepto: row.concepto,
           montoFijo: row.monto_fijo === null ? null : Money.Cents(row.monto_fijo),
-          montoSecret: row.monto_secret === null ? null : opened(row.id, row.monto_secret),
-          appSecret: opened(row.id, row.app_secret),
-          privateKey: row.private_key === null ? null : opened(row.id, row.private_key)
+          montoSecret: row.monto_secret === null ? null : opened("monto_secret", row.id, row.monto_secret),
+          appSecret: opened("app_secret", row.id, row.app_secret),
+          privateKey: row.private_key === null ? null : opened("private_key", row.id, row.private_key)
         })
       }).pipe(Effect.orDie)
 

@@ -22,11 +22,14 @@ export const trustList = (entries: ReadonlyArray<string>): BlockList | null => {
   if (entries.length === 0) return null
   const list = new BlockList()
   for (const entry of entries) {
-    const [address = "", bits] = entry.trim().split("/")
+    const [address = "", bits, ...rest] = entry.trim().split("/")
     const type = family(plain(address))
-    if (type === null) throw new Error(`SWITCH_PROXIES_CONFIABLES: "${entry}" is not an address or range`)
+    const prefix = Number(bits)
+    const prefixOk = bits === undefined || (/^\d{1,3}$/.test(bits) && prefix <= (type === "ipv4" ? 32 : 128))
+    if (type === null || !prefixOk || rest.length > 0)
+      throw new Error(`SWITCH_PROXIES_CONFIABLES: "${entry}" is not an address or range`)
     if (bits === undefined) list.addAddress(plain(address), type)
-    else list.addSubnet(plain(address), Number(bits), type)
+    else list.addSubnet(plain(address), prefix, type)
   }
   return list
 }
@@ -36,19 +39,31 @@ const trusts = (list: BlockList, address: string) => {
   return type !== null && list.check(address, type)
 }
 
-/** The client's address for a request from `peer` carrying `forwardedFor`. */
+/** A forwarded hop as an address: `1.2.3.4`, `1.2.3.4:5678`, `[2001:db8::1]:443` or bare IPv6. */
+const hopAddress = (hop: string): string | null => {
+  const text = hop.trim()
+  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(text)?.[1]
+  const withPort = /^(\d+\.\d+\.\d+\.\d+):\d+$/.exec(text)?.[1]
+  const address = plain(bracketed ?? withPort ?? text)
+  return family(address) === null ? null : address
+}
+
+/**
+ * The client's address for a request from `peer` carrying `forwardedFor`: walking the hops from
+ * the right, the first one that is not a trusted proxy. A hop that is not an address stops the
+ * walk at the last trusted one, so a malformed header can never make a forged hop the client.
+ */
 export const resolveClient = (peer: string, forwardedFor: string | undefined, trusted: BlockList): string => {
-  const from = plain(peer)
-  if (!trusts(trusted, from) || forwardedFor === undefined) return from
-  const hops = forwardedFor
-    .split(",")
-    .map(plain)
-    .filter((hop) => family(hop) !== null)
+  let client = plain(peer)
+  if (!trusts(trusted, client) || forwardedFor === undefined) return client
+  const hops = forwardedFor.split(",")
   for (let i = hops.length - 1; i >= 0; i--) {
-    const hop = hops[i] as string
+    const hop = hopAddress(hops[i] ?? "")
+    if (hop === null) return client
+    client = hop
     if (!trusts(trusted, hop)) return hop
   }
-  return hops[0] ?? from
+  return client
 }
 
 /** Gives handlers the client's address instead of a trusted proxy's. */

@@ -22,6 +22,18 @@ describe("sealed secrets", () => {
     const bytes = Buffer.from(sealed.slice(3), "base64")
     bytes[14] = (bytes[14] ?? 0) ^ 1
     expect(() => open(secret, "webhook", "id-1", `v1:${bytes.toString("base64")}`)).toThrow()
+    // A value cut short (a shorter tag would otherwise be accepted) is refused.
+    const short = Buffer.from(sealed.slice(3), "base64").subarray(0, 20).toString("base64")
+    expect(() => open(secret, "webhook", "id-1", `v1:${short}`)).toThrow()
+    const truncatedTag = Buffer.from(sealed.slice(3), "base64")
+    expect(() =>
+      open(
+        secret,
+        "webhook",
+        "id-1",
+        `v1:${truncatedTag.subarray(0, truncatedTag.length - 12).toString("base64")}`
+      )
+    ).toThrow()
   })
 
   it("reads a value stored before sealing as it is", () => {

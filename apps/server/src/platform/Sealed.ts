@@ -24,7 +24,9 @@ export const seal = (
   plaintext: string
 ) => {
   const iv = randomBytes(IV_BYTES)
-  const cipher = createCipheriv("aes-256-gcm", keyFor(serverSecret, purpose), iv)
+  const cipher = createCipheriv("aes-256-gcm", keyFor(serverSecret, purpose), iv, {
+    authTagLength: TAG_BYTES
+  })
   cipher.setAAD(Buffer.from(id))
   const body = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()])
   return PREFIX + Buffer.concat([iv, body, cipher.getAuthTag()]).toString("base64")
@@ -39,7 +41,10 @@ export const open = (
 ) => {
   if (!stored.startsWith(PREFIX)) return stored
   const raw = Buffer.from(stored.slice(PREFIX.length), "base64")
-  const decipher = createDecipheriv("aes-256-gcm", keyFor(serverSecret, purpose), raw.subarray(0, IV_BYTES))
+  if (raw.length < IV_BYTES + TAG_BYTES) throw new Error("sealed value too short")
+  const decipher = createDecipheriv("aes-256-gcm", keyFor(serverSecret, purpose), raw.subarray(0, IV_BYTES), {
+    authTagLength: TAG_BYTES
+  })
   decipher.setAAD(Buffer.from(id))
   decipher.setAuthTag(raw.subarray(raw.length - TAG_BYTES))
   return Buffer.concat([

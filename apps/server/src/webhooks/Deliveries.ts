@@ -10,7 +10,7 @@
  * graphile-worker's own retries only cover infrastructure faults.
  */
 import { SqlClient } from "@effect/sql"
-import { Effect, Option } from "effect"
+import { Effect, Either, Option } from "effect"
 import { Settings } from "../Config.js"
 import * as Sealed from "../platform/Sealed.js"
 import { ATTEMPT_TIMEOUT_MS, WebhookSender } from "./Sender.js"
@@ -79,11 +79,19 @@ export const runAttempt = (payload: { readonly id: string; readonly intento: num
           where id = ${id}`
         return Option.none<Claimed>()
       }
+      const secret = Either.try(() => Sealed.open(settings.secret, "webhook", row.webhook_id, row.secret))
+      if (Either.isLeft(secret)) {
+        // Sealed under another SWITCH_SECRET: no attempt could ever be signed, so it stops here.
+        yield* sql`
+          update webhook_entregas set estado = 'fallido', error = 'secreto del webhook ilegible (¿cambió SWITCH_SECRET?)'
+          where id = ${id}`
+        return Option.none<Claimed>()
+      }
       if (intento < attemptsFor(row.evento)) {
         const net = ATTEMPT_TIMEOUT_MS / 1000 + 30 + delayAfter(intento, settings.webhookBackoffEscala)
         yield* schedule(id, intento + 1, net)
       }
-      return Option.some(row)
+      return Option.some({ ...row, secret: secret.right })
     }).pipe(sql.withTransaction)
     if (Option.isNone(claimed)) return Option.none<string>()
     const row = claimed.value
@@ -93,7 +101,7 @@ export const runAttempt = (payload: { readonly id: string; readonly intento: num
       url: row.url,
       body: row.cuerpo,
       headers: signedHeaders({
-        secret: Sealed.open(settings.secret, "webhook", row.webhook_id, row.secret),
+        secret: row.secret,
         body: row.cuerpo,
         evento: row.evento,
         deliveryId: row.id,
