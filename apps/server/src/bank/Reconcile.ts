@@ -43,6 +43,10 @@ const reconcileOne = (row: Store.OpRow) =>
       unknownSince !== null &&
       at.getTime() - unknownSince.getTime() >= settings.conciliarAbandonoSegundos * 1000
     ) {
+      // Operators should look at the bank: settled without it ever answering.
+      yield* Effect.logWarning(
+        `operación ${row.id}: sin respuesta del banco en la ventana, se da por no hecha`
+      )
       yield* Store.apply(updated, giveUp(updated), at)
       return
     }

@@ -30,7 +30,7 @@ import {
   unavailable,
   validation
 } from "./Model.js"
-import { shouldAsk, toApply } from "./Reconcile.js"
+import { NOT_DONE, shouldAsk, toApply } from "./Reconcile.js"
 import { type Attempt, applyAnswer, CHECKOUT_COLUMNS, type CheckoutLink, IN_FLIGHT } from "./Settle.js"
 
 export class Checkout extends Context.Tag("@switch/server/Checkout")<
@@ -95,6 +95,12 @@ export const CheckoutLive = Layer.effect(
           abandonMs: settings.conciliarAbandonoSegundos * 1000
         })
         if (Option.isSome(apply)) {
+          if (apply.value === NOT_DONE) {
+            // Operators should look at the bank: settled without it ever answering.
+            yield* Effect.logWarning(
+              `pago ${attempt.id} del link ${link.id}: sin respuesta del banco en la ventana, se da por no hecho`
+            )
+          }
           yield* provide(applyAnswer({ attempt, link, merchant, answer: apply.value, at }))
         }
       })
