@@ -11,7 +11,10 @@ const stat = (pid) => {
     const close = text.lastIndexOf(")")
     const comm = text.slice(text.indexOf("(") + 1, close)
     const fields = text.slice(close + 2).split(" ")
-    return { pid, comm, ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) }
+    // Own time plus that of reaped children, so a Postgres backend that exits mid-run still counts
+    // (its time moves to the postmaster's).
+    const ticks = [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i]), 0)
+    return { pid, comm, ppid: Number(fields[1]), ticks }
   } catch {
     return null
   }

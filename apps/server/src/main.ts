@@ -38,7 +38,12 @@ const loadSecret = (): string => {
 
 const serve = (databaseUrl: string, settings: ServerSettings) =>
   HttpLive({ port }).pipe(
-    Layer.provide(PgLive(databaseUrl, Number(env.SWITCH_PG_POOL ?? 20))),
+    Layer.provide(
+      PgLive(databaseUrl, {
+        maxConnections: Number(env.SWITCH_PG_POOL ?? 20),
+        prepared: env.SWITCH_PG_PREPARAR !== "0"
+      })
+    ),
     Layer.provide(Layer.succeed(Settings, settings)),
     Layer.provide(Logger.minimumLogLevel(logLevel)),
     Layer.locally(FiberRef.currentTracerEnabled, false)

@@ -25,7 +25,7 @@ export const startCheckoutServer = async (
   const settings = testSettings()
   const clock = options.clock
   let layer = HttpLive({ port: 0, host: "127.0.0.1" }).pipe(
-    Layer.provide(PgLive(databaseUrl, 10)),
+    Layer.provide(PgLive(databaseUrl, { maxConnections: 10 })),
     Layer.provide(Layer.succeed(Settings, settings)),
     Layer.provide(Logger.minimumLogLevel(LogLevel.Warning))
   )

@@ -45,7 +45,7 @@ export const startDirect = async (overrides: Partial<ServerSettings> = {}): Prom
   const clock = { fixed: null as Date | null }
   const runtime = ManagedRuntime.make(
     HttpLive({ port: 0, host: "127.0.0.1" }).pipe(
-      Layer.provide(PgLive(databaseUrl, 20)),
+      Layer.provide(PgLive(databaseUrl, { maxConnections: 20 })),
       Layer.provide(Layer.succeed(Settings, settings)),
       Layer.provide(Layer.succeed(CheckoutClock, { now: Effect.sync(() => clock.fixed ?? new Date()) })),
       Layer.provide(Logger.minimumLogLevel(LogLevel.Error))

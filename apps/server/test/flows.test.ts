@@ -32,7 +32,7 @@ const startAt = async (databaseUrl: string, at: Date): Promise<TestServer> => {
   const settings = testSettings()
   const runtime = ManagedRuntime.make(
     HttpLive({ port: 0, host: "127.0.0.1" }).pipe(
-      Layer.provide(PgLive(databaseUrl, 5)),
+      Layer.provide(PgLive(databaseUrl, { maxConnections: 5 })),
       Layer.provide(Layer.succeed(Settings, settings)),
       Layer.provide(Layer.succeed(CheckoutClock, { now: Effect.succeed(at) })),
       Layer.provide(Logger.minimumLogLevel(LogLevel.Warning))

@@ -53,7 +53,7 @@ export const startServer = async (
   const settings = testSettings(options.settings)
   const runtime = ManagedRuntime.make(
     HttpLive({ port: 0, host: "127.0.0.1" }).pipe(
-      Layer.provide(PgLive(databaseUrl, 10)),
+      Layer.provide(PgLive(databaseUrl, { maxConnections: 10 })),
       Layer.provide(Layer.succeed(Settings, settings)),
       Layer.provide(Logger.minimumLogLevel(LogLevel.Warning))
     )

@@ -15,7 +15,9 @@ const runtimes: Array<ManagedRuntime.ManagedRuntime<RateLimiter, unknown>> = []
 
 /** A limiter with its own pool, as a separate server process has. */
 const limiter = () => {
-  const runtime = ManagedRuntime.make(RateLimiterLive.pipe(Layer.provide(PgLive(databaseUrl, 4))))
+  const runtime = ManagedRuntime.make(
+    RateLimiterLive.pipe(Layer.provide(PgLive(databaseUrl, { maxConnections: 4 })))
+  )
   runtimes.push(runtime)
   return (policy: RateLimit.Policy, subject: string) =>
     runtime.runPromise(Effect.flatMap(RateLimiter, (l) => l.hit(policy, subject)))

@@ -148,7 +148,7 @@ describe("live settlement job", () => {
   const runtimeWith = (databaseUrl: string, bank: Layer.Layer<Banks>) =>
     ManagedRuntime.make(
       Layer.mergeAll(bank, Layer.succeed(Settings, testSettings())).pipe(
-        Layer.provideMerge(PgLive(databaseUrl, 2))
+        Layer.provideMerge(PgLive(databaseUrl, { maxConnections: 2 }))
       )
     )
 

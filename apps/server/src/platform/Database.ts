@@ -31,7 +31,7 @@ export const prepare = async (
 ): Promise<{ codigo: string; key: string } | null> => {
   const runtime = ManagedRuntime.make(
     MerchantsServiceLive.pipe(
-      Layer.provideMerge(SqlLive(url, 2)),
+      Layer.provideMerge(SqlLive(url, { maxConnections: 2 })),
       Layer.provide(Layer.succeed(Settings, settings))
     )
   )

@@ -1,7 +1,8 @@
 /** The Postgres client and the migrations, as layers. */
 import { NodeContext } from "@effect/platform-node"
+import { SqlError } from "@effect/sql/SqlError"
 import { PgClient, PgMigrator } from "@effect/sql-pg"
-import { Layer, Redacted } from "effect"
+import { Effect, Layer } from "effect"
 import Pg from "pg"
 import init from "../migrations/0001_init.js"
 import checkout from "../migrations/0002_checkout.js"
@@ -9,24 +10,52 @@ import webhooks from "../migrations/0003_webhooks.js"
 import direct from "../migrations/0004_direct.js"
 import unloggedCounters from "../migrations/0005_unlogged_counters.js"
 import flows from "../migrations/0006_flows.js"
+import { preparingClient, registry } from "./Prepared.js"
 
 /** int8 (bigint cents, counts) as JS numbers: every amount fits in a safe integer. */
 const INT8_OID = 20
 const NUMERIC_OID = 1700
 
-export const PgLive = (url: string, maxConnections = 20) =>
-  PgClient.layer({
-    url: Redacted.make(url),
-    maxConnections,
-    applicationName: "switch",
-    types: {
-      getTypeParser: ((oid: number, format?: "text" | "binary") => {
-        if (oid === INT8_OID) return (value: string) => Number(value)
-        if (oid === NUMERIC_OID) return (value: string) => value
-        return Pg.types.getTypeParser(oid, format)
-      }) as typeof Pg.types.getTypeParser
-    }
-  })
+const types = {
+  getTypeParser: ((oid: number, format?: "text" | "binary") => {
+    if (oid === INT8_OID) return (value: string) => Number(value)
+    if (oid === NUMERIC_OID) return (value: string) => value
+    return Pg.types.getTypeParser(oid, format)
+  }) as typeof Pg.types.getTypeParser
+}
+
+export interface PgOptions {
+  readonly maxConnections?: number
+  /**
+   * Named prepared statements (Prepared.ts); on unless turned off, which a pooler in
+   * transaction mode in front of Postgres needs (SWITCH_PG_PREPARAR=0).
+   */
+  readonly prepared?: boolean
+}
+
+/** The pool, checked with one query, ended when the layer closes. */
+const pool = (url: string, options: PgOptions) =>
+  Effect.acquireRelease(
+    Effect.tryPromise({
+      try: async () => {
+        const created = new Pg.Pool({
+          connectionString: url,
+          max: options.maxConnections ?? 20,
+          application_name: "switch",
+          types,
+          ...(options.prepared === false ? {} : { Client: preparingClient(registry()) })
+        })
+        created.on("error", () => undefined)
+        await created.query("select 1")
+        return created
+      },
+      catch: (cause) => new SqlError({ cause, message: "PgClient: Failed to connect" })
+    }),
+    (created) => Effect.promise(() => created.end()).pipe(Effect.timeoutOption(1000))
+  )
+
+export const PgLive = (url: string, options: PgOptions = {}) =>
+  PgClient.layerFromPool({ acquire: pool(url, options), applicationName: "switch", types })
 
 export const migrations = PgMigrator.fromRecord({
   "0001_init": init,
@@ -41,5 +70,5 @@ export const migrations = PgMigrator.fromRecord({
 export const MigratorLive = PgMigrator.layer({ loader: migrations }).pipe(Layer.provide(NodeContext.layer))
 
 /** The client with its schema up to date. */
-export const SqlLive = (url: string, maxConnections?: number) =>
-  MigratorLive.pipe(Layer.provideMerge(PgLive(url, maxConnections)))
+export const SqlLive = (url: string, options?: PgOptions) =>
+  MigratorLive.pipe(Layer.provideMerge(PgLive(url, options)))
