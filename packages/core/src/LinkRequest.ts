@@ -186,12 +186,16 @@ export const repeatedItemKeys = (
   return Object.keys(fieldErrors).length === 0 ? Either.void : Either.left({ fieldErrors })
 }
 
+// Built once: the hot path (every link creation) only runs them.
+const decodeLinkBody = Validation.decode(LinkCreate)
+const decodeLoteBody = Validation.decode(LoteCreate)
+
 /** Decodes a `POST /links` body and resolves its expiry at `now`. */
 export const decodeLinkCreate = (
   input: unknown,
   now: Date
 ): Either.Either<{ readonly body: LinkCreate; readonly expiresAt: Date }, Validation.FieldErrors> =>
-  Either.flatMap(Validation.decode(LinkCreate)(input), (body) =>
+  Either.flatMap(decodeLinkBody(input), (body) =>
     Either.map(resolveExpiry(body, now), (expiresAt) => ({ body, expiresAt }))
   )
 
@@ -200,7 +204,7 @@ export const decodeLoteCreate = (
   input: unknown,
   now: Date
 ): Either.Either<{ readonly body: LoteCreate; readonly expiresAt: Date }, Validation.FieldErrors> =>
-  Either.flatMap(Validation.decode(LoteCreate)(input), (body) =>
+  Either.flatMap(decodeLoteBody(input), (body) =>
     Either.flatMap(repeatedItemKeys(body.items), () =>
       Either.map(resolveExpiry(body, now), (expiresAt) => ({ body, expiresAt }))
     )

@@ -95,14 +95,15 @@ export const nulCharacters = (input: unknown, path: ReadonlyArray<string> = []):
 }
 
 /** Decodes an unknown body strictly (nulls read as absent), failing with SPEC's `fieldErrors` detail. */
-export const decode =
-  <A, I>(schema: Schema.Schema<A, I, never>) =>
-  (input: unknown): Either.Either<A, FieldErrors> => {
+export const decode = <A, I>(schema: Schema.Schema<A, I, never>) => {
+  const parse = Schema.decodeUnknownEither(schema, strict)
+  return (input: unknown): Either.Either<A, FieldErrors> => {
     const nul = nulCharacters(input)
     if (nul.length > 0) {
       return Either.left({
         fieldErrors: Object.fromEntries(nul.map((p) => [p, ["contiene un carácter no permitido"]]))
       })
     }
-    return Either.mapLeft(Schema.decodeUnknownEither(schema, strict)(dropNulls(input)), fieldErrors)
+    return Either.mapLeft(parse(dropNulls(input)), fieldErrors)
   }
+}
