@@ -4,6 +4,7 @@ import Pg from "pg"
 import type { ServerSettings } from "../Config.js"
 import { Settings } from "../Config.js"
 import { MerchantsService, MerchantsServiceLive } from "../merchants/MerchantsService.js"
+import { sealLegacy } from "./SealLegacy.js"
 import { SqlLive } from "./Sql.js"
 
 /** Creates `name` on the server of `adminUrl` (a url to any existing database) unless it exists. */
@@ -23,7 +24,10 @@ export const ensureDatabase = async (adminUrl: string, name: string, template?: 
   }
 }
 
-/** Runs the migrations on `url` and, when asked, seeds the demo merchant; returns its key. */
+/**
+ * Runs the migrations on `url`, seals secrets stored before sealing existed and, when asked, seeds
+ * the demo merchant; returns its key.
+ */
 export const prepare = async (
   url: string,
   settings: ServerSettings,
@@ -32,12 +36,15 @@ export const prepare = async (
   const runtime = ManagedRuntime.make(
     MerchantsServiceLive.pipe(
       Layer.provideMerge(SqlLive(url, { maxConnections: 2 })),
-      Layer.provide(Layer.succeed(Settings, settings))
+      Layer.provideMerge(Layer.succeed(Settings, settings))
     )
   )
   try {
     return await runtime.runPromise(
-      options.seed ? Effect.flatMap(MerchantsService, (m) => m.seedDemo) : Effect.succeed(null)
+      Effect.zipRight(
+        sealLegacy,
+        options.seed ? Effect.flatMap(MerchantsService, (m) => m.seedDemo) : Effect.succeed(null)
+      )
     )
   } finally {
     await runtime.dispose()

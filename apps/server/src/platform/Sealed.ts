@@ -4,7 +4,7 @@
  * row's id as associated data, so a database dump or a copied row reveals nothing usable.
  *
  * Sealed text is `v1:<base64 of iv, ciphertext, tag>`; text without the prefix was stored before
- * sealing existed and is read as it is.
+ * sealing existed: it is read as it is, and sealed at the next start (SealLegacy.ts).
  */
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from "node:crypto"
 import { Redacted } from "effect"
