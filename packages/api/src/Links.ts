@@ -5,7 +5,15 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { LinkMachine, LinkRequest } from "@switch/core"
 import { Schema } from "effect"
-import { BadRequest, Conflict, Forbidden, NotFound, ValidationError } from "./Errors.js"
+import {
+  BadRequest,
+  Conflict,
+  Forbidden,
+  NotFound,
+  Unavailable,
+  UnprocessableEntity,
+  ValidationError
+} from "./Errors.js"
 import { Authentication } from "./Security.js"
 
 export const LinkEstado = Schema.Literal(...LinkMachine.LinkStates)
@@ -88,6 +96,8 @@ export class LinksGroup extends HttpApiGroup.make("links")
       .addError(BadRequest)
       .addError(Forbidden)
       .addError(Conflict)
+      .addError(UnprocessableEntity)
+      .addError(Unavailable)
       .annotate(OpenApi.Summary, "Crear un link de pago")
       .annotate(
         OpenApi.Description,

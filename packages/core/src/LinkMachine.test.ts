@@ -185,6 +185,14 @@ describe("link state machine", () => {
         LinkEffect.Emitir({ evento: "link.acreditado", metodo: null, referencia: "SIMULADO", simulado: true })
       ])
     })
+    it("refuses to simulate a payment of a suspended merchant's link with comercio_suspendido", () => {
+      expect(
+        refusal(link({ comercioSuspendido: true }), LinkEvent.Simular({ resultado: "pagado" }))
+      ).toMatchObject({ error: "comercio_suspendido" })
+      expect(to(link({ comercioSuspendido: true }), LinkEvent.Simular({ resultado: "expirado" }))).toEqual(
+        Either.right("expirado")
+      )
+    })
     it("rechazado changes nothing and expirado expires at once", () => {
       expect(to(link(), LinkEvent.Simular({ resultado: "rechazado" }))).toEqual(Either.right("pendiente"))
       expect(to(link(), LinkEvent.Simular({ resultado: "expirado" }))).toEqual(Either.right("expirado"))

@@ -176,6 +176,9 @@ export const transition = (
       if (estado !== "pendiente") return Either.left(Refusal.NoSimulable({ error: "no_simulable", estado }))
       switch (event.resultado) {
         case "pagado":
+          // A suspended merchant's open links cannot start being paid, simulated or not.
+          if (link.comercioSuspendido)
+            return Either.left(Refusal.ComercioSuspendido({ error: "comercio_suspendido" }))
           return move(link, "pagado", null, paidEffects(link, null, "SIMULADO", true))
         case "rechazado":
           return move(link, "pendiente", null)

@@ -1,6 +1,7 @@
 /** How a stored link reads in the API: SPEC's Payment link fields, money as JSON numbers. */
 import type { Links, Mode } from "@switch/api"
 import { LinkMachine, Money } from "@switch/core"
+import { repartoJson } from "../settlement/Reparto.js"
 import { qrDataUrl } from "./QrPng.js"
 
 /** A `links` row as the queries select it. */
@@ -111,7 +112,7 @@ export const toView = (
   }
   if (row.split !== null) {
     view.split = row.split
-    view.reparto = row.reparto
+    view.reparto = repartoJson(row.reparto)
   }
   return view as Links.Link
 }

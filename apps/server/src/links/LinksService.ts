@@ -5,7 +5,16 @@
 import { randomUUID } from "node:crypto"
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
-import { BadRequest, type Caller, Conflict, Forbidden, Links, NotFound, ValidationError } from "@switch/api"
+import {
+  BadRequest,
+  type Caller,
+  Conflict,
+  Forbidden,
+  Links,
+  NotFound,
+  UnprocessableEntity,
+  ValidationError
+} from "@switch/api"
 import { Fees, LinkMachine, LinkRequest, Money, Split, Validation } from "@switch/core"
 import { Clock, Context, Effect, Either, Layer, Option } from "effect"
 import { Settings } from "../Config.js"
@@ -64,11 +73,13 @@ const checkSplit = (raw: ReadonlyArray<unknown>, merchant: MerchantRow, monto: M
     )
     return raw
   }).pipe(
-    Either.mapLeft((e) =>
-      e instanceof BadRequest
-        ? e
-        : new BadRequest({ error: e.error as BadRequest["error"], detail: e.detail })
-    )
+    Either.mapLeft((e) => {
+      if (e instanceof BadRequest) return e
+      // SPEC's 422s: a split over the net after commission, a merchant without immediate settlement.
+      if (e.status === 422)
+        return new UnprocessableEntity({ error: e.error as UnprocessableEntity["error"], detail: e.detail })
+      return new BadRequest({ error: e.error as BadRequest["error"], detail: e.detail })
+    })
   )
 
 export class LinksService extends Context.Tag("@switch/server/LinksService")<
@@ -79,7 +90,7 @@ export class LinksService extends Context.Tag("@switch/server/LinksService")<
       body: unknown
     ) => Effect.Effect<
       { readonly status: 200 | 201; readonly link: Links.Link },
-      ValidationError | BadRequest | Forbidden | Conflict
+      ValidationError | BadRequest | UnprocessableEntity | Forbidden | Conflict
     >
     readonly list: (caller: Caller, filters: LinkFilters) => Effect.Effect<ReadonlyArray<Links.Link>>
     readonly get: (caller: Caller, id: string) => Effect.Effect<Links.Link, NotFound>
@@ -136,6 +147,17 @@ export const LinksServiceLive = Layer.effect(
         const { body, expiresAt } = yield* Either.mapLeft(LinkRequest.decodeLinkCreate(input, at), validation)
         let split: ReadonlyArray<unknown> | null = null
         if (body.split !== undefined) {
+          // Beneficiaries are paid by the simulated settlement of test links only: a live link
+          // would settle its whole net to the merchant, so none is taken yet.
+          if (caller.mode === "live") {
+            return yield* Effect.fail(
+              new BadRequest({
+                error: "split_no_disponible",
+                detail:
+                  "El reparto todavía no está disponible en modo live; pruébalo con una llave de prueba."
+              })
+            )
+          }
           const merchant = yield* requireMerchant(caller)
           split = yield* checkSplit(body.split, merchant, body.monto)
         }
@@ -243,6 +265,8 @@ export const LinksServiceLive = Layer.effect(
           const refusal = transition.left
           if (refusal._tag === "SoloModoPrueba")
             return yield* Effect.fail(new Forbidden({ error: "solo_modo_prueba" }))
+          if (refusal._tag === "ComercioSuspendido")
+            return yield* Effect.fail(new Forbidden({ error: "comercio_suspendido" }))
           return yield* Effect.fail(
             new Conflict({ error: "no_simulable", estado: refusalEstado(refusal, row) })
           )

@@ -127,6 +127,7 @@ export const markPaid = (input: PaidInput) =>
           mode: input.mode,
           monto: link.monto,
           propina: link.propina,
+          cobroTxnId: txnId,
           at: input.paidAt
         })
       }

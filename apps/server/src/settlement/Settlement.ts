@@ -14,11 +14,12 @@
 import { randomUUID } from "node:crypto"
 import { PgClient } from "@effect/sql-pg"
 import type { Mode } from "@switch/api"
-import { Fees, Money, type Ports } from "@switch/core"
+import { Fees, Money, type Ports, type Split } from "@switch/core"
 import { Effect, Option } from "effect"
 import { Banks } from "../bank/Banks.js"
 import { Settings } from "../Config.js"
 import { insertEvent } from "../links/Payments.js"
+import { repartoJson, splitSimulated } from "./Reparto.js"
 
 export const TASK = "liquidar"
 
@@ -62,6 +63,31 @@ export const netOf = (link: { monto: number; propina: number }, comisionBp: numb
     commissionPct: Fees.commissionPctFor(comisionBp == null ? null : Money.BasisPoints(comisionBp))
   }).neto
 
+/** `link.acreditado` once per link (its dedupe); `reparto` as stored, shown in bolivars. */
+const emitAcreditado = (input: {
+  readonly txnId: string
+  readonly linkId: string
+  readonly comercioId: string
+  readonly mode: Mode
+  readonly neto: number
+  readonly reparto: Split.RepartoView | null
+  readonly at: Date
+}) =>
+  insertEvent({
+    comercioId: input.comercioId,
+    mode: input.mode,
+    evento: "link.acreditado",
+    dedupe: `link.acreditado:${input.linkId}`,
+    at: input.at,
+    data: {
+      link_id: input.linkId,
+      monto_acreditado: money(input.neto),
+      liquidacion_txn_id: input.txnId,
+      reparto: input.reparto === null ? null : repartoJson(input.reparto),
+      mode: input.mode
+    }
+  })
+
 /** Marks the settlement LIQUIDADA and emits `link.acreditado` once (its dedupe is per link). */
 export const recordSettled = (input: {
   readonly txnId: string
@@ -70,6 +96,7 @@ export const recordSettled = (input: {
   readonly mode: Mode
   readonly neto: number
   readonly referencia: string | null
+  readonly reparto?: Split.RepartoView | null
   readonly at: Date
 }) =>
   Effect.gen(function* () {
@@ -78,44 +105,48 @@ export const recordSettled = (input: {
       update transacciones set estado = 'LIQUIDADA', referencia_banco = ${input.referencia},
         liquidada_at = ${input.at}, motivo_rechazo = null
       where id = ${input.txnId}`
-    yield* insertEvent({
-      comercioId: input.comercioId,
-      mode: input.mode,
-      evento: "link.acreditado",
-      dedupe: `link.acreditado:${input.linkId}`,
-      at: input.at,
-      data: {
-        link_id: input.linkId,
-        monto_acreditado: money(input.neto),
-        liquidacion_txn_id: input.txnId,
-        reparto: null,
-        mode: input.mode
-      }
-    })
+    yield* emitAcreditado({ ...input, reparto: input.reparto ?? null })
   })
 
-/** The simulated settlement of a test payment, inside markPaid's transaction. */
+/**
+ * The simulated settlement of a test payment, inside markPaid's transaction. A link with a
+ * split shares the net first (Reparto.ts); a split in review settles nothing and sends no
+ * `link.acreditado`, and a split that takes the whole net credits 0 under the payer's payment id.
+ */
 export const settleSimulated = (input: {
   readonly linkId: string
   readonly comercioId: string
   readonly mode: Mode
   readonly monto: number
   readonly propina: number
+  readonly cobroTxnId: string
   readonly at: Date
 }) =>
   Effect.gen(function* () {
     const sql = yield* PgClient.PgClient
-    const merchant = yield* sql<{ comision_bp: number | null }>`
-      select comision_bp from comercios where id = ${input.comercioId}`
-    const neto = netOf(input, merchant[0]?.comision_bp ?? null)
+    const rows = yield* sql<{ comision_bp: number | null; split: ReadonlyArray<unknown> | null }>`
+      select c.comision_bp, l.split from links l join comercios c on c.id = l.comercio_id
+      where l.id = ${input.linkId}`
+    const neto = netOf(input, rows[0]?.comision_bp ?? null)
+    const split = rows[0]?.split ?? null
+    let montoComercio = neto
+    let reparto: Split.RepartoView | null = null
+    if (split !== null) {
+      const settled = yield* splitSimulated({ ...input, split, neto })
+      if (settled.montoComercio === null) return
+      montoComercio = settled.montoComercio
+      reparto = settled.reparto
+      if (montoComercio === 0)
+        return yield* emitAcreditado({ ...input, txnId: input.cobroTxnId, neto: 0, reparto })
+    }
     const txnId = randomUUID()
     const inserted = yield* sql`
       insert into transacciones (id, comercio_id, mode, operacion, estado, link_id, monto, moneda, created_at)
-      values (${txnId}, ${input.comercioId}, ${input.mode}, 'liquidacion', 'PENDIENTE', ${input.linkId}, ${neto},
+      values (${txnId}, ${input.comercioId}, ${input.mode}, 'liquidacion', 'PENDIENTE', ${input.linkId}, ${montoComercio},
         'VES', ${input.at})
       on conflict do nothing returning id`
     if (inserted.length === 0) return
-    yield* recordSettled({ ...input, txnId, neto, referencia: "SIMULADO" })
+    yield* recordSettled({ ...input, txnId, neto: montoComercio, referencia: "SIMULADO", reparto })
   })
 
 interface Pending {
