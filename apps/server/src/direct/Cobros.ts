@@ -13,7 +13,16 @@ import { Direct } from "@switch/api"
 import { BankCalendar, Money, type Ports } from "@switch/core"
 import { Effect, Option } from "effect"
 import { Settings } from "../Config.js"
-import { bankFor, decodeBody, merchantOf, now, party, storedParty } from "./Common.js"
+import {
+  bankFor,
+  decodeBody,
+  merchantOf,
+  now,
+  party,
+  requireActive,
+  requireOwn,
+  storedParty
+} from "./Common.js"
 import { capRefusal, chargeRefusal, closedFor } from "./Limits.js"
 import * as Store from "./Store.js"
 
@@ -22,11 +31,21 @@ const inUse = new Direct.DirectConflict({
   detail: "Este idempotency_key ya se usó con una llave del otro modo."
 })
 
-/** The original result of an operation found under the key, or `409` when it is of the other mode. */
+const otherOperation = new Direct.DirectConflict({
+  error: "idempotency_key_en_uso",
+  detail: "Este idempotency_key ya se usó en otra operación."
+})
+
+/**
+ * The original result of an operation found under the key; `409` when it is of the other mode
+ * or another operation (a payout's result is never a collection's answer).
+ */
 const replay = (caller: Caller, row: Store.OpRow) =>
   row.mode !== caller.mode
     ? Effect.fail(inUse)
-    : Effect.map(Store.awaitSettled(row), (settled) => ({ row: settled, replay: true }))
+    : row.operacion !== "cobro"
+      ? Effect.fail(otherOperation)
+      : Effect.map(Store.awaitSettled(row), (settled) => ({ row: settled, replay: true }))
 
 const rejectWithout = (motivo: Ports.BankAnswer["motivo_rechazo"]): Ports.BankAnswer => ({
   estado: "RECHAZADA",
@@ -36,8 +55,16 @@ const rejectWithout = (motivo: Ports.BankAnswer["motivo_rechazo"]): Ports.BankAn
 })
 
 /** Refusals that stop a code request: the banks' close (live) and a receive cap. */
-const codeGate = (caller: Caller, monto: Money.Cents, at: Date) =>
+const codeGate = (
+  caller: Caller,
+  monto: Money.Cents,
+  at: Date,
+  cobrador: Direct.CobrarTokenBody["cobrador"]
+) =>
   Effect.gen(function* () {
+    const merchant = yield* merchantOf(caller)
+    yield* requireActive(merchant)
+    yield* requireOwn(caller, merchant, "cobrador", cobrador)
     const closed = closedFor(yield* Settings, caller.mode, at)
     if (Option.isSome(closed))
       return yield* Effect.fail(
@@ -47,7 +74,6 @@ const codeGate = (caller: Caller, monto: Money.Cents, at: Date) =>
           reintentar_en: closed.value
         })
       )
-    const merchant = yield* merchantOf(caller)
     const cap = yield* capRefusal(merchant, caller.mode, monto, at)
     if (Option.isSome(cap)) return yield* Effect.fail(new Direct.CapExceeded(cap.value))
     return merchant
@@ -70,7 +96,7 @@ export const requestCode = (caller: Caller, raw: unknown) =>
     if (Option.isSome(existing)) return yield* replay(caller, existing.value)
     const at = yield* now
     const monto = body.monto.valor
-    const merchant = yield* codeGate(caller, monto, at)
+    const merchant = yield* codeGate(caller, monto, at, body.cobrador)
     const base = {
       caller,
       operacion: "cobro" as const,
@@ -153,6 +179,7 @@ export const collect = (caller: Caller, raw: unknown) =>
     if (Option.isSome(existing)) {
       const row = existing.value
       if (row.mode !== caller.mode) return yield* Effect.fail(inUse)
+      if (row.operacion !== "cobro") return yield* Effect.fail(otherOperation)
       // A code already requested is not stopped by the caps (SPEC): only the first /cobrar debits.
       if (row.fase === "codigo" && (row.estado === "ACEPTADA" || row.estado === "DESCONOCIDA")) {
         const claimed = yield* Store.claim(row, "codigo", `${row.id}:debito`, yield* now)
@@ -167,7 +194,7 @@ export const collect = (caller: Caller, raw: unknown) =>
       return yield* replay(caller, row)
     }
     const at = yield* now
-    yield* codeGate(caller, body.monto.valor, at)
+    yield* codeGate(caller, body.monto.valor, at, body.cobrador)
     const id = crypto.randomUUID()
     const inserted = yield* Store.insertNew({
       id,

@@ -1,8 +1,9 @@
 /** What the direct-API steps share: body decoding, the clock, the merchant, the bank of the key's mode. */
 import type { Caller } from "@switch/api"
-import { Direct } from "@switch/api"
+import { Direct, Forbidden } from "@switch/api"
 import { type Instrument, type Ports, Validation } from "@switch/core"
 import { Effect, Either, Option, type Schema } from "effect"
+import { type AdminRow, isOwnedBy } from "../admin/AdminBody.js"
 import { Banks } from "../bank/Banks.js"
 import { resolveNow } from "../checkout/CheckoutClock.js"
 import { findMerchant, type MerchantRow } from "../merchants/Merchants.js"
@@ -53,3 +54,32 @@ export const storedParty = (row: OpRow, name: string): Ports.Party => {
     nombre: String(p.nombre ?? "")
   }
 }
+
+/** A suspended merchant moves no new money (SPEC: its open links cannot start being paid). */
+export const requireActive = (merchant: MerchantRow) =>
+  merchant.estado === "suspendido"
+    ? Effect.fail(new Forbidden({ error: "comercio_suspendido", detail: "El comercio está suspendido." }))
+    : Effect.void
+
+/**
+ * SPEC: receiving accounts are in the merchant's own name (its id or company tax id); a payout
+ * leaves from the merchant's own account too. Checked where money moves (live mode); a test key
+ * only ever reaches the sandbox.
+ */
+export const requireOwn = (
+  caller: Caller,
+  merchant: MerchantRow,
+  field: "cobrador" | "ordenante",
+  cuenta: Instrument.Instrument
+) =>
+  caller.mode === "live" && !isOwnedBy(cuenta, merchant as AdminRow)
+    ? Effect.fail(
+        new Direct.DirectValidationError({
+          detail: {
+            fieldErrors: {
+              [`${field}.identificacion`]: ["la cuenta debe estar a nombre del comercio (su RIF o cédula)"]
+            }
+          }
+        })
+      )
+    : Effect.void

@@ -12,7 +12,7 @@ import { Direct, Forbidden } from "@switch/api"
 import type { Money, Resultado } from "@switch/core"
 import { Effect, Option } from "effect"
 import type { RoutedCreditOrder } from "../bank/HttpBank.js"
-import { bankFor, decodeBody, merchantOf, now, storedParty } from "./Common.js"
+import { bankFor, decodeBody, merchantOf, now, requireActive, requireOwn, storedParty } from "./Common.js"
 import * as Store from "./Store.js"
 
 /** Banks a payout may be routed through, after the partner's `banco_preferido`. */
@@ -28,8 +28,24 @@ const inUse = new Direct.DirectConflict({
   detail: "Este idempotency_key ya se usó con una llave del otro modo."
 })
 
+const otherOperation = new Direct.DirectConflict({
+  error: "idempotency_key_en_uso",
+  detail: "Este idempotency_key ya se usó en otra operación."
+})
+
+/** The merchant, if it may pay out: enabled by the service and not suspended. */
 export const ensureEnabled = (caller: Caller) =>
-  Effect.flatMap(merchantOf(caller), (m) => (m.pagar_habilitado ? Effect.void : Effect.fail(notEnabled)))
+  Effect.flatMap(merchantOf(caller), (m) =>
+    m.pagar_habilitado ? Effect.as(requireActive(m), m) : Effect.fail(notEnabled)
+  )
+
+/** A payout's earlier result under its key: another mode's or operation's key is a `409`. */
+const earlier = (caller: Caller, row: Store.OpRow) =>
+  row.mode !== caller.mode
+    ? Effect.fail(inUse)
+    : row.operacion !== "pago"
+      ? Effect.fail(otherOperation)
+      : Store.awaitSettled(row)
 
 interface Payout {
   readonly key: string
@@ -79,10 +95,7 @@ const send = (caller: Caller, claimed: Store.OpRow) =>
 export const payout = (caller: Caller, p: Payout) =>
   Effect.gen(function* () {
     const existing = yield* Store.findByKey(caller.comercioId, p.key)
-    if (Option.isSome(existing)) {
-      if (existing.value.mode !== caller.mode) return yield* Effect.fail(inUse)
-      return yield* Store.awaitSettled(existing.value)
-    }
+    if (Option.isSome(existing)) return yield* earlier(caller, existing.value)
     const id = crypto.randomUUID()
     // To an account the rail is always crédito inmediato, whatever was asked.
     const via = p.beneficiario.tipo === "cuenta" ? "credito_inmediato" : (p.via ?? "credito_inmediato")
@@ -110,8 +123,7 @@ export const payout = (caller: Caller, p: Payout) =>
     if (Option.isNone(inserted)) {
       const winner = yield* Store.findByKey(caller.comercioId, p.key)
       if (Option.isNone(winner)) return yield* Effect.dieMessage("idempotency conflict without a row")
-      if (winner.value.mode !== caller.mode) return yield* Effect.fail(inUse)
-      return yield* Store.awaitSettled(winner.value)
+      return yield* earlier(caller, winner.value)
     }
     return yield* send(caller, inserted.value)
   })
@@ -119,8 +131,9 @@ export const payout = (caller: Caller, p: Payout) =>
 /** `POST /pagar`. */
 export const pagar = (caller: Caller, raw: unknown) =>
   Effect.gen(function* () {
-    yield* ensureEnabled(caller)
+    const merchant = yield* ensureEnabled(caller)
     const body = yield* decodeBody(Direct.PagarBody)(raw)
+    yield* requireOwn(caller, merchant, "ordenante", body.ordenante)
     return yield* payout(caller, {
       key: body.idempotency_key,
       monto: body.monto.valor,
@@ -138,8 +151,9 @@ export const pagar = (caller: Caller, raw: unknown) =>
 /** `POST /dispersiones`: each payment is its own operation, keyed `<idempotency_key>:<n>`. */
 export const dispersar = (caller: Caller, raw: unknown) =>
   Effect.gen(function* () {
-    yield* ensureEnabled(caller)
+    const merchant = yield* ensureEnabled(caller)
     const body = yield* decodeBody(Direct.DispersionesBody)(raw)
+    yield* requireOwn(caller, merchant, "ordenante", body.ordenante)
     const rows = yield* Effect.forEach(
       body.pagos,
       (item, n) =>

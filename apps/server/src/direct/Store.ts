@@ -59,11 +59,12 @@ export const resultado = (row: OpRow): Resultado.Resultado => ({
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
+/** Direct-API keys are UUIDs: one key in upper or lower case is the same operation. */
 export const findByKey = (comercioId: string, key: string) =>
   Effect.gen(function* () {
     const sql = yield* PgClient.PgClient
     const rows = yield* sql<OpRow>`
-      select * from transacciones where comercio_id = ${comercioId} and idempotency_key = ${key}`
+      select * from transacciones where comercio_id = ${comercioId} and idempotency_key = ${key.toLowerCase()}`
     return Option.fromNullable(rows[0])
   }).pipe(Effect.orDie)
 
@@ -112,7 +113,7 @@ export const insertNew = (op: NewOp) =>
         intentos, idempotency_key, detalle, operacion_banco, fase, original_id, retry_nonce, desconocida_desde,
         proxima_consulta, created_at, updated_at)
       values (${id}, ${op.caller.comercioId}, ${op.caller.mode}, ${op.operacion}, ${op.estado}, ${op.monto}, 'VES',
-        ${op.concepto}, ${op.motivo ?? null}, ${op.intentos ?? 1}, ${op.idempotencyKey}, ${sql.json(op.detalle)},
+        ${op.concepto}, ${op.motivo ?? null}, ${op.intentos ?? 1}, ${op.idempotencyKey?.toLowerCase() ?? null}, ${sql.json(op.detalle)},
         ${op.operacionBanco}, ${op.fase}, ${op.originalId ?? null}, ${op.retryNonce ?? null},
         ${op.estado === "DESCONOCIDA" ? op.at : null}, ${op.fase === "enviando" ? yield* staleAfter(op.at) : null},
         ${op.at}, ${op.at})

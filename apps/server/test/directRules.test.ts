@@ -1,0 +1,162 @@
+/**
+ * Rules of SPEC that hold on the direct API too: money is received into (and paid out of) the
+ * merchant's own accounts in live mode, a suspended merchant moves no new money, an
+ * idempotency key answers only for its own operation, and a UUID key is one key in any case.
+ */
+import { randomUUID } from "node:crypto"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import {
+  admin,
+  COBRADOR,
+  call,
+  counters,
+  type DirectRig,
+  merchant,
+  payer,
+  simCall,
+  startDirect,
+  tokenBody
+} from "./directHarness.js"
+
+let rig: DirectRig
+
+beforeAll(async () => {
+  rig = await startDirect()
+})
+afterAll(() => rig?.close())
+
+const post = (key: string, path: string, body: unknown) =>
+  call(rig.server.url, "POST", `/switch/v1${path}`, { key, body })
+
+const STRANGER = {
+  ...COBRADOR,
+  valor: "01020000000000009999",
+  banco: "0102",
+  identificacion: "V-99999999",
+  tipo_doc: "V"
+}
+
+describe("own accounts (live)", () => {
+  it("a live code request or in-band collection into a stranger's account is refused, nothing asked of the bank", async () => {
+    const m = await merchant(rig)
+    const p = await payer(rig)
+    const before = await counters(rig)
+    const token = await post(m.live, "/cobrar/token", { ...tokenBody(p), cobrador: STRANGER })
+    expect(token.status).toBe(400)
+    expect(token.body.error).toBe("VALIDATION")
+    expect(Object.keys(token.body.detail.fieldErrors)).toEqual(["cobrador.identificacion"])
+    const inBand = await post(m.live, "/cobrar", { ...tokenBody(p), cobrador: STRANGER, otp: "12345678" })
+    expect(inBand.status).toBe(400)
+    expect(await counters(rig)).toEqual(before)
+    // The merchant's own account (its RIF, written another way) is accepted.
+    const own = await post(m.live, "/cobrar/token", {
+      ...tokenBody(p),
+      cobrador: { ...COBRADOR, identificacion: "J-07013380-5" }
+    })
+    expect(own.status, JSON.stringify(own.body)).toBe(200)
+  })
+
+  it("a live payout from a stranger's account is refused", async () => {
+    const m = await merchant(rig)
+    await admin(rig, "PATCH", `/admin/v1/comercios/${m.codigo}`, { pagar_habilitado: true })
+    const body = {
+      idempotency_key: randomUUID(),
+      monto: { valor: 5 },
+      concepto: "Pago",
+      ordenante: STRANGER,
+      beneficiario: await payer(rig),
+      via: "pago_movil"
+    }
+    const reply = await post(m.live, "/pagar", body)
+    expect(reply.status).toBe(400)
+    expect(Object.keys(reply.body.detail.fieldErrors)).toEqual(["ordenante.identificacion"])
+    const batch = await post(m.live, "/dispersiones", {
+      idempotency_key: randomUUID(),
+      concepto: "Lote",
+      ordenante: STRANGER,
+      pagos: [{ beneficiario: body.beneficiario, monto: { valor: 1 } }]
+    })
+    expect(batch.status).toBe(400)
+  })
+})
+
+describe("suspension", () => {
+  it("a suspended merchant can neither request a code, collect in-band nor pay out (403 comercio_suspendido)", async () => {
+    const m = await merchant(rig)
+    await admin(rig, "PATCH", `/admin/v1/comercios/${m.codigo}`, { pagar_habilitado: true })
+    await admin(rig, "PATCH", `/admin/v1/comercios/${m.codigo}`, { estado: "suspendido" })
+    const p = await payer(rig)
+    for (const key of [m.test, m.live]) {
+      const token = await post(key, "/cobrar/token", tokenBody(p))
+      expect(token.status).toBe(403)
+      expect(token.body.error).toBe("comercio_suspendido")
+      expect((await post(key, "/cobrar", { ...tokenBody(p), otp: "12345678" })).body.error).toBe(
+        "comercio_suspendido"
+      )
+      const pago = await post(key, "/pagar", {
+        idempotency_key: randomUUID(),
+        monto: { valor: 5 },
+        concepto: "Pago",
+        ordenante: COBRADOR,
+        beneficiario: p
+      })
+      expect(pago.status).toBe(403)
+      expect(pago.body.error).toBe("comercio_suspendido")
+    }
+  })
+})
+
+describe("idempotency keys", () => {
+  it("a key used by a collection is refused by a payout and the other way round (409), never answered with the other's result", async () => {
+    const m = await merchant(rig)
+    await admin(rig, "PATCH", `/admin/v1/comercios/${m.codigo}`, { pagar_habilitado: true })
+    const p = await payer(rig)
+    const token = tokenBody(p)
+    expect((await post(m.test, "/cobrar/token", token)).status).toBe(200)
+    const pago = {
+      idempotency_key: token.idempotency_key,
+      monto: { valor: 5 },
+      concepto: "Pago",
+      ordenante: COBRADOR,
+      beneficiario: p
+    }
+    const crossed = await post(m.test, "/pagar", pago)
+    expect(crossed.status).toBe(409)
+    expect(crossed.body.error).toBe("idempotency_key_en_uso")
+
+    const payout = { ...pago, idempotency_key: randomUUID() }
+    expect((await post(m.test, "/pagar", payout)).status).toBe(200)
+    const collect = await post(m.test, "/cobrar", {
+      ...tokenBody(p),
+      idempotency_key: payout.idempotency_key,
+      otp: "12345678"
+    })
+    expect(collect.status).toBe(409)
+    expect(collect.body.error).toBe("idempotency_key_en_uso")
+    const asToken = await post(m.test, "/cobrar/token", {
+      ...tokenBody(p),
+      idempotency_key: payout.idempotency_key
+    })
+    expect(asToken.status).toBe(409)
+  })
+
+  it("the same UUID in upper case is the same operation", async () => {
+    const m = await merchant(rig)
+    const p = await payer(rig)
+    const body = tokenBody(p)
+    const first = await post(m.test, "/cobrar/token", body)
+    const again = await post(m.test, "/cobrar/token", {
+      ...body,
+      idempotency_key: body.idempotency_key.toUpperCase()
+    })
+    expect(again.status).toBe(200)
+    expect(again.body.id).toBe(first.body.id)
+    const rows = await rig.db.query(
+      "select count(*)::int as n from transacciones where idempotency_key = $1",
+      [body.idempotency_key]
+    )
+    expect(rows.rows[0].n).toBe(1)
+  })
+})
+
+void simCall
