@@ -47,6 +47,18 @@ describe("link-create body", () => {
     expect(errorsOf(decode({ monto: 1, concepto: "x", expira_horas: 1.5 }))).toHaveProperty("expira_horas")
   })
 
+  it("ignores expira_horas, even out of range, when expira_en is sent", () => {
+    for (const expira_horas of [0, 9999, "x"]) {
+      const result = Either.getOrThrow(
+        decode({ monto: 1, concepto: "x", expira_horas, expira_en: "2026-11-20T13:30:00Z" })
+      )
+      expect(result.expiresAt.toISOString()).toBe("2026-11-20T13:30:00.000Z")
+    }
+    expect(errorsOf(decode({ monto: 1, concepto: "x", expira_horas: 0, expira_en: null }))).toHaveProperty(
+      "expira_horas"
+    )
+  })
+
   it("lets a future expira_en win over expira_horas and refuses a past one", () => {
     const result = Either.getOrThrow(
       decode({ monto: 1, concepto: "x", expira_horas: 5, expira_en: "2026-11-20T13:30:00Z" })

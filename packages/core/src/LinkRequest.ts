@@ -186,6 +186,15 @@ export const repeatedItemKeys = (
   return Object.keys(fieldErrors).length === 0 ? Either.void : Either.left({ fieldErrors })
 }
 
+/** SPEC: `expira_horas` is ignored when `expira_en` is sent, so it is not checked then either. */
+const ignoringHours = (input: unknown): unknown => {
+  if (input === null || typeof input !== "object" || Array.isArray(input)) return input
+  const body = input as Record<string, unknown>
+  if (body.expira_en === undefined || body.expira_en === null || !("expira_horas" in body)) return input
+  const { expira_horas: _, ...rest } = body
+  return rest
+}
+
 // Built once: the hot path (every link creation) only runs them.
 const decodeLinkBody = Validation.decode(LinkCreate)
 const decodeLoteBody = Validation.decode(LoteCreate)
@@ -195,7 +204,7 @@ export const decodeLinkCreate = (
   input: unknown,
   now: Date
 ): Either.Either<{ readonly body: LinkCreate; readonly expiresAt: Date }, Validation.FieldErrors> =>
-  Either.flatMap(decodeLinkBody(input), (body) =>
+  Either.flatMap(decodeLinkBody(ignoringHours(input)), (body) =>
     Either.map(resolveExpiry(body, now), (expiresAt) => ({ body, expiresAt }))
   )
 
@@ -204,7 +213,7 @@ export const decodeLoteCreate = (
   input: unknown,
   now: Date
 ): Either.Either<{ readonly body: LoteCreate; readonly expiresAt: Date }, Validation.FieldErrors> =>
-  Either.flatMap(decodeLoteBody(input), (body) =>
+  Either.flatMap(decodeLoteBody(ignoringHours(input)), (body) =>
     Either.flatMap(repeatedItemKeys(body.items), () =>
       Either.map(resolveExpiry(body, now), (expiresAt) => ({ body, expiresAt }))
     )

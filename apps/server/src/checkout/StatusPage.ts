@@ -72,22 +72,17 @@ export const StatusPageLive = HttpApiBuilder.Router.use((router) =>
       }
     }).pipe(Effect.orDie)
 
-    yield* router.get(
-      "/estado.json",
-      Effect.map(snapshot, (s) =>
-        HttpServerResponse.unsafeJson(s, { headers: { "cache-control": "public, max-age=30" } })
-      )
+    const json = Effect.map(snapshot, (s) =>
+      HttpServerResponse.unsafeJson(s, { headers: { "cache-control": "public, max-age=30" } })
     )
-    yield* router.get(
-      "/estado",
-      Effect.map(snapshot, (s) => {
-        const items = s.incidentes
-          .map(
-            (i) =>
-              `<li>${TEXTO[i.estado]}: ${BankCalendar.formatCaracas(new Date(i.desde))} a ${BankCalendar.formatCaracas(new Date(i.hasta))}</li>`
-          )
-          .join("")
-        const html = `<!doctype html><html lang="es"><head><meta charset="utf-8">
+    const page = Effect.map(snapshot, (s) => {
+      const items = s.incidentes
+        .map(
+          (i) =>
+            `<li>${TEXTO[i.estado]}: ${BankCalendar.formatCaracas(new Date(i.desde))} a ${BankCalendar.formatCaracas(new Date(i.hasta))}</li>`
+        )
+        .join("")
+      const html = `<!doctype html><html lang="es"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width,initial-scale=1"><title>Estado de Switch</title>
 <link rel="stylesheet" href="${ASSETS.css}"></head><body><main>
 <h1>Estado del servicio</h1>
@@ -97,11 +92,13 @@ export const StatusPageLive = HttpApiBuilder.Router.use((router) =>
 ${items === "" ? "<p>Sin incidentes.</p>" : `<ul>${items}</ul>`}
 <p><a href="/estado.json">Versión JSON</a></p>
 </main></body></html>`
-        return HttpServerResponse.text(html, {
-          contentType: "text/html; charset=utf-8",
-          headers: { "content-security-policy": CSP, "cache-control": "public, max-age=30" }
-        })
+      return HttpServerResponse.text(html, {
+        contentType: "text/html; charset=utf-8",
+        headers: { "content-security-policy": CSP, "cache-control": "public, max-age=30" }
       })
-    )
+    })
+    // SPEC lists the status routes among the public ones; served at the root and under /switch/v1.
+    for (const path of ["/estado.json", "/switch/v1/estado.json"] as const) yield* router.get(path, json)
+    for (const path of ["/estado", "/switch/v1/estado"] as const) yield* router.get(path, page)
   })
 )

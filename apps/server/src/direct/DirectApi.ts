@@ -6,7 +6,7 @@ import { CurrentCaller, Direct, SwitchApi } from "@switch/api"
 import { Effect } from "effect"
 import type { Banks } from "../bank/Banks.js"
 import type { Settings } from "../Config.js"
-import { json } from "../http/Respond.js"
+import { json, notJson } from "../http/Respond.js"
 import { collect, requestCode } from "./Cobros.js"
 import { consultar } from "./Consultas.js"
 import { dispersar, pagar } from "./Pagos.js"
@@ -22,7 +22,7 @@ const body = HttpServerRequest.HttpServerRequest.pipe(
     try {
       return Effect.succeed<unknown>(JSON.parse(text))
     } catch {
-      return Effect.fail(new Direct.DirectValidationError({ detail: "El cuerpo no es JSON válido." }))
+      return Effect.fail(new Direct.DirectValidationError({ detail: notJson }))
     }
   })
 )

@@ -1,7 +1,11 @@
 /** Small helpers shared by the handlers: reading a JSON body and answering JSON. */
 import { HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { ValidationError } from "@switch/api"
+import { Validation } from "@switch/core"
 import { Effect } from "effect"
+
+/** SPEC's validation detail for a body that is not JSON: the whole body (`_`) is the field. */
+export const notJson = { fieldErrors: { [Validation.ROOT]: ["El cuerpo no es JSON válido."] } }
 
 /** The request body as JSON; an empty body reads as `{}`, malformed JSON is `400 validation`. */
 export const jsonBody = HttpServerRequest.HttpServerRequest.pipe(
@@ -12,7 +16,7 @@ export const jsonBody = HttpServerRequest.HttpServerRequest.pipe(
     try {
       return Effect.succeed<unknown>(JSON.parse(text))
     } catch {
-      return Effect.fail(new ValidationError({ detail: "El cuerpo no es JSON válido." }))
+      return Effect.fail(new ValidationError({ detail: notJson }))
     }
   })
 )
