@@ -17,7 +17,19 @@ export const text = (max?: number) => {
   )
   return max === undefined
     ? base
-    : base.pipe(Schema.maxLength(max, { message: () => `admite como máximo ${max} caracteres` }))
+    : base.pipe(
+        Schema.filter((value) => characters(value) <= max, {
+          message: () => `admite como máximo ${max} caracteres`,
+          jsonSchema: { maxLength: max }
+        })
+      )
+}
+
+/** Characters as a person counts them (code points): an emoji is one, not two UTF-16 units. */
+export const characters = (value: string): number => {
+  let count = 0
+  for (const _ of value) count++
+  return count
 }
 
 /** Instrument fields exactly as SPEC lists them; no other properties are accepted. */

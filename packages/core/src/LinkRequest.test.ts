@@ -47,6 +47,17 @@ describe("link-create body", () => {
     expect(errorsOf(decode({ monto: 1, concepto: "x", expira_horas: 1.5 }))).toHaveProperty("expira_horas")
   })
 
+  it("counts characters as people do: 140 emoji fit in concepto, 141 do not", () => {
+    expect(Either.isRight(decode({ monto: 1, concepto: "🎂".repeat(140) }))).toBe(true)
+    expect(errorsOf(decode({ monto: 1, concepto: "🎂".repeat(141) }))).toHaveProperty("concepto")
+    expect(Either.isRight(decode({ monto: 1, concepto: "x", metadata: { nota: "🎂".repeat(200) } }))).toBe(
+      true
+    )
+    expect(
+      errorsOf(decode({ monto: 1, concepto: "x", metadata: { nota: "🎂".repeat(201) } }))
+    ).toHaveProperty("metadata.nota")
+  })
+
   it("ignores expira_horas, even out of range, when expira_en is sent", () => {
     for (const expira_horas of [0, 9999, "x"]) {
       const result = Either.getOrThrow(

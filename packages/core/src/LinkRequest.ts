@@ -4,7 +4,7 @@
  */
 import { Either, ParseResult, Schema } from "effect"
 import { PositiveAmount } from "./Amount.js"
-import { text } from "./Instrument.js"
+import { characters, text } from "./Instrument.js"
 import * as Validation from "./Validation.js"
 
 const HOUR_MS = 3_600_000
@@ -93,9 +93,9 @@ export const Metadata = Schema.Record({ key: Schema.String, value: MetadataValue
         issues.push({ path: [], message: `admite como máximo ${METADATA_MAX_KEYS} claves` })
       }
       for (const key of keys) {
-        if (key.length === 0 || key.length > 40) {
+        if (key.length === 0 || characters(key) > 40) {
           issues.push({ path: [key], message: "el nombre de la clave debe tener de 1 a 40 caracteres" })
-        } else if (String(record[key]).length > 200) {
+        } else if (characters(String(record[key])) > 200) {
           issues.push({ path: [key], message: "el valor admite como máximo 200 caracteres" })
         }
       }
