@@ -93,7 +93,9 @@ const primary = Effect.gen(function* () {
   const secret = loadSecret()
   const settings = fromEnv(env, secret, port)
   const { url } = yield* database
-  const demo = yield* Effect.promise(() => prepare(url, settings, { seed: true }))
+  const demo = yield* Effect.promise(() =>
+    prepare(url, settings, { seed: true, prepared: env.SWITCH_PG_PREPARAR !== "0" })
+  )
   yield* Effect.sync(() => {
     console.log("")
     console.log(

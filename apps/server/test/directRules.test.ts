@@ -4,7 +4,10 @@
  * idempotency key answers only for its own operation, and a UUID key is one key in any case.
  */
 import { randomUUID } from "node:crypto"
+import { Layer, ManagedRuntime } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import lowerKeys from "../src/migrations/0007_idempotency_lower.js"
+import { PgLive } from "../src/platform/Sql.js"
 import {
   admin,
   COBRADOR,
@@ -84,8 +87,21 @@ describe("suspension", () => {
   it("a suspended merchant can neither request a code, collect in-band nor pay out (403 comercio_suspendido)", async () => {
     const m = await merchant(rig)
     await admin(rig, "PATCH", `/admin/v1/comercios/${m.codigo}`, { pagar_habilitado: true })
-    await admin(rig, "PATCH", `/admin/v1/comercios/${m.codigo}`, { estado: "suspendido" })
     const p = await payer(rig)
+    const before = {
+      idempotency_key: randomUUID(),
+      monto: { valor: 5 },
+      concepto: "Antes",
+      ordenante: COBRADOR,
+      beneficiario: p
+    }
+    const paid = await post(m.test, "/pagar", before)
+    expect(paid.status).toBe(200)
+    await admin(rig, "PATCH", `/admin/v1/comercios/${m.codigo}`, { estado: "suspendido" })
+    // A payout made before the suspension still answers its original result.
+    const replayed = await post(m.test, "/pagar", before)
+    expect(replayed.status).toBe(200)
+    expect(replayed.body.id).toBe(paid.body.id)
     for (const key of [m.test, m.live]) {
       const token = await post(key, "/cobrar/token", tokenBody(p))
       expect(token.status).toBe(403)
@@ -138,6 +154,51 @@ describe("idempotency keys", () => {
       idempotency_key: payout.idempotency_key
     })
     expect(asToken.status).toBe(409)
+  })
+
+  it("a reversal sent with a collection's key is refused (409), not answered with the collection", async () => {
+    const m = await merchant(rig)
+    const p = await payer(rig)
+    const token = tokenBody(p)
+    await post(m.test, "/cobrar/token", token)
+    const charge = await post(m.test, "/cobrar", { ...token, otp: "12345678" })
+    expect(charge.body.estado).toBe("LIQUIDADA")
+    const reverso = await post(m.test, "/reverso", {
+      idempotency_key: token.idempotency_key,
+      id: charge.body.id
+    })
+    expect(reverso.status).toBe(409)
+    expect(reverso.body.error).toBe("idempotency_key_en_uso")
+  })
+
+  it("keys stored in upper case before are lowered by the migration, unless another differs only by case", async () => {
+    const m = await merchant(rig)
+    const p = await payer(rig)
+    const body = tokenBody(p)
+    const first = await post(m.test, "/cobrar/token", body)
+    const upper = body.idempotency_key.toUpperCase()
+    await rig.db.query("update transacciones set idempotency_key = $2 where id = $1", [first.body.id, upper])
+    const twins = [tokenBody(p), tokenBody(p)]
+    const a = await post(m.test, "/cobrar/token", twins[0])
+    const b = await post(m.test, "/cobrar/token", twins[1])
+    const mixed = twins[0]?.idempotency_key.replace(/[a-f]/, (c) => c.toUpperCase()) ?? ""
+    await rig.db.query("update transacciones set idempotency_key = $2 where id = $1", [a.body.id, mixed])
+    await rig.db.query("update transacciones set idempotency_key = $2 where id = $1", [
+      b.body.id,
+      mixed.toUpperCase()
+    ])
+    const runtime = ManagedRuntime.make(
+      PgLive(rig.server.databaseUrl, { maxConnections: 1 }).pipe(Layer.orDie)
+    )
+    await runtime.runPromise(lowerKeys)
+    await runtime.dispose()
+    const keyOf = async (id: string) =>
+      (await rig.db.query("select idempotency_key from transacciones where id = $1", [id])).rows[0]
+        .idempotency_key
+    expect(await keyOf(first.body.id)).toBe(body.idempotency_key)
+    expect(await keyOf(a.body.id)).toBe(mixed)
+    expect(await keyOf(b.body.id)).toBe(mixed.toUpperCase())
+    expect((await post(m.test, "/cobrar/token", body)).body.id).toBe(first.body.id)
   })
 
   it("the same UUID in upper case is the same operation", async () => {

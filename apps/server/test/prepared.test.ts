@@ -68,7 +68,7 @@ describe("prepared statements on a real database", () => {
     expect(result.prepared[0]?.statement).toContain("+ 1 as n")
   })
 
-  it("a statement whose table gained a column fails once, then runs prepared again", async () => {
+  it("a statement whose table gained a column fails once (in a transaction), then runs prepared again", async () => {
     const run = client(true)
     await run((sql) =>
       sql`create table prepared_probe (a int)`.pipe(
@@ -79,9 +79,12 @@ describe("prepared statements on a real database", () => {
       sql<Record<string, unknown>>`select * from prepared_probe where a = ${1}`
     await run((sql) => Effect.all([select(sql), select(sql), select(sql)]))
     await run((sql) => sql`alter table prepared_probe add column b int default 7`)
-    const stale = await run((sql) => Effect.either(select(sql)))
+    // Inside a transaction, where the stale statement cannot even be deallocated.
+    const stale = await run((sql) => Effect.either(sql.withTransaction(select(sql))))
     expect(stale._tag).toBe("Left")
-    const again = await run((sql) => Effect.all([select(sql), select(sql), preparedHere(sql)]))
+    const again = await run((sql) =>
+      Effect.all([sql.withTransaction(select(sql)), select(sql), preparedHere(sql)])
+    )
     expect(again[0]).toEqual([{ a: 1, b: 7 }])
     expect(again[1]).toEqual([{ a: 1, b: 7 }])
     expect(again[2].some((s) => s.statement.includes("from prepared_probe"))).toBe(true)

@@ -5,8 +5,12 @@
  * live links refused until live splits are paid; a suspended merchant's links are not paid by simulation.
  */
 import { Venezuela } from "@switch/core"
-import { Option } from "effect"
+import { Effect, Layer, ManagedRuntime, Option } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { Settings } from "../src/Config.js"
+import { PgLive } from "../src/platform/Sql.js"
+import { runSettlement } from "../src/settlement/Settlement.js"
+import { openPage, PAYER } from "./checkoutHarness.js"
 import { approveMerchant, call, registerMerchant, startServer, type TestServer } from "./harness.js"
 import { eventually, query } from "./webhooksReceiver.js"
 
@@ -104,6 +108,43 @@ describe("split errors on POST /links", () => {
   })
 })
 
+describe("settlement job", () => {
+  it("a paid live link with a split is put in review, never credited its whole net", async () => {
+    const m = await merchant()
+    const live = await approveMerchant(server, m.codigo)
+    const created = await createLink(live, { monto: 100 })
+    expect(created.status).toBe(201)
+    const id = created.body.id as string
+    await query(
+      server.databaseUrl,
+      "update links set estado = 'pagado', paid_at = now(), split = $2::jsonb where id = $1",
+      [id, JSON.stringify([{ cuenta: beneficiary(1), porcentaje: 10 }])]
+    )
+    const runtime = ManagedRuntime.make(
+      Layer.merge(
+        PgLive(server.databaseUrl, { maxConnections: 2 }),
+        Layer.succeed(Settings, server.settings)
+      ).pipe(Layer.orDie)
+    )
+    await runtime.runPromise(Effect.zipRight(runSettlement({ link_id: id }), runSettlement({ link_id: id })))
+    await runtime.dispose()
+    const rows = await query(
+      server.databaseUrl,
+      "select estado, monto::int as monto, motivo_rechazo from transacciones where link_id = $1 and operacion = 'liquidacion'",
+      [id]
+    )
+    expect(rows).toEqual([
+      { estado: "REVISION", monto: 9900, motivo_rechazo: "link con reparto: revisar antes de liquidar" }
+    ])
+    const events = await query(
+      server.databaseUrl,
+      "select count(*)::int as n from eventos where evento = 'link.acreditado' and data->>'link_id' = $1",
+      [id]
+    )
+    expect(events[0].n).toBe(0)
+  })
+})
+
 describe("suspension", () => {
   it("a suspended merchant's open test link cannot be paid by simulation (403 comercio_suspendido)", async () => {
     const m = await registerMerchant(server.url)
@@ -179,6 +220,55 @@ describe("the simulated split of a paid test link", () => {
       [id]
     )
     expect(event.data.liquidacion_txn_id).toBe(settled[0].id)
+  })
+
+  it("a test link paid on the page shares out the same way, through the settlement job", async () => {
+    const m = await merchant()
+    const created = await createLink(m.key, {
+      monto: 100,
+      split: [{ cuenta: beneficiary(1), porcentaje: 10 }]
+    })
+    expect(created.status, JSON.stringify(created.body)).toBe(201)
+    const id = created.body.id as string
+    const page = await openPage(server.url, id)
+    const paid = await page.post("/pagar", { ...PAYER, otp: "12345678" })
+    expect(paid.status, JSON.stringify(paid.body)).toBe(200)
+    const event = await acreditado(m.key, id)
+    expect(event.data.monto_acreditado).toBe(89.1)
+    expect(event.data.reparto).toMatchObject({
+      estado: "repartido",
+      monto_comercio: 89.1,
+      monto_repartido: 9.9
+    })
+    const parts = await query(
+      server.databaseUrl,
+      "select operacion, monto::int as monto from transacciones where link_id = $1 and operacion <> 'cobro' order by operacion",
+      [id]
+    )
+    expect(parts).toEqual([
+      { operacion: "liquidacion", monto: 8910 },
+      { operacion: "reparto", monto: 990 }
+    ])
+  })
+
+  it("a split the net no longer covers (commission raised) pays nobody and goes to review, with no link.acreditado", async () => {
+    const m = await merchant()
+    const created = await createLink(m.key, { monto: 100, split: [{ cuenta: beneficiary(1), monto: 98 }] })
+    expect(created.status, JSON.stringify(created.body)).toBe(201)
+    await admin("PATCH", `/admin/v1/comercios/${m.codigo}`, { comision_pct: 5 })
+    await payTest(m.key, created.body.id)
+    const link = (await call(server.url, "GET", `/switch/v1/links/${created.body.id}`, { key: m.key })).body
+    expect(link.reparto).toMatchObject({ estado: "en_revision", monto_repartido: 0 })
+    expect(link.reparto.beneficiarios[0]).toMatchObject({ estado: "en_revision", liquidacion_txn_id: null })
+    const moved = await query(
+      server.databaseUrl,
+      "select count(*)::int as n from transacciones where link_id = $1 and operacion <> 'cobro'",
+      [created.body.id]
+    )
+    expect(moved[0].n).toBe(0)
+    await new Promise((r) => setTimeout(r, 300))
+    const list = (await call(server.url, "GET", "/switch/v1/eventos", { key: m.key })).body as Array<any>
+    expect(list.some((e) => e.evento === "link.acreditado" && e.data.link_id === created.body.id)).toBe(false)
   })
 
   it("a split that takes the whole net credits 0 under the payer's payment id; a share under a cent is sin_monto", async () => {

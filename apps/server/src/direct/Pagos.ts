@@ -33,10 +33,10 @@ const otherOperation = new Direct.DirectConflict({
   detail: "Este idempotency_key ya se usó en otra operación."
 })
 
-/** The merchant, if it may pay out: enabled by the service and not suspended. */
+/** The merchant, if the service enabled it to pay out. */
 export const ensureEnabled = (caller: Caller) =>
   Effect.flatMap(merchantOf(caller), (m) =>
-    m.pagar_habilitado ? Effect.as(requireActive(m), m) : Effect.fail(notEnabled)
+    m.pagar_habilitado ? Effect.succeed(m) : Effect.fail(notEnabled)
   )
 
 /** A payout's earlier result under its key: another mode's or operation's key is a `409`. */
@@ -96,6 +96,8 @@ export const payout = (caller: Caller, p: Payout) =>
   Effect.gen(function* () {
     const existing = yield* Store.findByKey(caller.comercioId, p.key)
     if (Option.isSome(existing)) return yield* earlier(caller, existing.value)
+    // A suspended merchant still gets its earlier results back, but starts no new payout.
+    yield* requireActive(yield* merchantOf(caller))
     const id = crypto.randomUUID()
     // To an account the rail is always crédito inmediato, whatever was asked.
     const via = p.beneficiario.tipo === "cuenta" ? "credito_inmediato" : (p.via ?? "credito_inmediato")

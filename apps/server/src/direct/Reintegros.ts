@@ -154,19 +154,20 @@ export const reintegro = (caller: Caller, raw: unknown) =>
     return yield* Store.apply(inserted.value, answer, yield* now)
   })
 
+/** A reversal's earlier result under its key: another mode's or operation's key is a `409`. */
+const earlierReverso = (caller: Caller, row: Store.OpRow) =>
+  row.mode !== caller.mode
+    ? conflict("idempotency_key_en_uso", "Este idempotency_key ya se usó con una llave del otro modo.")
+    : row.operacion !== "reverso"
+      ? conflict("idempotency_key_en_uso", "Este idempotency_key ya se usó en otra operación.")
+      : Store.awaitSettled(row)
+
 /** `POST /reverso`: a same-day reversal of a confirmed collection; `NO_SOPORTADO` where the bank cannot. */
 export const reverso = (caller: Caller, raw: unknown) =>
   Effect.gen(function* () {
     const body = yield* decodeBody(Direct.ReversoBody)(raw)
     const existing = yield* Store.findByKey(caller.comercioId, body.idempotency_key)
-    if (Option.isSome(existing)) {
-      if (existing.value.mode !== caller.mode)
-        return yield* conflict(
-          "idempotency_key_en_uso",
-          "Este idempotency_key ya se usó con una llave del otro modo."
-        )
-      return yield* Store.awaitSettled(existing.value)
-    }
+    if (Option.isSome(existing)) return yield* earlierReverso(caller, existing.value)
     const charge = yield* confirmedCharge(caller, body.id)
     const id = crypto.randomUUID()
     const inserted = yield* Store.insertNew({
@@ -185,12 +186,12 @@ export const reverso = (caller: Caller, raw: unknown) =>
     })
     if (Option.isNone(inserted)) {
       const winner = yield* Store.findByKey(caller.comercioId, body.idempotency_key)
-      if (Option.isNone(winner) || winner.value.mode !== caller.mode)
+      if (Option.isNone(winner))
         return yield* conflict(
           "idempotency_key_en_uso",
           "Este idempotency_key ya se usó con una llave del otro modo."
         )
-      return yield* Store.awaitSettled(winner.value)
+      return yield* earlierReverso(caller, winner.value)
     }
     const bank = yield* bankFor(caller.mode)
     const answer = yield* bank.reverse({

@@ -31,11 +31,11 @@ export const ensureDatabase = async (adminUrl: string, name: string, template?: 
 export const prepare = async (
   url: string,
   settings: ServerSettings,
-  options: { readonly seed: boolean }
+  options: { readonly seed: boolean; readonly prepared?: boolean }
 ): Promise<{ codigo: string; key: string } | null> => {
   const runtime = ManagedRuntime.make(
     MerchantsServiceLive.pipe(
-      Layer.provideMerge(SqlLive(url, { maxConnections: 2 })),
+      Layer.provideMerge(SqlLive(url, { maxConnections: 2, prepared: options.prepared ?? true })),
       Layer.provideMerge(Layer.succeed(Settings, settings))
     )
   )

@@ -10,7 +10,8 @@
  *
  * A table whose columns change under a running process (a migration from a newer release)
  * makes Postgres refuse a statement prepared before it ("cached plan must not change result
- * type"): that statement is then dropped from its connection, so only the one call fails.
+ * type"): its text then gets a fresh name, which every connection prepares anew, so only the
+ * one call fails (inside a transaction the stale statement cannot even be deallocated).
  */
 import Pg from "pg"
 
@@ -29,6 +30,8 @@ export const DEFAULT_LIMITS: Limits = { after: 2, max: 300, maxLength: 4_000 }
 export const registry = (limits: Limits = DEFAULT_LIMITS) => {
   const named = new Map<string, string>()
   const runs = new Map<string, number>()
+  let issued = 0
+  const fresh = () => `switch_${++issued}`
   return {
     nameOf: (text: string): string | undefined => {
       const name = named.get(text)
@@ -41,9 +44,13 @@ export const registry = (limits: Limits = DEFAULT_LIMITS) => {
         return undefined
       }
       runs.delete(text)
-      const fresh = `switch_${named.size + 1}`
-      named.set(text, fresh)
-      return fresh
+      const given = fresh()
+      named.set(text, given)
+      return given
+    },
+    /** A new name for a text whose prepared statement went stale; the old one is never reused. */
+    renew: (text: string) => {
+      if (named.has(text)) named.set(text, fresh())
     },
     size: () => named.size
   }
@@ -52,11 +59,6 @@ export const registry = (limits: Limits = DEFAULT_LIMITS) => {
 export type Registry = ReturnType<typeof registry>
 
 type Callback = (err: Error | null, result: unknown) => void
-
-interface Statements {
-  readonly parsedStatements: Record<string, string | undefined>
-  readonly submittedNamedStatements: Record<string, string | undefined>
-}
 
 const isStalePlan = (err: Error | null) => (err as { code?: string } | null)?.code === "0A000"
 
@@ -75,19 +77,11 @@ export const preparingClient = (names: Registry): typeof Pg.Client =>
         if (name !== undefined) {
           const done = callback as Callback
           return super.query({ name, text: config, values }, (err: Error | null, result: unknown) => {
-            if (isStalePlan(err)) this.forget(name)
+            if (isStalePlan(err)) names.renew(config)
             done(err, result)
           })
         }
       }
       return super.query(config, values, callback)
-    }
-
-    /** Drops a prepared statement from this connection; its next run prepares it again. */
-    private forget(name: string) {
-      const connection = (this as unknown as { connection: Statements }).connection
-      delete connection.parsedStatements[name]
-      delete connection.submittedNamedStatements[name]
-      super.query(`deallocate ${name}`).catch(() => undefined)
     }
   }

@@ -10,6 +10,7 @@ import webhooks from "../migrations/0003_webhooks.js"
 import direct from "../migrations/0004_direct.js"
 import unloggedCounters from "../migrations/0005_unlogged_counters.js"
 import flows from "../migrations/0006_flows.js"
+import idempotencyLower from "../migrations/0007_idempotency_lower.js"
 import { preparingClient, registry } from "./Prepared.js"
 
 /** int8 (bigint cents, counts) as JS numbers: every amount fits in a safe integer. */
@@ -63,7 +64,8 @@ export const migrations = PgMigrator.fromRecord({
   "0003_webhooks": webhooks,
   "0004_direct": direct,
   "0005_unlogged_counters": unloggedCounters,
-  "0006_flows": flows
+  "0006_flows": flows,
+  "0007_idempotency_lower": idempotencyLower
 })
 
 /** Runs pending migrations; several processes starting at once wait on the migrator's lock. */

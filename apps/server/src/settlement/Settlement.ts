@@ -170,14 +170,28 @@ const claim = (linkId: string, at: Date) =>
       propina: number
       comision_bp: number | null
       cuenta_liquidacion: Ports.Party | null
+      split: ReadonlyArray<unknown> | null
     }>`
-      select l.comercio_id, l.mode, l.monto, l.propina, c.comision_bp, c.cuenta_liquidacion
+      select l.comercio_id, l.mode, l.monto, l.propina, c.comision_bp, c.cuenta_liquidacion, l.split
       from links l join comercios c on c.id = l.comercio_id
       where l.id = ${linkId} and l.estado = 'pagado'`
     const link = rows[0]
     if (link === undefined) return Option.none<Pending>()
     const neto = netOf(link, link.comision_bp)
     const txnId = randomUUID()
+    if (link.split !== null) {
+      // Test links share out in simulation when paid (checkout/Settle.ts, Payments.ts) and never
+      // reach this job; a live link with a split (taken before they were refused) must never
+      // have its whole net paid to the merchant, so it waits in review for an operator.
+      yield* sql`
+        insert into transacciones (id, comercio_id, mode, operacion, estado, link_id, monto, moneda,
+          motivo_rechazo, created_at)
+        values (${txnId}, ${link.comercio_id}, ${link.mode}, 'liquidacion', 'REVISION', ${linkId}, ${neto}, 'VES',
+          'link con reparto: revisar antes de liquidar', ${at})
+        on conflict do nothing`
+      yield* Effect.logWarning(`liquidación del link ${linkId} en revisión: tiene reparto`)
+      return Option.none<Pending>()
+    }
     const inserted = yield* sql`
       insert into transacciones (id, comercio_id, mode, operacion, estado, link_id, monto, moneda, created_at)
       values (${txnId}, ${link.comercio_id}, ${link.mode}, 'liquidacion', 'PENDIENTE', ${linkId}, ${neto}, 'VES', ${at})
