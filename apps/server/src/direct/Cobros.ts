@@ -16,6 +16,7 @@ import { Settings } from "../Config.js"
 import {
   bankFor,
   decodeBody,
+  keyConflict,
   merchantOf,
   now,
   party,
@@ -26,26 +27,12 @@ import {
 import { capRefusal, chargeRefusal, closedFor } from "./Limits.js"
 import * as Store from "./Store.js"
 
-const inUse = new Direct.DirectConflict({
-  error: "idempotency_key_en_uso",
-  detail: "Este idempotency_key ya se usó con una llave del otro modo."
-})
-
-const otherOperation = new Direct.DirectConflict({
-  error: "idempotency_key_en_uso",
-  detail: "Este idempotency_key ya se usó en otra operación."
-})
-
-/**
- * The original result of an operation found under the key; `409` when it is of the other mode
- * or another operation (a payout's result is never a collection's answer).
- */
+/** The original result of an operation found under the key, unless the key is another's (`409`). */
 const replay = (caller: Caller, row: Store.OpRow) =>
-  row.mode !== caller.mode
-    ? Effect.fail(inUse)
-    : row.operacion !== "cobro"
-      ? Effect.fail(otherOperation)
-      : Effect.map(Store.awaitSettled(row), (settled) => ({ row: settled, replay: true }))
+  Option.match(keyConflict(caller, row, "cobro"), {
+    onSome: Effect.fail,
+    onNone: () => Effect.map(Store.awaitSettled(row), (settled) => ({ row: settled, replay: true }))
+  })
 
 const rejectWithout = (motivo: Ports.BankAnswer["motivo_rechazo"]): Ports.BankAnswer => ({
   estado: "RECHAZADA",
@@ -178,8 +165,8 @@ export const collect = (caller: Caller, raw: unknown) =>
     const existing = yield* Store.findByKey(caller.comercioId, body.idempotency_key)
     if (Option.isSome(existing)) {
       const row = existing.value
-      if (row.mode !== caller.mode) return yield* Effect.fail(inUse)
-      if (row.operacion !== "cobro") return yield* Effect.fail(otherOperation)
+      const conflict = keyConflict(caller, row, "cobro")
+      if (Option.isSome(conflict)) return yield* Effect.fail(conflict.value)
       // A code already requested is not stopped by the caps (SPEC): only the first /cobrar debits.
       if (row.fase === "codigo" && (row.estado === "ACEPTADA" || row.estado === "DESCONOCIDA")) {
         const claimed = yield* Store.claim(row, "codigo", `${row.id}:debito`, yield* now)

@@ -9,6 +9,27 @@ import { resolveNow } from "../checkout/CheckoutClock.js"
 import { findMerchant, type MerchantRow } from "../merchants/Merchants.js"
 import type { OpRow } from "./Store.js"
 
+/**
+ * Why an operation found under a request's idempotency key cannot answer it: a key of the
+ * other mode, or of another operation (a payout's result is never a collection's answer).
+ */
+export const keyConflict = (caller: Caller, row: OpRow, operacion: OpRow["operacion"]) =>
+  row.mode !== caller.mode
+    ? Option.some(
+        new Direct.DirectConflict({
+          error: "idempotency_key_en_uso",
+          detail: "Este idempotency_key ya se usó con una llave del otro modo."
+        })
+      )
+    : row.operacion !== operacion
+      ? Option.some(
+          new Direct.DirectConflict({
+            error: "idempotency_key_en_uso",
+            detail: "Este idempotency_key ya se usó en otra operación."
+          })
+        )
+      : Option.none()
+
 /** Decodes a direct-API body strictly; a failure is `400 {error: "VALIDATION", detail}`. */
 export const decodeBody =
   <A, I>(schema: Schema.Schema<A, I, never>) =>

@@ -12,7 +12,16 @@ import { Direct, Forbidden } from "@switch/api"
 import type { Money, Resultado } from "@switch/core"
 import { Effect, Option } from "effect"
 import type { RoutedCreditOrder } from "../bank/HttpBank.js"
-import { bankFor, decodeBody, merchantOf, now, requireActive, requireOwn, storedParty } from "./Common.js"
+import {
+  bankFor,
+  decodeBody,
+  keyConflict,
+  merchantOf,
+  now,
+  requireActive,
+  requireOwn,
+  storedParty
+} from "./Common.js"
 import * as Store from "./Store.js"
 
 /** Banks a payout may be routed through, after the partner's `banco_preferido`. */
@@ -23,29 +32,18 @@ const notEnabled = new Forbidden({
   error: "pagar_no_habilitado",
   detail: "Los pagos y dispersiones requieren habilitación del servicio."
 })
-const inUse = new Direct.DirectConflict({
-  error: "idempotency_key_en_uso",
-  detail: "Este idempotency_key ya se usó con una llave del otro modo."
-})
-
-const otherOperation = new Direct.DirectConflict({
-  error: "idempotency_key_en_uso",
-  detail: "Este idempotency_key ya se usó en otra operación."
-})
-
 /** The merchant, if the service enabled it to pay out. */
 export const ensureEnabled = (caller: Caller) =>
   Effect.flatMap(merchantOf(caller), (m) =>
     m.pagar_habilitado ? Effect.succeed(m) : Effect.fail(notEnabled)
   )
 
-/** A payout's earlier result under its key: another mode's or operation's key is a `409`. */
+/** A payout's earlier result under its key, unless the key is another's (`409`). */
 const earlier = (caller: Caller, row: Store.OpRow) =>
-  row.mode !== caller.mode
-    ? Effect.fail(inUse)
-    : row.operacion !== "pago"
-      ? Effect.fail(otherOperation)
-      : Store.awaitSettled(row)
+  Option.match(keyConflict(caller, row, "pago"), {
+    onSome: Effect.fail,
+    onNone: () => Store.awaitSettled(row)
+  })
 
 interface Payout {
   readonly key: string

@@ -14,7 +14,7 @@ import { PgClient } from "@effect/sql-pg"
 import { type Caller, Direct, Forbidden, NotFound } from "@switch/api"
 import { Money, type Resultado } from "@switch/core"
 import { Effect, Option } from "effect"
-import { bankFor, decodeBody, now } from "./Common.js"
+import { bankFor, decodeBody, keyConflict, now } from "./Common.js"
 import { refresh } from "./Consultas.js"
 import * as Store from "./Store.js"
 
@@ -154,13 +154,12 @@ export const reintegro = (caller: Caller, raw: unknown) =>
     return yield* Store.apply(inserted.value, answer, yield* now)
   })
 
-/** A reversal's earlier result under its key: another mode's or operation's key is a `409`. */
+/** A reversal's earlier result under its key, unless the key is another's (`409`). */
 const earlierReverso = (caller: Caller, row: Store.OpRow) =>
-  row.mode !== caller.mode
-    ? conflict("idempotency_key_en_uso", "Este idempotency_key ya se usó con una llave del otro modo.")
-    : row.operacion !== "reverso"
-      ? conflict("idempotency_key_en_uso", "Este idempotency_key ya se usó en otra operación.")
-      : Store.awaitSettled(row)
+  Option.match(keyConflict(caller, row, "reverso"), {
+    onSome: Effect.fail,
+    onNone: () => Store.awaitSettled(row)
+  })
 
 /** `POST /reverso`: a same-day reversal of a confirmed collection; `NO_SOPORTADO` where the bank cannot. */
 export const reverso = (caller: Caller, raw: unknown) =>
