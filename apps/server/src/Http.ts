@@ -23,11 +23,13 @@ import { FlowsApiLive, FlowsSetupApiLive } from "./flows/FlowsApi.js"
 import { FlowsServiceLive } from "./flows/FlowsService.js"
 import { AuthenticationLive } from "./http/Auth.js"
 import { behindProxies, trustList } from "./http/ClientAddress.js"
-import { gracefulServer } from "./http/GracefulServer.js"
+import { GRACE_MS, gracefulServer } from "./http/GracefulServer.js"
 import { InternalRoutesLive } from "./http/Internal.js"
 import { KeyCacheLive } from "./http/KeyCache.js"
+import { Lanes, makeLanes } from "./http/Lane.js"
 import { withBoundary } from "./http/Middleware.js"
 import { LinksApiLive } from "./links/LinksApi.js"
+import { LinksLaneLive } from "./links/LinksLane.js"
 import { LinksService, LinksServiceLive } from "./links/LinksService.js"
 import { LotesApiLive } from "./lotes/LotesApi.js"
 import { LotesServiceLive } from "./lotes/LotesService.js"
@@ -112,9 +114,13 @@ const ServeLive = Layer.unwrapEffect(
   })
 )
 
-/** The whole HTTP side, listening on `port` (0 picks a free one) on `host`. */
-export const HttpLive = (options: { readonly port: number; readonly host?: string }) =>
-  ServeLive.pipe(
+/**
+ * The whole HTTP side, listening on `port` (0 picks a free one) on `host`. Link creation, the
+ * hottest route, is served as a lane (http/Lane.ts) in front of the HttpApi app.
+ */
+export const HttpLive = (options: { readonly port: number; readonly host?: string }) => {
+  const lanes = makeLanes()
+  return ServeLive.pipe(
     Layer.provide(HttpApiScalar.layer({ path: "/docs" })),
     Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
     Layer.provide(InternalRoutesLive),
@@ -123,6 +129,7 @@ export const HttpLive = (options: { readonly port: number; readonly host?: strin
     Layer.provide(StatusPageLive),
     Layer.provide(BotonLive),
     Layer.provide(ApiLive),
+    Layer.provide(LinksLaneLive.pipe(Layer.provide(Layer.succeed(Lanes, lanes)))),
     HttpServer.withLogAddress,
     Layer.provideMerge(HousekeepingLive),
     Layer.provideMerge(JobQueueLive),
@@ -131,6 +138,10 @@ export const HttpLive = (options: { readonly port: number; readonly host?: strin
     Layer.provideMerge(KeyCacheLive),
     Layer.provideMerge(ServicesLive),
     Layer.provideMerge(
-      NodeHttpServer.layer(gracefulServer(), { port: options.port, host: options.host ?? "0.0.0.0" })
+      NodeHttpServer.layer(gracefulServer(GRACE_MS, lanes), {
+        port: options.port,
+        host: options.host ?? "0.0.0.0"
+      })
     )
   )
+}

@@ -60,37 +60,38 @@ export const lookupCaller = (
   ).pipe(Effect.orDie)
 }
 
+/**
+ * The key check for one request: the caller of a valid key within its merchant's limit;
+ * otherwise `401`, or `429` once the merchant (or, without a valid key, the address) is over
+ * its limit. Shared by the HttpApi middleware and the lanes (Lane.ts).
+ */
+export const makeAuthenticate = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  const limiter = yield* RateLimiter
+  const settings = yield* Settings
+  const perMerchant: RateLimit.Policy = { ...RateLimit.API, limit: settings.apiPorMinuto }
+  const perIp: RateLimit.Policy = { ...perMerchant, name: "api_ip", scope: "ip" }
+  return <R>(header: string, ip: Effect.Effect<string, never, R>) =>
+    Effect.flatMap(Effect.provideService(lookupCaller(header), SqlClient.SqlClient, sql), (caller) =>
+      Option.isNone(caller)
+        ? Effect.flatMap(ip, (address) =>
+            Effect.flatMap(limiter.hit(perIp, address), (decision) =>
+              Effect.fail(
+                decision.allowed
+                  ? new Unauthorized({ detail: "Falta la llave x-switch-key, es inválida o fue revocada." })
+                  : tooMany(decision.retryAfterSeconds)
+              )
+            )
+          )
+        : Effect.flatMap(limiter.hit(perMerchant, caller.value.comercioId), (decision) =>
+            decision.allowed ? Effect.succeed(caller.value) : Effect.fail(tooMany(decision.retryAfterSeconds))
+          )
+    )
+})
+
 export const AuthenticationLive = Layer.effect(
   Authentication,
-  Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
-    const limiter = yield* RateLimiter
-    const settings = yield* Settings
-    const perMerchant: RateLimit.Policy = { ...RateLimit.API, limit: settings.apiPorMinuto }
-    const perIp: RateLimit.Policy = { ...perMerchant, name: "api_ip", scope: "ip" }
-    return {
-      "x-switch-key": (header) =>
-        Effect.flatMap(
-          Effect.provideService(lookupCaller(Redacted.value(header)), SqlClient.SqlClient, sql),
-          (caller) =>
-            Option.isNone(caller)
-              ? Effect.flatMap(clientIp, (ip) =>
-                  Effect.flatMap(limiter.hit(perIp, ip), (decision) =>
-                    Effect.fail(
-                      decision.allowed
-                        ? new Unauthorized({
-                            detail: "Falta la llave x-switch-key, es inválida o fue revocada."
-                          })
-                        : tooMany(decision.retryAfterSeconds)
-                    )
-                  )
-                )
-              : Effect.flatMap(limiter.hit(perMerchant, caller.value.comercioId), (decision) =>
-                  decision.allowed
-                    ? Effect.succeed(caller.value)
-                    : Effect.fail(tooMany(decision.retryAfterSeconds))
-                )
-        )
-    }
-  })
+  Effect.map(makeAuthenticate, (authenticate) => ({
+    "x-switch-key": (header: Redacted.Redacted) => authenticate(Redacted.value(header), clientIp)
+  }))
 )

@@ -7,18 +7,21 @@ import { Effect } from "effect"
 /** SPEC's validation detail for a body that is not JSON: the whole body (`_`) is the field. */
 export const notJson = { fieldErrors: { [Validation.ROOT]: ["El cuerpo no es JSON válido."] } }
 
-/** The request body as JSON; an empty body reads as `{}`, malformed JSON is `400 validation`. */
+/** A body's text as JSON; an empty body reads as `{}`, malformed JSON is `400 validation`. */
+export const parseJson = (text: string): Effect.Effect<unknown, ValidationError> => {
+  if (text.trim() === "") return Effect.succeed({})
+  try {
+    return Effect.succeed(JSON.parse(text))
+  } catch {
+    return Effect.fail(new ValidationError({ detail: notJson }))
+  }
+}
+
+/** The request body as JSON (see {@link parseJson}). */
 export const jsonBody = HttpServerRequest.HttpServerRequest.pipe(
   Effect.flatMap((request) => request.text),
   Effect.orElseSucceed(() => ""),
-  Effect.flatMap((text) => {
-    if (text.trim() === "") return Effect.succeed<unknown>({})
-    try {
-      return Effect.succeed<unknown>(JSON.parse(text))
-    } catch {
-      return Effect.fail(new ValidationError({ detail: notJson }))
-    }
-  })
+  Effect.flatMap(parseJson)
 )
 
 /** A JSON response with the given status. */

@@ -2,7 +2,7 @@
 import type { Links, Mode } from "@switch/api"
 import { LinkMachine, Money } from "@switch/core"
 import { repartoJson } from "../settlement/Reparto.js"
-import { qrDataUrl } from "./QrPng.js"
+import { linkQrDataUrl } from "./QrPng.js"
 
 /** A `links` row as the queries select it. */
 export interface LinkRow {
@@ -66,8 +66,8 @@ export const waDeeplink = (url: string, concepto: string | null, monto: number):
   return `https://wa.me/?text=${encodeURIComponent(text)}`
 }
 
-/** The link's QR code as a PNG data URL (see QrPng.ts; about half a millisecond). */
-export const qrPng = (url: string): string => qrDataUrl(url)
+/** The QR code of the link's URL, `{baseUrl}/l/{id}`, as a PNG data URL (see QrPng.ts). */
+export const qrPng = (baseUrl: string, id: string): string => linkQrDataUrl(`${baseUrl}/l/`, id)
 
 const iso = (date: Date | null) => (date === null ? null : date.toISOString())
 

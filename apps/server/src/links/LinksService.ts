@@ -120,7 +120,7 @@ export const LinksServiceLive = Layer.effect(
 
     const view = (caller: Caller, row: LinkRow, at: Date) =>
       Effect.map(
-        Effect.sync(() => qrPng(`${settings.baseUrl}/l/${row.id}`)),
+        Effect.sync(() => qrPng(settings.baseUrl, row.id)),
         (qr) => toView(row, { baseUrl: settings.baseUrl, comercio: caller.codigo, now: at, qr })
       )
 

@@ -1,0 +1,157 @@
+/**
+ * Link creation is served by a lane in front of the HttpApi app (http/Lane.ts). The HttpApi
+ * handler still serves the same route when the URL carries a query string, so every answer of
+ * the lane is compared here with the app's: status, body, and the headers a client reads.
+ */
+import { randomUUID } from "node:crypto"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { call, type Reply, registerMerchant, startServer, type TestServer } from "./harness.js"
+
+let server: TestServer
+let limited: TestServer
+let proxied: TestServer
+
+beforeAll(async () => {
+  ;[server, limited, proxied] = await Promise.all([
+    startServer({ settings: { apiPorMinuto: 100_000 } }),
+    startServer({ settings: { apiPorMinuto: 3 } }),
+    startServer({ settings: { apiPorMinuto: 2, proxiesConfiables: ["127.0.0.1"] } })
+  ])
+})
+afterAll(() => Promise.all([server.close(), limited.close(), proxied.close()]))
+
+const LANE = "/switch/v1/links"
+const APP = "/switch/v1/links?"
+
+const admin = (method: string, path: string, body?: unknown) =>
+  call(server.url, method, path, {
+    ...(body === undefined ? {} : { body }),
+    headers: { "x-admin-token": "admin-de-prueba" }
+  })
+
+/** A raw request, for bodies that are not JSON. */
+const raw = async (base: string, path: string, body: string, headers: Record<string, string>) => {
+  const response = await fetch(`${base}${path}`, { method: "POST", headers, body })
+  const text = await response.text()
+  return { status: response.status, body: JSON.parse(text), headers: response.headers } as Reply
+}
+
+/** What a client can see of an answer, with the per-link values (ids, times, QR) blanked. */
+const seen = (reply: Reply) => {
+  const body =
+    reply.body !== null && typeof reply.body === "object" && "id" in reply.body
+      ? {
+          ...reply.body,
+          id: "·",
+          url: typeof reply.body.url,
+          qr_png: typeof reply.body.qr_png,
+          wa_deeplink: typeof reply.body.wa_deeplink,
+          created_at: typeof reply.body.created_at,
+          expires_at: typeof reply.body.expires_at
+        }
+      : reply.body
+  return {
+    status: reply.status,
+    body,
+    contentType: reply.headers.get("content-type"),
+    requestId: /^[0-9a-f-]{36}$/.test(reply.headers.get("x-request-id") ?? ""),
+    retryAfter: reply.headers.get("retry-after")
+  }
+}
+
+describe("the link creation lane answers as the HttpApi app does", () => {
+  it("for missing, malformed and unknown keys", async () => {
+    for (const key of [undefined, "", "nada", "demo:sk_test_nope", `x:${"a".repeat(5000)}`]) {
+      const lane = await call(server.url, "POST", LANE, { key, body: { monto: 1, concepto: "x" } })
+      const app = await call(server.url, "POST", APP, { key, body: { monto: 1, concepto: "x" } })
+      expect(lane.status).toBe(401)
+      expect(seen(lane)).toEqual(seen(app))
+    }
+  })
+
+  it("for bodies that are not JSON, empty, or invalid", async () => {
+    const { key } = await registerMerchant(server.url)
+    const headers = { "x-switch-key": key, "content-type": "application/json" }
+    for (const body of ["{", "", "null", "[]", '"x"', "12", '{"monto":"1"}', '{"monto":-1,"concepto":""}']) {
+      const lane = await raw(server.url, LANE, body, headers)
+      const app = await raw(server.url, APP, body, headers)
+      expect(lane.status, body).toBe(400)
+      expect(seen(lane), body).toEqual(seen(app))
+    }
+    const text = { ...headers, "content-type": "text/plain" }
+    expect(seen(await raw(server.url, LANE, "{", text))).toEqual(seen(await raw(server.url, APP, "{", text)))
+  })
+
+  it("for a new link, a repeated key, and the key used in the other mode", async () => {
+    const { key } = await registerMerchant(server.url)
+    const body = {
+      monto: 150.5,
+      concepto: "Paridad",
+      metadata: { pedido: "7" },
+      success_url: "https://tienda.example/ok"
+    }
+    const lane = await call(server.url, "POST", LANE, { key, body })
+    const app = await call(server.url, "POST", APP, { key, body })
+    expect(lane.status).toBe(201)
+    expect(seen(lane)).toEqual(seen(app))
+    expect(lane.body.qr_png).toMatch(/^data:image\/png;base64,/)
+    expect(lane.body.url).toBe(`http://pagos.test/l/${lane.body.id}`)
+
+    const idempotency_key = randomUUID()
+    const first = await call(server.url, "POST", LANE, { key, body: { ...body, idempotency_key } })
+    const again = await call(server.url, "POST", LANE, { key, body: { ...body, idempotency_key } })
+    const viaApp = await call(server.url, "POST", APP, { key, body: { ...body, idempotency_key } })
+    expect(first.status).toBe(201)
+    expect(again.status).toBe(200)
+    expect(again.body).toEqual({ ...first.body, idempotent_replay: true })
+    expect(viaApp.body).toEqual(again.body)
+  })
+
+  it("for a suspended merchant and for split errors", async () => {
+    const m = await registerMerchant(server.url)
+    const split = [{ cuenta: { tipo: "telefono", valor: "04141234567" }, porcentaje: 10 }]
+    const body = { monto: 10, concepto: "x", split }
+    expect(seen(await call(server.url, "POST", LANE, { key: m.key, body }))).toEqual(
+      seen(await call(server.url, "POST", APP, { key: m.key, body }))
+    )
+    await admin("PATCH", `/admin/v1/comercios/${m.codigo}`, { estado: "suspendido" })
+    const lane = await call(server.url, "POST", LANE, { key: m.key, body: { monto: 1, concepto: "x" } })
+    const app = await call(server.url, "POST", APP, { key: m.key, body: { monto: 1, concepto: "x" } })
+    expect(lane.status).toBe(403)
+    expect(seen(lane)).toEqual(seen(app))
+  })
+
+  it("for a merchant over its limit, with Retry-After, counting both paths in one window", async () => {
+    const { key } = await registerMerchant(limited.url)
+    const body = { monto: 1, concepto: "x" }
+    const answers = []
+    for (const path of [LANE, APP, LANE, LANE, APP])
+      answers.push(await call(limited.url, "POST", path, { key, body }))
+    expect(answers.map((a) => a.status)).toEqual([201, 201, 201, 429, 429])
+    expect(seen(answers[3] as Reply)).toEqual(seen(answers[4] as Reply))
+    expect(Number(answers[3]?.headers.get("retry-after"))).toBeGreaterThan(0)
+  })
+
+  it("for requests without a valid key, counted per client address behind a trusted proxy", async () => {
+    const from = (client: string, path: string) =>
+      call(proxied.url, "POST", path, {
+        key: "nadie:sk_test_nope",
+        body: { monto: 1, concepto: "x" },
+        headers: { "x-forwarded-for": client }
+      })
+    const first = [await from("10.0.0.1", LANE), await from("10.0.0.1", APP), await from("10.0.0.1", LANE)]
+    expect(first.map((a) => a.status)).toEqual([401, 401, 429])
+    expect((await from("10.0.0.2", LANE)).status).toBe(401)
+  })
+
+  it("refuses a body over 10 MB with a validation error", async () => {
+    const { key } = await registerMerchant(server.url)
+    const huge = JSON.stringify({ monto: 1, concepto: "x".repeat(11 * 1024 * 1024) })
+    const reply = await raw(server.url, LANE, huge, {
+      "x-switch-key": key,
+      "content-type": "application/json"
+    })
+    expect(reply.status).toBe(400)
+    expect(reply.body.error).toBe("validation")
+  })
+})
