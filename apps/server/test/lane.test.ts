@@ -154,4 +154,19 @@ describe("the link creation lane answers as the HttpApi app does", () => {
     expect(reply.status).toBe(400)
     expect(reply.body.error).toBe("validation")
   })
+
+  it("answers a new link as GET then shows it, every field the table sets by default included", async () => {
+    const { key } = await registerMerchant(server.url)
+    const body = {
+      monto: 99.99,
+      concepto: "Café ☕",
+      metadata: { z: "1", a: "2" },
+      expira_horas: 2,
+      failure_url: "https://tienda.example/ko"
+    }
+    const created = await call(server.url, "POST", LANE, { key, body })
+    const got = await call(server.url, "GET", `/switch/v1/links/${created.body.id}`, { key })
+    expect(got.status).toBe(200)
+    expect(created.body).toEqual(got.body)
+  })
 })

@@ -164,7 +164,7 @@ export const LinksServiceLive = Layer.effect(
         const id = randomUUID()
         const key = body.idempotency_key ?? null
         // The suspension check rides in the insert, so creation is one round trip.
-        const inserted = yield* sql<LinkRow>`
+        const inserted = yield* sql<{ id: string }>`
           insert into links (id, comercio_id, mode, monto, concepto, expires_at, success_url, failure_url,
             metadata, idempotency_key, split, busqueda, created_at)
           select ${id}, ${caller.comercioId}, ${caller.mode}, ${body.monto}, ${body.concepto}, ${expiresAt},
@@ -172,9 +172,36 @@ export const LinksServiceLive = Layer.effect(
             ${split === null ? null : JSON.stringify(split)}::jsonb, ${searchable(body.concepto, id)}, ${at}
           where not exists (select 1 from comercios where id = ${caller.comercioId} and estado = 'suspendido')
           on conflict (comercio_id, idempotency_key) where idempotency_key is not null do nothing
-          returning ${columns}`
-        const row = inserted[0]
-        if (row !== undefined) return { status: 201 as const, link: yield* view(caller, row, at) }
+          returning id`
+        if (inserted.length > 0) {
+          // Every column is known here (the rest are the table's defaults), so only the id comes back.
+          const row: LinkRow = {
+            id,
+            mode: caller.mode,
+            estado: "pendiente",
+            metodo: null,
+            monto: body.monto,
+            propina: 0,
+            moneda: "VES",
+            concepto: body.concepto,
+            expires_at: expiresAt,
+            success_url: body.success_url ?? null,
+            failure_url: body.failure_url ?? null,
+            metadata: body.metadata ?? {},
+            idempotency_key: key,
+            origen: "api",
+            lote_id: null,
+            referencia_externa: null,
+            split,
+            reparto: null,
+            txn_id: null,
+            codigo_verificacion: null,
+            alta_cliente: false,
+            paid_at: null,
+            created_at: at
+          }
+          return { status: 201 as const, link: yield* view(caller, row, at) }
+        }
 
         const merchant = yield* requireMerchant(caller)
         if (merchant.estado === "suspendido")
