@@ -4,6 +4,7 @@
  * the lane is compared here with the app's: status, body, and the headers a client reads.
  */
 import { randomUUID } from "node:crypto"
+import { connect } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { call, type Reply, registerMerchant, startServer, type TestServer } from "./harness.js"
 
@@ -168,5 +169,25 @@ describe("the link creation lane answers as the HttpApi app does", () => {
     const got = await call(server.url, "GET", `/switch/v1/links/${created.body.id}`, { key })
     expect(got.status).toBe(200)
     expect(created.body).toEqual(got.body)
+  })
+
+  it("survives clients that leave mid-body, and answers the next request", async () => {
+    const { key } = await registerMerchant(server.url)
+    const { port } = new URL(server.url)
+    for (let i = 0; i < 5; i++) {
+      await new Promise<void>((done) => {
+        const socket = connect(Number(port), "127.0.0.1", () => {
+          socket.write(
+            `POST ${LANE} HTTP/1.1\r\nhost: x\r\nx-switch-key: ${key}\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"monto":`
+          )
+          setTimeout(() => {
+            socket.destroy()
+            done()
+          }, 20)
+        })
+      })
+    }
+    const after = await call(server.url, "POST", LANE, { key, body: { monto: 1, concepto: "x" } })
+    expect(after.status).toBe(201)
   })
 })

@@ -61,6 +61,7 @@ export const errorAnswer = (error: object): LaneAnswer | undefined => {
 }
 
 const write = (response: ServerResponse, requestId: string, answer: LaneAnswer) => {
+  if (response.headersSent || response.destroyed) return
   const text = JSON.stringify(answer.body)
   const headers: Record<string, string | number> = {
     "content-type": "application/json",
@@ -79,6 +80,12 @@ const readBody = (request: IncomingMessage, done: (body: string | undefined) => 
   const chunks: Array<Buffer> = []
   let size = 0
   let over = false
+  let settled = false
+  const settle = (body: string | undefined) => {
+    if (settled) return
+    settled = true
+    done(body)
+  }
   request.on("data", (chunk: Buffer) => {
     if (over) return
     size += chunk.length
@@ -89,8 +96,11 @@ const readBody = (request: IncomingMessage, done: (body: string | undefined) => 
     }
     chunks.push(chunk)
   })
-  request.on("end", () => done(over ? undefined : Buffer.concat(chunks).toString("utf8")))
-  request.on("error", () => done(undefined))
+  request.on("end", () => settle(over ? undefined : Buffer.concat(chunks).toString("utf8")))
+  // A client gone mid-body gets no answer; its socket is closed.
+  request.on("error", () => {
+    settled = true
+  })
 }
 
 export const makeLanes = (): Lanes => {
@@ -107,7 +117,7 @@ export const makeLanes = (): Lanes => {
       routes.set(`${method} ${url}`, (request, response) => {
         const requestId = randomUUID()
         const started = Date.now()
-        readBody(request, (body) => {
+        const serve = (body: string | undefined) => {
           if (body === undefined) return write(response, requestId, tooLarge)
           const program = handler({
             headers: request.headers,
@@ -137,6 +147,16 @@ export const makeLanes = (): Lanes => {
           runFork(program).addObserver((exit) =>
             write(response, requestId, Exit.isSuccess(exit) ? exit.value : internal)
           )
+        }
+        readBody(request, (body) => {
+          try {
+            serve(body)
+          } catch (error) {
+            // Not expected (failures are answers, faults are caught in the fiber): a fault still
+            // gets SPEC's 500 and a log line rather than an open connection.
+            runFork(Effect.logError("error interno", error).pipe(Effect.annotateLogs({ requestId })))
+            write(response, requestId, internal)
+          }
         })
       })
     })
