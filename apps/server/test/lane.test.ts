@@ -2,6 +2,7 @@
  * Link creation is served by a lane in front of the HttpApi app (http/Lane.ts). The HttpApi
  * handler still serves the same route when the URL carries a query string, so every answer of
  * the lane is compared here with the app's: status, body, and the headers a client reads.
+ * (An empty query, `links?`, is dropped by fetch: the app's URL carries a parameter.)
  */
 import { randomUUID } from "node:crypto"
 import { connect } from "node:net"
@@ -22,7 +23,7 @@ beforeAll(async () => {
 afterAll(() => Promise.all([server.close(), limited.close(), proxied.close()]))
 
 const LANE = "/switch/v1/links"
-const APP = "/switch/v1/links?"
+const APP = "/switch/v1/links?via=app"
 
 const admin = (method: string, path: string, body?: unknown) =>
   call(server.url, method, path, {
@@ -189,5 +190,45 @@ describe("the link creation lane answers as the HttpApi app does", () => {
     }
     const after = await call(server.url, "POST", LANE, { key, body: { monto: 1, concepto: "x" } })
     expect(after.status).toBe(201)
+  })
+
+  it("checks the key before reading the body: no key and a huge body is 401", async () => {
+    const huge = JSON.stringify({ monto: 1, concepto: "x".repeat(11 * 1024 * 1024) })
+    const reply = await raw(server.url, LANE, huge, { "content-type": "application/json" })
+    expect(reply.status).toBe(401)
+  })
+
+  it("refuses text with half a surrogate pair, which Postgres would store as another text", async () => {
+    const { key } = await registerMerchant(server.url)
+    const headers = { "x-switch-key": key, "content-type": "application/json" }
+    for (const body of [
+      '{"monto":1,"concepto":"a\\ud800b"}',
+      '{"monto":1,"concepto":"x","metadata":{"k":"\\udfff"}}',
+      '{"monto":1,"concepto":"x","idempotency_key":"a\\ud800"}'
+    ]) {
+      const lane = await raw(server.url, LANE, body, headers)
+      expect(lane.status, body).toBe(400)
+      expect(lane.body.error).toBe("validation")
+      expect(seen(lane)).toEqual(seen(await raw(server.url, APP, body, headers)))
+    }
+    const pair = await raw(server.url, LANE, '{"monto":1,"concepto":"\\ud83d\\ude00"}', headers)
+    expect(pair.status).toBe(201)
+    expect(pair.body.concepto).toBe("😀")
+    const list = await call(server.url, "GET", "/switch/v1/links", { key })
+    expect(list.body.map((l: { concepto: string }) => l.concepto)).toEqual(["😀"])
+  })
+
+  it("answers metadata in the order every later read shows it", async () => {
+    const { key } = await registerMerchant(server.url)
+    const response = await fetch(`${server.url}${LANE}`, {
+      method: "POST",
+      headers: { "x-switch-key": key, "content-type": "application/json" },
+      body: JSON.stringify({ monto: 1, concepto: "x", metadata: { zz: "1", "10": "3", a: "2" } })
+    })
+    const created = await response.text()
+    const id = JSON.parse(created).id
+    const got = await fetch(`${server.url}/switch/v1/links/${id}`, { headers: { "x-switch-key": key } })
+    const metadataText = (text: string) => /"metadata":(\{[^}]*\})/.exec(text)?.[1]
+    expect(metadataText(created)).toBe(metadataText(await got.text()))
   })
 })

@@ -11,6 +11,7 @@
 import { randomUUID } from "node:crypto"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { HttpApiSchema } from "@effect/platform"
+import { ValidationError } from "@switch/api"
 import { Validation } from "@switch/core"
 import { Cause, Context, Effect, Exit, FiberRef, FiberRefs, LogLevel, Runtime, type Schema } from "effect"
 
@@ -22,7 +23,11 @@ export interface LaneRequest {
   readonly headers: IncomingMessage["headers"]
   /** The socket's peer address. */
   readonly peer: string
-  readonly body: string
+  /**
+   * The body as text, read when first asked for (after the key check, as the app does): a body
+   * over {@link MAX_BODY_BYTES} fails with `400 validation`. Never read, it is discarded.
+   */
+  readonly body: Effect.Effect<string, ValidationError>
 }
 
 /** A JSON answer. */
@@ -44,13 +49,9 @@ export interface Lanes {
 export const Lanes = Context.GenericTag<Lanes>("@switch/server/Lanes")
 
 const internal = { status: 500, body: { error: "error_interno" } } as const
-const tooLarge = {
-  status: 400,
-  body: {
-    error: "validation",
-    detail: { fieldErrors: { [Validation.ROOT]: ["El cuerpo es demasiado grande."] } }
-  }
-} as const
+const tooLarge = new ValidationError({
+  detail: { fieldErrors: { [Validation.ROOT]: ["El cuerpo es demasiado grande."] } }
+})
 
 /** An API error class instance as its answer: the class's status and its fields, as HttpApi encodes them. */
 export const errorAnswer = (error: object): LaneAnswer | undefined => {
@@ -75,33 +76,29 @@ const write = (response: ServerResponse, requestId: string, answer: LaneAnswer) 
   response.end(text)
 }
 
-/** Reads the body as text, up to {@link MAX_BODY_BYTES}; undefined when it is longer. */
-const readBody = (request: IncomingMessage, done: (body: string | undefined) => void) => {
-  const chunks: Array<Buffer> = []
-  let size = 0
-  let over = false
-  let settled = false
-  const settle = (body: string | undefined) => {
-    if (settled) return
-    settled = true
-    done(body)
-  }
-  request.on("data", (chunk: Buffer) => {
-    if (over) return
-    size += chunk.length
-    if (size > MAX_BODY_BYTES) {
-      over = true
-      chunks.length = 0
-      return
-    }
-    chunks.push(chunk)
+/** Reads the body as text, up to {@link MAX_BODY_BYTES}. */
+const readBody = (request: IncomingMessage): Effect.Effect<string, ValidationError> =>
+  Effect.async<string, ValidationError>((resume) => {
+    const declared = Number(request.headers["content-length"] ?? 0)
+    if (declared > MAX_BODY_BYTES) return resume(Effect.fail(tooLarge))
+    // A client that left mid-body never sends the rest: the fiber stops and nothing is answered.
+    if (request.destroyed && !request.complete) return resume(Effect.interrupt)
+    request.once("close", () => {
+      if (!request.complete) resume(Effect.interrupt)
+    })
+    const chunks: Array<Buffer> = []
+    let size = 0
+    request.on("data", (chunk: Buffer) => {
+      size += chunk.length
+      if (size <= MAX_BODY_BYTES) chunks.push(chunk)
+      else if (chunks.length > 0) chunks.length = 0
+    })
+    request.on("end", () =>
+      resume(
+        size > MAX_BODY_BYTES ? Effect.fail(tooLarge) : Effect.succeed(Buffer.concat(chunks).toString("utf8"))
+      )
+    )
   })
-  request.on("end", () => settle(over ? undefined : Buffer.concat(chunks).toString("utf8")))
-  // A client gone mid-body gets no answer; its socket is closed.
-  request.on("error", () => {
-    settled = true
-  })
-}
 
 export const makeLanes = (): Lanes => {
   const routes = new Map<string, (request: IncomingMessage, response: ServerResponse) => void>()
@@ -117,12 +114,11 @@ export const makeLanes = (): Lanes => {
       routes.set(`${method} ${url}`, (request, response) => {
         const requestId = randomUUID()
         const started = Date.now()
-        const serve = (body: string | undefined) => {
-          if (body === undefined) return write(response, requestId, tooLarge)
+        try {
           const program = handler({
             headers: request.headers,
             peer: request.socket.remoteAddress ?? "desconocida",
-            body
+            body: readBody(request)
           }).pipe(
             Effect.catchAllCause((cause) => {
               const failure = Cause.failureOption(cause)
@@ -147,17 +143,12 @@ export const makeLanes = (): Lanes => {
           runFork(program).addObserver((exit) =>
             write(response, requestId, Exit.isSuccess(exit) ? exit.value : internal)
           )
+        } catch (error) {
+          // Not expected (failures are answers, faults are caught in the fiber): a fault still
+          // gets SPEC's 500 and a log line rather than an open connection.
+          runFork(Effect.logError("error interno", error).pipe(Effect.annotateLogs({ requestId })))
+          write(response, requestId, internal)
         }
-        readBody(request, (body) => {
-          try {
-            serve(body)
-          } catch (error) {
-            // Not expected (failures are answers, faults are caught in the fiber): a fault still
-            // gets SPEC's 500 and a log line rather than an open connection.
-            runFork(Effect.logError("error interno", error).pipe(Effect.annotateLogs({ requestId })))
-            write(response, requestId, internal)
-          }
-        })
       })
     })
 

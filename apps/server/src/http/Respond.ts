@@ -7,14 +7,37 @@ import { Effect } from "effect"
 /** SPEC's validation detail for a body that is not JSON: the whole body (`_`) is the field. */
 export const notJson = { fieldErrors: { [Validation.ROOT]: ["El cuerpo no es JSON válido."] } }
 
-/** A body's text as JSON; an empty body reads as `{}`, malformed JSON is `400 validation`. */
+/** SPEC's validation detail for text holding half of a surrogate pair (`"\ud800"`). */
+export const notUnicode = {
+  fieldErrors: { [Validation.ROOT]: ["El cuerpo tiene texto que no es Unicode válido."] }
+}
+
+/** Half of a surrogate pair: Postgres would store it as U+FFFD, so two texts could become one. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
+
+const wellFormed = (value: unknown): boolean => {
+  if (typeof value === "string") return !LONE_SURROGATE.test(value)
+  if (Array.isArray(value)) return value.every(wellFormed)
+  if (value !== null && typeof value === "object")
+    return Object.entries(value).every(([k, v]) => !LONE_SURROGATE.test(k) && wellFormed(v))
+  return true
+}
+
+/**
+ * A body's text as JSON; an empty body reads as `{}`, malformed JSON is `400 validation`, and so
+ * is a lone surrogate, which only a `\u` escape can carry in (UTF-8 has none).
+ */
 export const parseJson = (text: string): Effect.Effect<unknown, ValidationError> => {
   if (text.trim() === "") return Effect.succeed({})
+  let value: unknown
   try {
-    return Effect.succeed(JSON.parse(text))
+    value = JSON.parse(text)
   } catch {
     return Effect.fail(new ValidationError({ detail: notJson }))
   }
+  if (text.includes("\\u") && !wellFormed(value))
+    return Effect.fail(new ValidationError({ detail: notUnicode }))
+  return Effect.succeed(value)
 }
 
 /** The request body as JSON (see {@link parseJson}). */

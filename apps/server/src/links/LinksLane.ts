@@ -26,7 +26,7 @@ export const LinksLaneLive = Layer.effectDiscard(
       )
       const key = request.headers["x-switch-key"]
       return Effect.flatMap(authenticate(typeof key === "string" ? key : "", ip), (caller) =>
-        Effect.flatMap(parseJson(request.body), (body) =>
+        Effect.flatMap(Effect.flatMap(request.body, parseJson), (body) =>
           Effect.map(links.create(caller, body), ({ status, link }) => ({ status, body: link }))
         )
       )

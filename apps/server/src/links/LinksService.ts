@@ -164,7 +164,7 @@ export const LinksServiceLive = Layer.effect(
         const id = randomUUID()
         const key = body.idempotency_key ?? null
         // The suspension check rides in the insert, so creation is one round trip.
-        const inserted = yield* sql<{ id: string }>`
+        const inserted = yield* sql<Pick<LinkRow, "metadata" | "split">>`
           insert into links (id, comercio_id, mode, monto, concepto, expires_at, success_url, failure_url,
             metadata, idempotency_key, split, busqueda, created_at)
           select ${id}, ${caller.comercioId}, ${caller.mode}, ${body.monto}, ${body.concepto}, ${expiresAt},
@@ -172,9 +172,11 @@ export const LinksServiceLive = Layer.effect(
             ${split === null ? null : JSON.stringify(split)}::jsonb, ${searchable(body.concepto, id)}, ${at}
           where not exists (select 1 from comercios where id = ${caller.comercioId} and estado = 'suspendido')
           on conflict (comercio_id, idempotency_key) where idempotency_key is not null do nothing
-          returning id`
-        if (inserted.length > 0) {
-          // Every column is known here (the rest are the table's defaults), so only the id comes back.
+          returning metadata, split`
+        const stored = inserted[0]
+        if (stored !== undefined) {
+          // Every other column is known here or is the table's default; the JSON columns come
+          // back as Postgres keeps them (its key order), as every later read shows them.
           const row: LinkRow = {
             id,
             mode: caller.mode,
@@ -187,12 +189,12 @@ export const LinksServiceLive = Layer.effect(
             expires_at: expiresAt,
             success_url: body.success_url ?? null,
             failure_url: body.failure_url ?? null,
-            metadata: body.metadata ?? {},
+            metadata: stored.metadata,
             idempotency_key: key,
             origen: "api",
             lote_id: null,
             referencia_externa: null,
-            split,
+            split: stored.split,
             reparto: null,
             txn_id: null,
             codigo_verificacion: null,

@@ -15,18 +15,18 @@ const expand = (rows: Uint8Array, stride: number, repeat: number) => {
 
 /** Rows like a QR code's: runs of 0x00 and 0xff, some other bytes, rows that repeat. */
 const image = fc
-  .integer({ min: 4, max: 160 })
+  .integer({ min: 4, max: 2000 })
   .chain((stride) =>
     fc.tuple(
       fc.constant(stride),
-      fc.integer({ min: 2, max: 8 }),
+      fc.integer({ min: 2, max: Math.min(64, Math.floor(32_768 / stride)) }),
       fc.array(
         fc.oneof(
           fc.array(fc.constantFrom(0x00, 0xff, 0x0f, 0xf0, 0x3c), { minLength: stride, maxLength: stride }),
           fc.array(fc.integer({ min: 0, max: 255 }), { minLength: stride, maxLength: stride }),
           fc.constant(new Array<number>(stride).fill(0xff))
         ),
-        { minLength: 1, maxLength: 40 }
+        { minLength: 1, maxLength: 12 }
       )
     )
   )
@@ -42,6 +42,22 @@ describe("scanline deflate", () => {
     },
     { fastCheck: { numRuns: 300 } }
   )
+
+  it("fits the largest groups deflate's window allows", () => {
+    for (const [stride, repeat] of [
+      [140, 16],
+      [200, 8],
+      [500, 6],
+      [2000, 2],
+      [4, 8192],
+      [16_384, 2]
+    ] as const) {
+      const rows = Uint8Array.from({ length: stride * 3 }, (_, i) => (i % 7 === 0 ? 0x5a : 0xff))
+      expect(inflateSync(deflateScanlines(rows, stride, repeat)).equals(expand(rows, stride, repeat))).toBe(
+        true
+      )
+    }
+  })
 
   it("is smaller than the image it stands for", () => {
     const stride = 35

@@ -163,8 +163,9 @@ export const deflateScanlines = (rows: Uint8Array, stride: number, repeat: numbe
   const groups = rows.length / stride
   const group = stride * repeat
   const toGroup = distanceCode(group)
-  // Literals take at most 9 bits each; matches never take more than the bytes they replace.
-  const out = new Uint8Array(8 + Math.ceil((rows.length * 9) / 8) + groups * 16)
+  // A given row's bytes take at most 9 bits each, as literals or in matches (at most 31 bits
+  // for 3 bytes or more); a group's copies take at most 2 matches per 256 bytes, 4 bytes each.
+  const out = new Uint8Array(8 + Math.ceil((rows.length * 9) / 8) + groups * 8 * (1 + Math.ceil(group / 256)))
   out[0] = 0x78 // deflate, 32 KB window
   out[1] = 0x01 // no dictionary, fastest; (0x78 * 256 + 0x01) % 31 === 0
   const writer = new BitWriter(out.subarray(2))
@@ -199,6 +200,7 @@ export const deflateScanlines = (rows: Uint8Array, stride: number, repeat: numbe
   }
   writer.symbol(256) // end of block
   const length = 2 + writer.end()
+  if (length + 4 > out.length) throw new Error("scanline deflate: output bound exceeded")
   const adler = ((b << 16) | a) >>> 0
   out[length] = adler >>> 24
   out[length + 1] = (adler >>> 16) & 0xff
