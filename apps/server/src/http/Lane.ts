@@ -15,7 +15,10 @@ import { ValidationError } from "@switch/api"
 import { Validation } from "@switch/core"
 import { Cause, Context, Effect, Exit, FiberRef, FiberRefs, LogLevel, Runtime, type Schema } from "effect"
 
-/** Bodies past this size are refused, as Effect's server refuses them (10 MB). */
+/**
+ * Bodies past this size are refused. (Effect's server sets the same 10 MB limit only while it
+ * starts, so the HttpApi app's handlers do not see it; see the issue note.)
+ */
 export const MAX_BODY_BYTES = 10 * 1024 * 1024
 
 /** What a lane's handler sees of a request. */
