@@ -31,6 +31,7 @@ import { withBoundary } from "./http/Middleware.js"
 import { LinksApiLive } from "./links/LinksApi.js"
 import { LinksLaneLive } from "./links/LinksLane.js"
 import { LinksService, LinksServiceLive } from "./links/LinksService.js"
+import { QrPoolLive } from "./links/QrPool.js"
 import { LotesApiLive } from "./lotes/LotesApi.js"
 import { LotesServiceLive } from "./lotes/LotesService.js"
 import { ConfigApiLive, LlavesApiLive, RegistroApiLive } from "./merchants/MerchantsApi.js"
@@ -82,6 +83,7 @@ export const ServicesLive = Layer.mergeAll(
   EventosServiceLive,
   FlowsServiceLive.pipe(Layer.provide(FlowCollectorLive))
 ).pipe(
+  Layer.provideMerge(QrPoolLive),
   Layer.provideMerge(WebhookSenderLive),
   Layer.provideMerge(BanksLayer),
   Layer.provideMerge(RateLimiterLive)

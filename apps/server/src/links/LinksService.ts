@@ -2,7 +2,6 @@
  * Payment links: create (idempotent per merchant and key), list with SPEC's filters, get,
  * cancel and simulate. Every query is scoped by merchant and mode.
  */
-import { randomUUID } from "node:crypto"
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import {
@@ -22,6 +21,7 @@ import { findMerchant, type MerchantRow } from "../merchants/Merchants.js"
 import type { LinkFilters } from "./LinkFilters.js"
 import { LINK_COLUMNS, type LinkRow, qrPng, searchable, toView } from "./LinkView.js"
 import { markPaid } from "./Payments.js"
+import { QrPool } from "./QrPool.js"
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 export const isUuid = (id: string) => UUID.test(id)
@@ -116,11 +116,12 @@ export const LinksServiceLive = Layer.effect(
   Effect.gen(function* () {
     const sql = yield* PgClient.PgClient
     const settings = yield* Settings
+    const fresh = yield* QrPool
     const columns = sql.unsafe(LINK_COLUMNS.join(", "))
 
-    const view = (caller: Caller, row: LinkRow, at: Date) =>
+    const view = (caller: Caller, row: LinkRow, at: Date, drawn?: string) =>
       Effect.map(
-        Effect.sync(() => qrPng(settings.baseUrl, row.id)),
+        Effect.sync(() => drawn ?? qrPng(settings.baseUrl, row.id)),
         (qr) => toView(row, { baseUrl: settings.baseUrl, comercio: caller.codigo, now: at, qr })
       )
 
@@ -161,7 +162,8 @@ export const LinksServiceLive = Layer.effect(
           const merchant = yield* requireMerchant(caller)
           split = yield* checkSplit(body.split, merchant, body.monto)
         }
-        const id = randomUUID()
+        // A new id with its QR code already drawn (QrPool.ts); a replay below draws its own.
+        const { id, qr } = fresh.take()
         const key = body.idempotency_key ?? null
         // The suspension check rides in the insert, so creation is one round trip.
         const inserted = yield* sql<Pick<LinkRow, "metadata" | "split">>`
@@ -202,7 +204,7 @@ export const LinksServiceLive = Layer.effect(
             paid_at: null,
             created_at: at
           }
-          return { status: 201 as const, link: yield* view(caller, row, at) }
+          return { status: 201 as const, link: yield* view(caller, row, at, qr) }
         }
 
         const merchant = yield* requireMerchant(caller)

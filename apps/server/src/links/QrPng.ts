@@ -2,7 +2,7 @@
  * A QR code as a PNG data URL, encoded here as a 1-bit grayscale image: the `qrcode` package's
  * own PNG path spends about 6 ms per link in its encoder, which capped link creation at a
  * fraction of what Postgres can take. Module matrix from `qrcode`, compressed image data from
- * ScanlineDeflate.ts, which knows the image's layout (zlib's deflate cost about 80 µs a link).
+ * QrDeflate.ts, which knows the image's layout (zlib's deflate cost about 80 µs a link).
  *
  * Link QR codes differ only in the link id at the end of the URL, and with a fixed version and
  * mask a QR code is affine in its data bits over GF(2): Reed-Solomon parity is linear, placement
@@ -12,7 +12,7 @@
  */
 import { crc32 } from "node:zlib"
 import QRCode from "qrcode"
-import { deflateScanlines } from "./ScanlineDeflate.js"
+import { deflateQrImage } from "./QrDeflate.js"
 
 const SCALE = 6
 const MARGIN = 4
@@ -42,37 +42,12 @@ export const modulesOf = (text: string | Buffer): Modules => {
   return { size, bits }
 }
 
-/**
- * For each module column, the two bytes of a pixel row its pixels may fall in (offset from the
- * row's start, after the filter byte) and the bits to clear in each.
- */
-const columnMasks = new Map<number, Int32Array>()
-const masksFor = (size: number): Int32Array => {
-  let masks = columnMasks.get(size)
-  if (masks === undefined) {
-    masks = new Int32Array(size * 4)
-    for (let mx = 0; mx < size; mx++) {
-      const first = (mx + MARGIN) * SCALE
-      const byte = first >> 3
-      masks[mx * 4] = 1 + byte
-      masks[mx * 4 + 2] = 2 + byte
-      for (let s = 0; s < SCALE; s++) {
-        const x = first + s
-        const slot = mx * 4 + (x >> 3 === byte ? 1 : 3)
-        masks[slot] = (masks[slot] ?? 0) | (0x80 >> (x & 7))
-      }
-    }
-    columnMasks.set(size, masks)
-  }
-  return masks
-}
-
 /** A PNG chunk: length, type, data and the CRC of type and data. */
-const chunk = (type: string, data: Buffer): Buffer => {
+const chunk = (type: string, data: Uint8Array): Buffer => {
   const out = Buffer.allocUnsafe(12 + data.length)
   out.writeUInt32BE(data.length, 0)
   out.write(type, 4, "ascii")
-  data.copy(out, 8)
+  out.set(data, 8)
   out.writeUInt32BE(crc32(out.subarray(4, 8 + data.length)) >>> 0, 8 + data.length)
   return out
 }
@@ -80,37 +55,37 @@ const chunk = (type: string, data: Buffer): Buffer => {
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
 const IEND = chunk("IEND", Buffer.alloc(0))
 
-/** PNG bytes of `modules`: black modules on white, a 4-module quiet zone, 6 pixels per module. */
+/**
+ * PNG bytes of `modules`: black modules on white, a 4-module quiet zone, 6 pixels per module.
+ * The image goes to QrDeflate.ts as units of 4 modules (the quiet zone's included), each a
+ * 4-bit pattern.
+ */
 export const pngOf = (modules: Modules): Buffer => {
   const { size, bits } = modules
-  const masks = masksFor(size)
-  const dim = (size + 2 * MARGIN) * SCALE
-  const stride = Math.ceil(dim / 8) + 1
-  // The first pixel row of each row of modules (filter "none", white, dark modules cleared);
-  // its other pixel rows repeat it (ScanlineDeflate.ts).
-  const rows = new Uint8Array(stride * (size + 2 * MARGIN)).fill(0xff)
-  for (let r = 0; r < size + 2 * MARGIN; r++) rows[r * stride] = 0
+  const across = size + 2 * MARGIN
+  // QR codes are 4n + 1 modules wide, so with the quiet zone 4n + 1 too: n units, then the
+  // zone's last module.
+  const units = (across - 1) >>> 2
+  const patterns = new Uint8Array(units * across)
   for (let my = 0; my < size; my++) {
-    const at = (my + MARGIN) * stride
+    const at = (my + MARGIN) * units
     for (let mx = 0, i = my * size; mx < size; mx++, i++) {
       if ((((bits[i >>> 5] ?? 0) >>> (i & 31)) & 1) === 0) continue
-      const m = mx * 4
-      const a = at + (masks[m] ?? 0)
-      rows[a] = (rows[a] ?? 0) & ~(masks[m + 1] ?? 0)
-      const b = at + (masks[m + 2] ?? 0)
-      rows[b] = (rows[b] ?? 0) & ~(masks[m + 3] ?? 0)
+      const column = mx + MARGIN
+      const u = at + (column >>> 2)
+      patterns[u] = (patterns[u] ?? 0) | (1 << (column & 3))
     }
   }
+  const dim = across * SCALE
   const header = Buffer.alloc(13)
   header.writeUInt32BE(dim, 0)
   header.writeUInt32BE(dim, 4)
   header[8] = 1 // bit depth
   header[9] = 0 // grayscale
-  const idat = deflateScanlines(rows, stride, SCALE)
   return Buffer.concat([
     SIGNATURE,
     chunk("IHDR", header),
-    chunk("IDAT", Buffer.from(idat.buffer, idat.byteOffset, idat.length)),
+    chunk("IDAT", deflateQrImage(patterns, units)),
     IEND
   ])
 }
