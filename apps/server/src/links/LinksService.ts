@@ -18,6 +18,7 @@ import { Fees, LinkMachine, LinkRequest, Money, Split, Validation } from "@switc
 import { Clock, Context, Effect, Either, Layer, Option } from "effect"
 import { Settings } from "../Config.js"
 import { findMerchant, type MerchantRow } from "../merchants/Merchants.js"
+import { PgPool } from "../platform/Sql.js"
 import type { LinkFilters } from "./LinkFilters.js"
 import { LINK_COLUMNS, type LinkRow, qrPng, searchable, toView } from "./LinkView.js"
 import { markPaid } from "./Payments.js"
@@ -27,6 +28,15 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 export const isUuid = (id: string) => UUID.test(id)
 
 const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
+
+/** A new link, unless its merchant is suspended or its idempotency key was used (PgPool). */
+const INSERT_LINK = `
+  insert into links (id, comercio_id, mode, monto, concepto, expires_at, success_url, failure_url,
+    metadata, idempotency_key, split, busqueda, created_at)
+  select $1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10, $11::jsonb, $12, $13
+  where not exists (select 1 from comercios where id = $2 and estado = 'suspendido')
+  on conflict (comercio_id, idempotency_key) where idempotency_key is not null do nothing
+  returning metadata, split`
 
 /** The snapshot the state machine needs, from a row and its merchant. */
 export const snapshot = (row: LinkRow, merchant: MerchantRow): LinkMachine.LinkSnapshot => ({
@@ -117,6 +127,7 @@ export const LinksServiceLive = Layer.effect(
     const sql = yield* PgClient.PgClient
     const settings = yield* Settings
     const fresh = yield* QrPool
+    const pool = yield* PgPool
     const columns = sql.unsafe(LINK_COLUMNS.join(", "))
 
     const view = (caller: Caller, row: LinkRow, at: Date, drawn?: string) =>
@@ -166,15 +177,21 @@ export const LinksServiceLive = Layer.effect(
         const { id, qr } = fresh.take()
         const key = body.idempotency_key ?? null
         // The suspension check rides in the insert, so creation is one round trip.
-        const inserted = yield* sql<Pick<LinkRow, "metadata" | "split">>`
-          insert into links (id, comercio_id, mode, monto, concepto, expires_at, success_url, failure_url,
-            metadata, idempotency_key, split, busqueda, created_at)
-          select ${id}, ${caller.comercioId}, ${caller.mode}, ${body.monto}, ${body.concepto}, ${expiresAt},
-            ${body.success_url ?? null}, ${body.failure_url ?? null}, ${sql.json(body.metadata ?? {})}, ${key},
-            ${split === null ? null : JSON.stringify(split)}::jsonb, ${searchable(body.concepto, id)}, ${at}
-          where not exists (select 1 from comercios where id = ${caller.comercioId} and estado = 'suspendido')
-          on conflict (comercio_id, idempotency_key) where idempotency_key is not null do nothing
-          returning metadata, split`
+        const inserted = yield* pool.query<Pick<LinkRow, "metadata" | "split">>(INSERT_LINK, [
+          id,
+          caller.comercioId,
+          caller.mode,
+          body.monto,
+          body.concepto,
+          expiresAt,
+          body.success_url ?? null,
+          body.failure_url ?? null,
+          JSON.stringify(body.metadata ?? {}),
+          key,
+          split === null ? null : JSON.stringify(split),
+          searchable(body.concepto, id),
+          at
+        ])
         const stored = inserted[0]
         if (stored !== undefined) {
           // Every other column is known here or is the table's default; the JSON columns come

@@ -2,7 +2,7 @@
 import { NodeContext } from "@effect/platform-node"
 import { SqlError } from "@effect/sql/SqlError"
 import { PgClient, PgMigrator } from "@effect/sql-pg"
-import { Effect, Layer } from "effect"
+import { Context, Effect, Layer } from "effect"
 import Pg from "pg"
 import init from "../migrations/0001_init.js"
 import checkout from "../migrations/0002_checkout.js"
@@ -55,8 +55,38 @@ const pool = (url: string, options: PgOptions) =>
     (created) => Effect.promise(() => created.end()).pipe(Effect.timeoutOption(1000))
   )
 
+/**
+ * The client's own pool, for the one statement hot enough that @effect/sql's work around each
+ * statement (a span, a scope, compiling the template) shows in its cost: the link insert of
+ * `POST /links` (LinksService.ts), about a sixth of that request's CPU. A text with `$n`
+ * parameters, outside any transaction; named and prepared like the client's (Prepared.ts).
+ */
+export class PgPool extends Context.Tag("@switch/server/PgPool")<
+  PgPool,
+  {
+    readonly query: <A extends object>(
+      text: string,
+      values: ReadonlyArray<unknown>
+    ) => Effect.Effect<ReadonlyArray<A>, SqlError>
+  }
+>() {}
+
+/** The client, and {@link PgPool} on the same pool. */
 export const PgLive = (url: string, options: PgOptions = {}) =>
-  PgClient.layerFromPool({ acquire: pool(url, options), applicationName: "switch", types })
+  Layer.unwrapScoped(
+    Effect.map(pool(url, options), (created) =>
+      Layer.merge(
+        PgClient.layerFromPool({ acquire: Effect.succeed(created), applicationName: "switch", types }),
+        Layer.succeed(PgPool, {
+          query: <A extends object>(text: string, values: ReadonlyArray<unknown>) =>
+            Effect.tryPromise({
+              try: () => created.query<A>(text, values as Array<unknown>).then((result) => result.rows),
+              catch: (cause) => new SqlError({ cause, message: "Failed to execute statement" })
+            })
+        })
+      )
+    )
+  )
 
 export const migrations = PgMigrator.fromRecord({
   "0001_init": init,
