@@ -1,5 +1,5 @@
 /** The HTTP application: the public API, its docs, internal and admin routes, and the server. */
-import { HttpApiBuilder, HttpApiScalar, HttpServer } from "@effect/platform"
+import { FileSystem, HttpApiBuilder, HttpApiScalar, HttpIncomingMessage, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { SqlClient } from "@effect/sql"
 import { SwitchApi } from "@switch/api"
@@ -28,6 +28,7 @@ import { InternalRoutesLive } from "./http/Internal.js"
 import { KeyCacheLive } from "./http/KeyCache.js"
 import { Lanes, makeLanes } from "./http/Lane.js"
 import { withBoundary } from "./http/Middleware.js"
+import { MAX_BODY_BYTES } from "./http/Respond.js"
 import { LinksApiLive } from "./links/LinksApi.js"
 import { LinksLaneLive } from "./links/LinksLane.js"
 import { LinksService, LinksServiceLive } from "./links/LinksService.js"
@@ -108,11 +109,18 @@ export const HousekeepingLive = Layer.scopedDiscard(
   })
 )
 
-/** Serves the API behind the boundary, with clients' addresses seen through trusted proxies. */
+/**
+ * Serves the API behind the boundary, with clients' addresses seen through trusted proxies and
+ * bodies read up to 10 MB (the platform's server sets its own limit only while it starts, so
+ * handlers would not see it).
+ */
 const ServeLive = Layer.unwrapEffect(
   Effect.map(Settings, (settings) => {
     const behind = behindProxies(trustList(settings.proxiesConfiables))
-    return HttpApiBuilder.serve((app) => withBoundary(behind(app)))
+    const limit = Option.some(FileSystem.Size(MAX_BODY_BYTES))
+    return HttpApiBuilder.serve((app) =>
+      withBoundary(behind(Effect.provideService(app, HttpIncomingMessage.MaxBodySize, limit)))
+    )
   })
 )
 

@@ -1,12 +1,12 @@
 /** HTTP handlers of the direct API: read the body, call the step, answer SPEC's result object. */
-import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import type { SqlClient } from "@effect/sql"
 import type { PgClient } from "@effect/sql-pg"
 import { CurrentCaller, Direct, SwitchApi } from "@switch/api"
 import { Effect } from "effect"
 import type { Banks } from "../bank/Banks.js"
 import type { Settings } from "../Config.js"
-import { json, notJson } from "../http/Respond.js"
+import { bodyText, json, notJson, tooLarge } from "../http/Respond.js"
 import { collect, requestCode } from "./Cobros.js"
 import { consultar } from "./Consultas.js"
 import { dispersar, pagar } from "./Pagos.js"
@@ -14,9 +14,7 @@ import { reintegro, reverso } from "./Reintegros.js"
 import { resultado } from "./Store.js"
 
 /** The body as JSON; malformed JSON is the direct API's `400 VALIDATION`. */
-const body = HttpServerRequest.HttpServerRequest.pipe(
-  Effect.flatMap((request) => request.text),
-  Effect.orElseSucceed(() => ""),
+const body = bodyText(() => new Direct.DirectValidationError({ detail: tooLarge })).pipe(
   Effect.flatMap((text) => {
     if (text.trim() === "") return Effect.succeed<unknown>({})
     try {

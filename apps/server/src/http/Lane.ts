@@ -12,14 +12,8 @@ import { randomUUID } from "node:crypto"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { HttpApiSchema } from "@effect/platform"
 import { ValidationError } from "@switch/api"
-import { Validation } from "@switch/core"
 import { Cause, Context, Effect, Exit, FiberRef, FiberRefs, LogLevel, Runtime, type Schema } from "effect"
-
-/**
- * Bodies past this size are refused. (Effect's server sets the same 10 MB limit only while it
- * starts, so the HttpApi app's handlers do not see it; see the issue note.)
- */
-export const MAX_BODY_BYTES = 10 * 1024 * 1024
+import { MAX_BODY_BYTES, tooLarge } from "./Respond.js"
 
 /** What a lane's handler sees of a request. */
 export interface LaneRequest {
@@ -52,9 +46,7 @@ export interface Lanes {
 export const Lanes = Context.GenericTag<Lanes>("@switch/server/Lanes")
 
 const internal = { status: 500, body: { error: "error_interno" } } as const
-const tooLarge = new ValidationError({
-  detail: { fieldErrors: { [Validation.ROOT]: ["El cuerpo es demasiado grande."] } }
-})
+const refused = new ValidationError({ detail: tooLarge })
 
 /** An API error class instance as its answer: the class's status and its fields, as HttpApi encodes them. */
 export const errorAnswer = (error: object): LaneAnswer | undefined => {
@@ -83,7 +75,7 @@ const write = (response: ServerResponse, requestId: string, answer: LaneAnswer) 
 const readBody = (request: IncomingMessage): Effect.Effect<string, ValidationError> =>
   Effect.async<string, ValidationError>((resume) => {
     const declared = Number(request.headers["content-length"] ?? 0)
-    if (declared > MAX_BODY_BYTES) return resume(Effect.fail(tooLarge))
+    if (declared > MAX_BODY_BYTES) return resume(Effect.fail(refused))
     // A client that left mid-body never sends the rest: the fiber stops and nothing is answered.
     if (request.destroyed && !request.complete) return resume(Effect.interrupt)
     request.once("close", () => {
@@ -98,7 +90,7 @@ const readBody = (request: IncomingMessage): Effect.Effect<string, ValidationErr
     })
     request.on("end", () =>
       resume(
-        size > MAX_BODY_BYTES ? Effect.fail(tooLarge) : Effect.succeed(Buffer.concat(chunks).toString("utf8"))
+        size > MAX_BODY_BYTES ? Effect.fail(refused) : Effect.succeed(Buffer.concat(chunks).toString("utf8"))
       )
     )
   })

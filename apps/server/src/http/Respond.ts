@@ -7,6 +7,17 @@ import { Effect } from "effect"
 /** SPEC's validation detail for a body that is not JSON: the whole body (`_`) is the field. */
 export const notJson = { fieldErrors: { [Validation.ROOT]: ["El cuerpo no es JSON válido."] } }
 
+/** Bodies past this size are refused, on every route. */
+export const MAX_BODY_BYTES = 10 * 1024 * 1024
+
+/**
+ * SPEC's validation detail for a body that could not be read whole: over
+ * {@link MAX_BODY_BYTES}, or cut off (then nobody is left to read the answer).
+ */
+export const tooLarge = {
+  fieldErrors: { [Validation.ROOT]: ["El cuerpo es demasiado grande (máximo 10 MB) o llegó incompleto."] }
+}
+
 /** SPEC's validation detail for text holding half of a surrogate pair (`"\ud800"`). */
 export const notUnicode = {
   fieldErrors: { [Validation.ROOT]: ["El cuerpo tiene texto que no es Unicode válido."] }
@@ -40,11 +51,17 @@ export const parseJson = (text: string): Effect.Effect<unknown, ValidationError>
   return Effect.succeed(value)
 }
 
+/** The request body as text, up to {@link MAX_BODY_BYTES} (set for the app in Http.ts). */
+export const bodyText = <E>(refuse: () => E) =>
+  HttpServerRequest.HttpServerRequest.pipe(
+    Effect.flatMap((request) => request.text),
+    Effect.mapError(refuse)
+  )
+
 /** The request body as JSON (see {@link parseJson}). */
-export const jsonBody = HttpServerRequest.HttpServerRequest.pipe(
-  Effect.flatMap((request) => request.text),
-  Effect.orElseSucceed(() => ""),
-  Effect.flatMap(parseJson)
+export const jsonBody = Effect.flatMap(
+  bodyText(() => new ValidationError({ detail: tooLarge })),
+  parseJson
 )
 
 /** A JSON response with the given status. */
