@@ -53,9 +53,12 @@ export const parseJson = (text: string): Effect.Effect<unknown, ValidationError>
 
 /** The request body as text, up to {@link MAX_BODY_BYTES} (set for the app in Http.ts). */
 export const bodyText = <E>(refuse: () => E) =>
-  HttpServerRequest.HttpServerRequest.pipe(
-    Effect.flatMap((request) => request.text),
-    Effect.mapError(refuse)
+  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+    // A declared size over the limit is refused unread, so the answer reaches the client (node
+    // drains the rest); past the limit otherwise, the platform drops the connection.
+    Number(request.headers["content-length"] ?? 0) > MAX_BODY_BYTES
+      ? Effect.fail(refuse())
+      : Effect.mapError(request.text, refuse)
   )
 
 /** The request body as JSON (see {@link parseJson}). */

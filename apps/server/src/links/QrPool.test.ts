@@ -50,8 +50,18 @@ describe("QR pool", () => {
         for (let i = 0; i < 200 && pool.ready() < 256; i++) await new Promise((r) => setTimeout(r, 25))
       })
       expect(pool.ready()).toBeGreaterThanOrEqual(256)
-      // More than a batch: the pool asks for more as it runs low, and never repeats an id.
-      takeChecked(pool.take, 700, new Set())
+      // Round after round, down to 100 ready (under the pool's low mark) each time: it asks the
+      // thread for more, refills between rounds, and never repeats an id.
+      const seen = new Set<string>()
+      for (let round = 0; round < 6; round++) {
+        takeChecked(pool.take, pool.ready() - 100, seen)
+        const left = pool.ready()
+        yield* Effect.promise(async () => {
+          for (let i = 0; i < 200 && pool.ready() <= left; i++) await new Promise((r) => setTimeout(r, 10))
+        })
+        expect(pool.ready()).toBeGreaterThan(left)
+      }
+      expect(seen.size).toBeGreaterThan(1000)
     })
   )
 

@@ -79,6 +79,7 @@ export const makeQrPool = (prefix: string, worker: URL | null) =>
         if (ids.length < LOW) ask()
       })
       started.on("error", (error) => stop("error", error))
+      started.on("messageerror", (error) => stop("bad message", error))
       started.on("exit", (code) => stop(`exit ${code}`))
       thread = started
       ask()
