@@ -1,7 +1,8 @@
 /**
  * Fresh link ids with their QR codes made ahead, off the event loop. Drawing a link's QR code
- * (QrPng.ts) is most of the CPU a link creation costs in this process, and only the id, which
- * nothing else decides, goes into it. So a worker thread (QrWorker.ts) draws random ids and
+ * (QrPng.ts) was about a sixth of the CPU a link creation cost in this process (478 against
+ * 403 µs per request with the code left out), and only the id, which nothing else decides,
+ * goes into it. So a worker thread (QrWorker.ts) draws random ids and
  * their codes in batches while the event loop serves requests, and {@link QrPool} hands them
  * out one per new link.
  *
