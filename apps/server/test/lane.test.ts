@@ -12,15 +12,18 @@ import { call, type Reply, registerMerchant, startServer, type TestServer } from
 let server: TestServer
 let limited: TestServer
 let proxied: TestServer
+/** A limit high enough that the process claims requests in batches and admits from memory. */
+let leased: TestServer
 
 beforeAll(async () => {
-  ;[server, limited, proxied] = await Promise.all([
+  ;[server, limited, proxied, leased] = await Promise.all([
     startServer({ settings: { apiPorMinuto: 100_000 } }),
     startServer({ settings: { apiPorMinuto: 3 } }),
-    startServer({ settings: { apiPorMinuto: 2, proxiesConfiables: ["127.0.0.1"] } })
+    startServer({ settings: { apiPorMinuto: 2, proxiesConfiables: ["127.0.0.1"] } }),
+    startServer({ settings: { apiPorMinuto: 200 } })
   ])
 })
-afterAll(() => Promise.all([server.close(), limited.close(), proxied.close()]))
+afterAll(() => Promise.all([server.close(), limited.close(), proxied.close(), leased.close()]))
 
 const LANE = "/switch/v1/links"
 const APP = "/switch/v1/links?via=app"
@@ -132,6 +135,26 @@ describe("the link creation lane answers as the HttpApi app does", () => {
     expect(answers.map((a) => a.status)).toEqual([201, 201, 201, 429, 429])
     expect(seen(answers[3] as Reply)).toEqual(seen(answers[4] as Reply))
     expect(Number(answers[3]?.headers.get("retry-after"))).toBeGreaterThan(0)
+  })
+
+  it("counts every request it admits from memory: exactly the limit is created, in one window", async () => {
+    const { key } = await registerMerchant(leased.url)
+    // The limit counts per clock minute: start where the run cannot straddle two windows.
+    const second = new Date().getSeconds()
+    if (second >= 50) await new Promise((resolve) => setTimeout(resolve, (61 - second) * 1000))
+    const statuses: Array<number> = []
+    for (let round = 0; round < 11; round++) {
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, () =>
+          call(leased.url, "POST", LANE, { key, body: { monto: 1, concepto: "x" } })
+        )
+      )
+      statuses.push(...answers.map((a) => a.status))
+    }
+    expect(statuses.filter((s) => s === 201)).toHaveLength(200)
+    expect(statuses.filter((s) => s === 429)).toHaveLength(20)
+    const listed = await call(leased.url, "GET", "/switch/v1/links?limit=100&offset=199", { key })
+    expect(listed.status).toBe(429)
   })
 
   it("for requests without a valid key, counted per client address behind a trusted proxy", async () => {

@@ -27,17 +27,29 @@ export const tooMany = (retryAfterSeconds: number) =>
 const own = (entry: { readonly codigo: string; readonly caller: Caller }, codigo: string, mode: string) =>
   entry.codigo === codigo && entry.caller.mode === mode ? Option.some(entry.caller) : Option.none<Caller>()
 
+/**
+ * A key as this process's cache knows it: none when malformed or another merchant's, undefined
+ * when the cache cannot tell (then {@link lookupCaller} asks the database).
+ */
+const cachedCaller = (header: string, now: number): Option.Option<Caller> | undefined => {
+  const parsed = Keys.parseHeader(header)
+  if (Option.isNone(parsed)) return Option.none()
+  const { codigo, key, mode } = parsed.value
+  const cached = KeyCache.get(Keys.hash(key), now)
+  return cached === undefined ? undefined : own(cached, codigo, mode)
+}
+
 /** Looks a key up (the process's cache first); none when unknown, revoked, or of another merchant. */
 export const lookupCaller = (
   header: string
 ): Effect.Effect<Option.Option<Caller>, never, SqlClient.SqlClient> => {
+  const now = Date.now()
+  const cached = cachedCaller(header, now)
+  if (cached !== undefined) return Effect.succeed(cached)
   const parsed = Keys.parseHeader(header)
   if (Option.isNone(parsed)) return Effect.succeed(Option.none())
   const { codigo, key, mode } = parsed.value
   const hash = Keys.hash(key)
-  const now = Date.now()
-  const cached = KeyCache.get(hash, now)
-  if (cached !== undefined) return Effect.succeed(own(cached, codigo, mode))
   return Effect.flatMap(SqlClient.SqlClient, (sql) =>
     Effect.map(
       sql<{ llave_id: string; comercio_id: string; codigo: string }>`
@@ -60,6 +72,20 @@ export const lookupCaller = (
   ).pipe(Effect.orDie)
 }
 
+/** The key check of {@link makeAuthenticate}. */
+export interface Authenticate {
+  <R>(
+    header: string,
+    ip: Effect.Effect<string, never, R>
+  ): Effect.Effect<Caller, Unauthorized | TooManyRequests, R>
+  /**
+   * The caller when memory alone admits the request (a cached key, its merchant's request
+   * counted from what this process holds of the window), with no fiber and no I/O; undefined
+   * otherwise, with nothing counted. Link creation's lane (LinksLane.ts) tries it first.
+   */
+  readonly now: (header: string) => Caller | undefined
+}
+
 /**
  * The key check for one request: the caller of a valid key within its merchant's limit;
  * otherwise `401`, or `429` once the merchant (or, without a valid key, the address) is over
@@ -71,7 +97,13 @@ export const makeAuthenticate = Effect.gen(function* () {
   const settings = yield* Settings
   const perMerchant: RateLimit.Policy = { ...RateLimit.API, limit: settings.apiPorMinuto }
   const perIp: RateLimit.Policy = { ...perMerchant, name: "api_ip", scope: "ip" }
-  return <R>(header: string, ip: Effect.Effect<string, never, R>) =>
+  const now = (header: string) => {
+    const at = Date.now()
+    const caller = cachedCaller(header, at)
+    if (caller === undefined || Option.isNone(caller)) return undefined
+    return limiter.spendHeld(perMerchant, caller.value.comercioId, at) ? caller.value : undefined
+  }
+  const authenticate = <R>(header: string, ip: Effect.Effect<string, never, R>) =>
     Effect.flatMap(Effect.provideService(lookupCaller(header), SqlClient.SqlClient, sql), (caller) =>
       Option.isNone(caller)
         ? Effect.flatMap(ip, (address) =>
@@ -87,6 +119,7 @@ export const makeAuthenticate = Effect.gen(function* () {
             decision.allowed ? Effect.succeed(caller.value) : Effect.fail(tooMany(decision.retryAfterSeconds))
           )
     )
+  return Object.assign(authenticate, { now }) satisfies Authenticate
 })
 
 export const AuthenticationLive = Layer.effect(

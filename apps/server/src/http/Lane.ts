@@ -22,9 +22,14 @@ export interface LaneRequest {
   readonly peer: string
   /**
    * The body as text, read when first asked for (after the key check, as the app does): a body
-   * over {@link MAX_BODY_BYTES} fails with `400 validation`. Never read, it is discarded.
+   * over {@link MAX_BODY_BYTES} rejects with `400 validation`. Never read, it is discarded.
    */
-  readonly body: Effect.Effect<string, ValidationError>
+  readonly body: () => Promise<string>
+  /**
+   * Runs an effect in the server's runtime: its value, or a rejection with its failure (an API
+   * error, answered with its status) or its defect (answered 500 and logged).
+   */
+  readonly run: <A, E extends object>(effect: Effect.Effect<A, E>) => Promise<A>
 }
 
 /** A JSON answer. */
@@ -33,8 +38,12 @@ export interface LaneAnswer {
   readonly body: unknown
 }
 
-/** A handler: fails only with the API's error classes, which carry their status. */
-export type LaneHandler = (request: LaneRequest) => Effect.Effect<LaneAnswer, object>
+/**
+ * A handler: an answer, or a rejection with one of the API's error classes (which carry their
+ * status); any other rejection is answered 500 and logged. The lane itself starts no fiber, so
+ * a handler whose work needs no effect costs none.
+ */
+export type LaneHandler = (request: LaneRequest) => Promise<LaneAnswer>
 
 export interface Lanes {
   /** Serves `method url` (exact, query included) with `handler`, in the calling runtime. */
@@ -48,8 +57,17 @@ export const Lanes = Context.GenericTag<Lanes>("@switch/server/Lanes")
 const internal = { status: 500, body: { error: "error_interno" } } as const
 const refused = new ValidationError({ detail: tooLarge })
 
+/** The client left before its body arrived: nobody is left to answer. */
+class Gone {}
+
+/** An effect's failure that is not an API error: a defect or an interruption. */
+class Defect {
+  constructor(readonly cause: Cause.Cause<unknown>) {}
+}
+
 /** An API error class instance as its answer: the class's status and its fields, as HttpApi encodes them. */
-export const errorAnswer = (error: object): LaneAnswer | undefined => {
+export const errorAnswer = (error: unknown): LaneAnswer | undefined => {
+  if (typeof error !== "object" || error === null) return undefined
   const schema = error.constructor as unknown as Schema.Schema.All
   if (!("ast" in schema)) return undefined
   const status = HttpApiSchema.getStatusError(schema)
@@ -72,14 +90,14 @@ const write = (response: ServerResponse, requestId: string, answer: LaneAnswer) 
 }
 
 /** Reads the body as text, up to {@link MAX_BODY_BYTES}. */
-const readBody = (request: IncomingMessage): Effect.Effect<string, ValidationError> =>
-  Effect.async<string, ValidationError>((resume) => {
+const readBody = (request: IncomingMessage): Promise<string> =>
+  new Promise((resolve, reject) => {
     const declared = Number(request.headers["content-length"] ?? 0)
-    if (declared > MAX_BODY_BYTES) return resume(Effect.fail(refused))
-    // A client that left mid-body never sends the rest: the fiber stops and nothing is answered.
-    if (request.destroyed && !request.complete) return resume(Effect.interrupt)
+    if (declared > MAX_BODY_BYTES) return reject(refused)
+    // A client that left mid-body never sends the rest: nothing is answered.
+    if (request.destroyed && !request.complete) return reject(new Gone())
     request.once("close", () => {
-      if (!request.complete) resume(Effect.interrupt)
+      if (!request.complete) reject(new Gone())
     })
     const chunks: Array<Buffer> = []
     let size = 0
@@ -89,9 +107,7 @@ const readBody = (request: IncomingMessage): Effect.Effect<string, ValidationErr
       else if (chunks.length > 0) chunks.length = 0
     })
     request.on("end", () =>
-      resume(
-        size > MAX_BODY_BYTES ? Effect.fail(refused) : Effect.succeed(Buffer.concat(chunks).toString("utf8"))
-      )
+      size > MAX_BODY_BYTES ? reject(refused) : resolve(Buffer.concat(chunks).toString("utf8"))
     )
   })
 
@@ -101,48 +117,50 @@ export const makeLanes = (): Lanes => {
   const add = (method: string, url: string, handler: LaneHandler) =>
     Effect.map(Effect.runtime<never>(), (runtime) => {
       const runFork = Runtime.runFork(runtime)
+      const runExit = Runtime.runPromiseExit(runtime)
+      const run = <A, E extends object>(effect: Effect.Effect<A, E>) =>
+        runExit(effect).then((exit) => {
+          if (Exit.isSuccess(exit)) return exit.value
+          const failure = Cause.failureOption(exit.cause)
+          throw failure._tag === "Some" ? failure.value : new Defect(exit.cause)
+        })
       const logged = LogLevel.lessThanEqual(
         FiberRefs.getOrDefault(runtime.fiberRefs, FiberRef.currentMinimumLogLevel),
         LogLevel.Info
       )
       const path = url.split("?")[0] ?? url
+      const log = (requestId: string, effect: Effect.Effect<void>) =>
+        runFork(effect.pipe(Effect.annotateLogs({ requestId })))
+
       routes.set(`${method} ${url}`, (request, response) => {
         const requestId = randomUUID()
         const started = Date.now()
+        const answer = (result: LaneAnswer) => {
+          write(response, requestId, result)
+          if (logged)
+            log(requestId, Effect.logInfo(`${method} ${path} ${result.status} ${Date.now() - started}ms`))
+        }
+        const fault = (error: unknown) => {
+          const known = errorAnswer(error)
+          if (known !== undefined) return answer(known)
+          if (error instanceof Gone) return
+          if (!(error instanceof Defect && Cause.isInterruptedOnly(error.cause)))
+            log(
+              requestId,
+              Effect.logError("error interno", error instanceof Defect ? Cause.pretty(error.cause) : error)
+            )
+          answer(internal)
+        }
         try {
-          const program = handler({
+          handler({
             headers: request.headers,
             peer: request.socket.remoteAddress ?? "desconocida",
-            body: readBody(request)
-          }).pipe(
-            Effect.catchAllCause((cause) => {
-              const failure = Cause.failureOption(cause)
-              const answer = failure._tag === "Some" ? errorAnswer(failure.value) : undefined
-              if (answer !== undefined) return Effect.succeed(answer)
-              if (Cause.isInterruptedOnly(cause)) return Effect.succeed<LaneAnswer>(internal)
-              return Effect.as(
-                Effect.logError("error interno", Cause.pretty(cause)).pipe(
-                  Effect.annotateLogs({ requestId })
-                ),
-                internal
-              )
-            }),
-            Effect.tap((answer) =>
-              logged
-                ? Effect.logInfo(`${method} ${path} ${answer.status} ${Date.now() - started}ms`).pipe(
-                    Effect.annotateLogs({ requestId })
-                  )
-                : Effect.void
-            )
-          )
-          runFork(program).addObserver((exit) =>
-            write(response, requestId, Exit.isSuccess(exit) ? exit.value : internal)
-          )
+            body: () => readBody(request),
+            run
+          }).then(answer, fault)
         } catch (error) {
-          // Not expected (failures are answers, faults are caught in the fiber): a fault still
-          // gets SPEC's 500 and a log line rather than an open connection.
-          runFork(Effect.logError("error interno", error).pipe(Effect.annotateLogs({ requestId })))
-          write(response, requestId, internal)
+          // Not expected (a handler rejects rather than throws): still SPEC's 500 and a log line.
+          fault(error)
         }
       })
     })

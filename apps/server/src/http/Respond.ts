@@ -2,7 +2,7 @@
 import { HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { ValidationError } from "@switch/api"
 import { Validation } from "@switch/core"
-import { Effect } from "effect"
+import { Effect, Either } from "effect"
 
 /** SPEC's validation detail for a body that is not JSON: the whole body (`_`) is the field. */
 export const notJson = { fieldErrors: { [Validation.ROOT]: ["El cuerpo no es JSON válido."] } }
@@ -38,17 +38,17 @@ const wellFormed = (value: unknown): boolean => {
  * A body's text as JSON; an empty body reads as `{}`, malformed JSON is `400 validation`, and so
  * is a lone surrogate, which only a `\u` escape can carry in (UTF-8 has none).
  */
-export const parseJson = (text: string): Effect.Effect<unknown, ValidationError> => {
-  if (text.trim() === "") return Effect.succeed({})
+export const parseJson = (text: string): Either.Either<unknown, ValidationError> => {
+  if (text.trim() === "") return Either.right({})
   let value: unknown
   try {
     value = JSON.parse(text)
   } catch {
-    return Effect.fail(new ValidationError({ detail: notJson }))
+    return Either.left(new ValidationError({ detail: notJson }))
   }
   if (text.includes("\\u") && !wellFormed(value))
-    return Effect.fail(new ValidationError({ detail: notUnicode }))
-  return Effect.succeed(value)
+    return Either.left(new ValidationError({ detail: notUnicode }))
+  return Either.right(value)
 }
 
 /** The request body as text, up to {@link MAX_BODY_BYTES} (set for the app in Http.ts). */

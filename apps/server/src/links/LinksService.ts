@@ -15,7 +15,7 @@ import {
   ValidationError
 } from "@switch/api"
 import { Fees, LinkMachine, LinkRequest, Money, Split, Validation } from "@switch/core"
-import { Clock, Context, Effect, Either, Layer, Option } from "effect"
+import { Clock, Context, Effect, Either, Layer, Option, Runtime } from "effect"
 import { Settings } from "../Config.js"
 import { findMerchant, type MerchantRow } from "../merchants/Merchants.js"
 import { PgPool } from "../platform/Sql.js"
@@ -92,16 +92,23 @@ const checkSplit = (raw: ReadonlyArray<unknown>, merchant: MerchantRow, monto: M
     })
   )
 
+/** A created link (201), or the one an idempotency key already made (200). */
+export interface Created {
+  readonly status: 200 | 201
+  readonly link: Links.Link
+}
+
+export type CreateError = ValidationError | BadRequest | UnprocessableEntity | Forbidden | Conflict
+
 export class LinksService extends Context.Tag("@switch/server/LinksService")<
   LinksService,
   {
-    readonly create: (
-      caller: Caller,
-      body: unknown
-    ) => Effect.Effect<
-      { readonly status: 200 | 201; readonly link: Links.Link },
-      ValidationError | BadRequest | UnprocessableEntity | Forbidden | Conflict
-    >
+    readonly create: (caller: Caller, body: unknown) => Effect.Effect<Created, CreateError>
+    /**
+     * `create` as a promise, which is how `create` itself runs: a link without a split, not
+     * replayed, is created with no fiber at all (link creation's lane, LinksLane.ts, calls this).
+     */
+    readonly createNow: (caller: Caller, body: unknown) => Promise<Either.Either<Created, CreateError>>
     readonly list: (caller: Caller, filters: LinkFilters) => Effect.Effect<ReadonlyArray<Links.Link>>
     readonly get: (caller: Caller, id: string) => Effect.Effect<Links.Link, NotFound>
     readonly cancel: (
@@ -129,6 +136,7 @@ export const LinksServiceLive = Layer.effect(
     const fresh = yield* QrPool
     const pool = yield* PgPool
     const columns = sql.unsafe(LINK_COLUMNS.join(", "))
+    const run = Runtime.runPromise(yield* Effect.runtime<never>())
 
     const view = (caller: Caller, row: LinkRow, at: Date, drawn?: string) =>
       Effect.map(
@@ -153,77 +161,9 @@ export const LinksServiceLive = Layer.effect(
         })
       ).pipe(Effect.provideService(SqlClient.SqlClient, sql))
 
-    const create = (caller: Caller, input: unknown) =>
+    /** An idempotency key's link, after the insert found one (or the merchant suspended). */
+    const replay = (caller: Caller, key: string | null, at: Date) =>
       Effect.gen(function* () {
-        const at = yield* now
-        const { body, expiresAt } = yield* Either.mapLeft(LinkRequest.decodeLinkCreate(input, at), validation)
-        let split: ReadonlyArray<unknown> | null = null
-        if (body.split !== undefined) {
-          // Beneficiaries are paid by the simulated settlement of test links only: a live link
-          // would settle its whole net to the merchant, so none is taken yet.
-          if (caller.mode === "live") {
-            return yield* Effect.fail(
-              new BadRequest({
-                error: "split_no_disponible",
-                detail:
-                  "El reparto todavía no está disponible en modo live; pruébalo con una llave de prueba."
-              })
-            )
-          }
-          const merchant = yield* requireMerchant(caller)
-          split = yield* checkSplit(body.split, merchant, body.monto)
-        }
-        // A new id with its QR code already drawn (QrPool.ts); a replay below draws its own.
-        const { id, qr } = fresh.take()
-        const key = body.idempotency_key ?? null
-        // The suspension check rides in the insert, so creation is one round trip.
-        const inserted = yield* pool.query<Pick<LinkRow, "metadata" | "split">>(INSERT_LINK, [
-          id,
-          caller.comercioId,
-          caller.mode,
-          body.monto,
-          body.concepto,
-          expiresAt,
-          body.success_url ?? null,
-          body.failure_url ?? null,
-          JSON.stringify(body.metadata ?? {}),
-          key,
-          split === null ? null : JSON.stringify(split),
-          searchable(body.concepto, id),
-          at
-        ])
-        const stored = inserted[0]
-        if (stored !== undefined) {
-          // Every other column is known here or is the table's default; the JSON columns come
-          // back as Postgres keeps them (its key order), as every later read shows them.
-          const row: LinkRow = {
-            id,
-            mode: caller.mode,
-            estado: "pendiente",
-            metodo: null,
-            monto: body.monto,
-            propina: 0,
-            moneda: "VES",
-            concepto: body.concepto,
-            expires_at: expiresAt,
-            success_url: body.success_url ?? null,
-            failure_url: body.failure_url ?? null,
-            metadata: stored.metadata,
-            idempotency_key: key,
-            origen: "api",
-            lote_id: null,
-            referencia_externa: null,
-            split: stored.split,
-            reparto: null,
-            txn_id: null,
-            codigo_verificacion: null,
-            alta_cliente: false,
-            paid_at: null,
-            created_at: at
-          }
-          return { status: 201 as const, link: yield* view(caller, row, at, qr) }
-        }
-
         const merchant = yield* requireMerchant(caller)
         if (merchant.estado === "suspendido")
           return yield* Effect.fail(new Forbidden({ error: "comercio_suspendido" }))
@@ -239,6 +179,95 @@ export const LinksServiceLive = Layer.effect(
         const link = yield* view(caller, found, at)
         return { status: 200 as const, link: { ...link, idempotent_replay: true } }
       }).pipe(Effect.catchTag("SqlError", Effect.die))
+
+    /** A split's checks, which need the merchant: only split links pay for a fiber here. */
+    const checkedSplit = (caller: Caller, raw: ReadonlyArray<unknown>, monto: Money.Cents) =>
+      Effect.gen(function* () {
+        // Beneficiaries are paid by the simulated settlement of test links only: a live link
+        // would settle its whole net to the merchant, so none is taken yet.
+        if (caller.mode === "live") {
+          return yield* Effect.fail(
+            new BadRequest({
+              error: "split_no_disponible",
+              detail: "El reparto todavía no está disponible en modo live; pruébalo con una llave de prueba."
+            })
+          )
+        }
+        return yield* checkSplit(raw, yield* requireMerchant(caller), monto)
+      }).pipe(Effect.either)
+
+    const createNow = async (
+      caller: Caller,
+      input: unknown
+    ): Promise<Either.Either<Created, CreateError>> => {
+      const at = new Date()
+      const decoded = LinkRequest.decodeLinkCreate(input, at)
+      if (Either.isLeft(decoded)) return Either.left(validation(decoded.left))
+      const { body, expiresAt } = decoded.right
+      let split: ReadonlyArray<unknown> | null = null
+      if (body.split !== undefined) {
+        const checked = await run(checkedSplit(caller, body.split, body.monto))
+        if (Either.isLeft(checked)) return Either.left(checked.left)
+        split = checked.right
+      }
+      // A new id with its QR code already drawn (QrPool.ts); a replay below draws its own.
+      const { id, qr } = fresh.take()
+      const key = body.idempotency_key ?? null
+      // The suspension check rides in the insert, so creation is one round trip.
+      const inserted = await pool.run<Pick<LinkRow, "metadata" | "split">>(INSERT_LINK, [
+        id,
+        caller.comercioId,
+        caller.mode,
+        body.monto,
+        body.concepto,
+        expiresAt,
+        body.success_url ?? null,
+        body.failure_url ?? null,
+        JSON.stringify(body.metadata ?? {}),
+        key,
+        split === null ? null : JSON.stringify(split),
+        searchable(body.concepto, id),
+        at
+      ])
+      const stored = inserted[0]
+      if (stored === undefined) return run(Effect.either(replay(caller, key, at)))
+      // Every other column is known here or is the table's default; the JSON columns come back
+      // as Postgres keeps them (its key order), as every later read shows them.
+      const row: LinkRow = {
+        id,
+        mode: caller.mode,
+        estado: "pendiente",
+        metodo: null,
+        monto: body.monto,
+        propina: 0,
+        moneda: "VES",
+        concepto: body.concepto,
+        expires_at: expiresAt,
+        success_url: body.success_url ?? null,
+        failure_url: body.failure_url ?? null,
+        metadata: stored.metadata,
+        idempotency_key: key,
+        origen: "api",
+        lote_id: null,
+        referencia_externa: null,
+        split: stored.split,
+        reparto: null,
+        txn_id: null,
+        codigo_verificacion: null,
+        alta_cliente: false,
+        paid_at: null,
+        created_at: at
+      }
+      const link = toView(row, { baseUrl: settings.baseUrl, comercio: caller.codigo, now: at, qr })
+      return Either.right({ status: 201, link })
+    }
+
+    // A failed insert rejects the promise: a defect, as every other SqlError here.
+    const create = (caller: Caller, input: unknown) =>
+      Effect.flatMap(
+        Effect.promise(() => createNow(caller, input)),
+        (result): Effect.Effect<Created, CreateError> => result
+      )
 
     const list = (caller: Caller, f: LinkFilters) =>
       Effect.gen(function* () {
@@ -358,7 +387,7 @@ export const LinksServiceLive = Layer.effect(
       return rows.length
     }).pipe(Effect.orDie)
 
-    return { create, list, get, cancel, simulate, expireDue }
+    return { create, createNow, list, get, cancel, simulate, expireDue }
   })
 )
 

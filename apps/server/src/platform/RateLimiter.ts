@@ -16,6 +16,11 @@ export class RateLimiter extends Context.Tag("@switch/server/RateLimiter")<
   {
     /** Counts one request of `subject` under `policy` and decides it. */
     readonly hit: (policy: RateLimit.Policy, subject: string) => Effect.Effect<RateLimit.Decision>
+    /**
+     * Admits one request from what this process already holds of the window, with no I/O: true
+     * when it spent a held request; false when only {@link hit} can decide (nothing counted).
+     */
+    readonly spendHeld: (policy: RateLimit.Policy, subject: string, now: number) => boolean
     /** Deletes windows that have closed. */
     readonly sweep: Effect.Effect<void>
   }
@@ -48,17 +53,22 @@ export const RateLimiterLive = Layer.effect(
         (rows) => rows[0]?.cuenta ?? size
       )
 
+    const spendHeld = (policy: RateLimit.Policy, subject: string, now: number) => {
+      const lease = leases.get(RateLimit.windowKey(policy, subject, now).key)
+      if (lease === undefined || lease.left === 0) return false
+      // Every claimed unit was granted within the limit.
+      lease.left -= 1
+      lease.count += 1
+      return true
+    }
+
     return {
+      spendHeld,
       hit: (policy, subject) =>
         Effect.flatMap(Clock.currentTimeMillis, (now) => {
+          if (spendHeld(policy, subject, now)) return Effect.succeed(ALLOWED)
           const window = RateLimit.windowKey(policy, subject, now)
           const lease = leases.get(window.key)
-          if (lease !== undefined && lease.left > 0) {
-            // Every claimed unit was granted within the limit.
-            lease.left -= 1
-            lease.count += 1
-            return Effect.succeed(ALLOWED)
-          }
           const size = RateLimit.leaseSize(policy, lease?.count ?? 0)
           return Effect.map(claim(window, size), (after) => {
             const granted = RateLimit.grantedOf(policy, size, after)

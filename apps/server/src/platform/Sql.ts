@@ -64,10 +64,11 @@ const pool = (url: string, options: PgOptions) =>
 export class PgPool extends Context.Tag("@switch/server/PgPool")<
   PgPool,
   {
-    readonly query: <A extends object>(
+    /** The statement's rows; a failure rejects with pg's error. */
+    readonly run: <A extends object>(
       text: string,
       values: ReadonlyArray<unknown>
-    ) => Effect.Effect<ReadonlyArray<A>, SqlError>
+    ) => Promise<ReadonlyArray<A>>
   }
 >() {}
 
@@ -78,11 +79,8 @@ export const PgLive = (url: string, options: PgOptions = {}) =>
       Layer.merge(
         PgClient.layerFromPool({ acquire: Effect.succeed(created), applicationName: "switch", types }),
         Layer.succeed(PgPool, {
-          query: <A extends object>(text: string, values: ReadonlyArray<unknown>) =>
-            Effect.tryPromise({
-              try: () => created.query<A>(text, values as Array<unknown>).then((result) => result.rows),
-              catch: (cause) => new SqlError({ cause, message: "Failed to execute statement" })
-            })
+          run: <A extends object>(text: string, values: ReadonlyArray<unknown>) =>
+            created.query<A>(text, values as Array<unknown>).then((result) => result.rows)
         })
       )
     )
