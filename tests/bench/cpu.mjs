@@ -1,5 +1,6 @@
 // Where the CPU goes during a load: CPU seconds of the server's Node processes, of Postgres, of
-// the load generator (this process) and of everything else, read from /proc (Linux).
+// the load generator (this process), of everything else, and the machine's idle time, read from
+// /proc (Linux).
 import { readdirSync, readFileSync } from "node:fs"
 import { cpus } from "node:os"
 
@@ -26,6 +27,12 @@ const processes = () =>
     .map((name) => stat(Number(name)))
     .filter((p) => p !== null)
 
+/** The machine's idle and iowait ticks, all cores together. */
+const idleTicks = () => {
+  const fields = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/)
+  return Number(fields[4]) + Number(fields[5])
+}
+
 /** Ticks per group at this moment; `serverPid` is the server's main process. */
 const snapshot = (serverPid) => {
   const all = processes()
@@ -33,7 +40,7 @@ const snapshot = (serverPid) => {
   for (const p of all) children.set(p.ppid, [...(children.get(p.ppid) ?? []), p.pid])
   const server = new Set([serverPid])
   for (const pid of server) for (const child of children.get(pid) ?? []) server.add(child)
-  const groups = { server_node: 0, postgres: 0, load_generator: 0, other: 0 }
+  const groups = { server_node: 0, postgres: 0, load_generator: 0, other: 0, idle: idleTicks() }
   for (const p of all) {
     if (p.comm === "postgres") groups.postgres += p.ticks
     else if (p.pid === process.pid) groups.load_generator += p.ticks

@@ -4,7 +4,8 @@
 //
 //   1. POST /switch/v1/links (32 connections, 15 s) vs a bare node:http + pg server doing the
 //      same INSERT into the same Postgres (the ceiling for any Node server).
-//   2. The same with SWITCH_WORKERS=2, as a ratio to one worker.
+//   2. The same with SWITCH_WORKERS=2, as a ratio to one worker, with where the CPU went and
+//      the most any number of workers could add: what one worker's run left idle.
 //   3. POST /switch/v1/lotes with 500 items: p50 and p99.
 //   4. GET /l/<id> (the checkout page): requests/s, p99 and the page's bytes.
 //   5. Payment to webhook received: p50 and p99 (when the webhooks routes exist).
@@ -249,6 +250,10 @@ const main = async () => {
       server = await startServer({ ...env, SWITCH_WORKERS: "2" })
       results.links_2_workers = await createLinks(server.key)
       results.workers_2_vs_1 = +(results.links_2_workers.rps / results.links_1_worker.rps).toFixed(2)
+      // More workers only add throughput from CPU that was idle: at one worker's CPU per request,
+      // a machine with idle share i can serve at most 1 / (1 - i) times as many links.
+      const idle = Number.parseFloat(results.links_1_worker.cpu.idle) / 100
+      results.workers_2_ceiling = +(1 / Math.max(0.01, 1 - idle)).toFixed(2)
     }
   } finally {
     await server.stop()
