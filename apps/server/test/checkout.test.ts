@@ -233,6 +233,27 @@ describe("test-mode payments on the page", () => {
     expect(forged.status).toBe(403)
   })
 
+  it("answers a body that is not JSON with 400 validation, and the link stays pendiente", async () => {
+    const id = await newLink()
+    const page = await openPage(server.url, id)
+    for (const path of ["/codigo", "/pagar"]) {
+      const response = await fetch(`${server.url}/l/${id}${path}`, {
+        method: "POST",
+        headers: { cookie: page.cookie, "x-csrf": page.csrf, "content-type": "application/json" },
+        body: '{"banco": "0102", "otp": '
+      })
+      expect(response.status).toBe(400)
+      const body = (await response.json()) as {
+        error: string
+        detail: { fieldErrors: Record<string, unknown> }
+      }
+      expect(body.error).toBe("validation")
+      expect(body.detail.fieldErrors._).toEqual(["El cuerpo no es JSON válido."])
+    }
+    const link = await call(server.url, "GET", `/switch/v1/links/${id}`, { key })
+    expect(link.body.estado).toBe("pendiente")
+  })
+
   it("serves the page with a strict CSP, cached assets, and rejects invalid payer input", async () => {
     const id = await newLink()
     const page = await openPage(server.url, id)

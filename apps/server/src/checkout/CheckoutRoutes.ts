@@ -9,7 +9,7 @@
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto"
 import { HttpApiBuilder, HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Effect, Redacted } from "effect"
+import { Effect, Either, Redacted } from "effect"
 import { Settings } from "../Config.js"
 import { clientIp } from "../http/Auth.js"
 import { json, jsonBody } from "../http/Respond.js"
@@ -73,6 +73,18 @@ export const CheckoutRoutesLive = HttpApiBuilder.Router.use((router) =>
         : HttpServerResponse.setHeader(response, "retry-after", String(e.retryAfter))
     }
 
+    /**
+     * Hands the body, as JSON, to `handle`; a body that is not JSON, is over 10 MB or was cut
+     * off is answered `400 validation` as the API answers it, and nothing else runs.
+     */
+    const withBody = <R>(
+      handle: (body: unknown) => Effect.Effect<HttpServerResponse.HttpServerResponse, never, R>
+    ) =>
+      Effect.flatMap(
+        Effect.either(jsonBody),
+        Either.match({ onLeft: (e) => Effect.succeed(json({ ...e }, 400)), onRight: handle })
+      )
+
     /** Runs a POST handler only when `x-csrf` matches the cookie's token. */
     const guarded = <R>(handler: Effect.Effect<HttpServerResponse.HttpServerResponse, never, R>) =>
       Effect.gen(function* () {
@@ -131,11 +143,12 @@ export const CheckoutRoutesLive = HttpApiBuilder.Router.use((router) =>
       guarded(
         Effect.gen(function* () {
           const id = yield* linkId
-          const body = yield* jsonBody.pipe(Effect.orElseSucceed(() => ({})))
           const ip = yield* clientIp
-          return yield* checkout.requestCode(id, body, ip).pipe(
-            Effect.map((r) => json(r)),
-            Effect.catchAll((e) => Effect.succeed(failure(e)))
+          return yield* withBody((body) =>
+            checkout.requestCode(id, body, ip).pipe(
+              Effect.map((r) => json(r)),
+              Effect.catchAll((e) => Effect.succeed(failure(e)))
+            )
           )
         })
       )
@@ -146,10 +159,11 @@ export const CheckoutRoutesLive = HttpApiBuilder.Router.use((router) =>
       guarded(
         Effect.gen(function* () {
           const id = yield* linkId
-          const body = yield* jsonBody.pipe(Effect.orElseSucceed(() => ({})))
-          return yield* checkout.pay(id, body).pipe(
-            Effect.map((r) => json(r)),
-            Effect.catchAll((e) => Effect.succeed(failure(e)))
+          return yield* withBody((body) =>
+            checkout.pay(id, body).pipe(
+              Effect.map((r) => json(r)),
+              Effect.catchAll((e) => Effect.succeed(failure(e)))
+            )
           )
         })
       )
