@@ -6,7 +6,8 @@
  */
 import { randomUUID } from "node:crypto"
 import { connect } from "node:net"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import Pg from "pg"
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
 import { call, type Reply, registerMerchant, startServer, type TestServer } from "./harness.js"
 
 let server: TestServer
@@ -155,6 +156,38 @@ describe("the link creation lane answers as the HttpApi app does", () => {
     expect(statuses.filter((s) => s === 429)).toHaveLength(20)
     const listed = await call(leased.url, "GET", "/switch/v1/links?limit=100&offset=199", { key })
     expect(listed.status).toBe(429)
+  })
+
+  it("answers 500 to a failed insert and logs the fault's message, not an empty object", async () => {
+    const { key } = await registerMerchant(server.url)
+    const db = new Pg.Client({ connectionString: server.databaseUrl })
+    await db.connect()
+    const lines: Array<string> = []
+    const spy = vi.spyOn(console, "log").mockImplementation((...args) => {
+      lines.push(args.map(String).join(" "))
+    })
+    try {
+      // The insert waits on a lock, and its connection is ended under it.
+      await db.query("begin; lock table links in access exclusive mode")
+      const pending = call(server.url, "POST", LANE, { key, body: { monto: 1, concepto: "x" } })
+      let ended = false
+      for (let i = 0; i < 100 && !ended; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 20))
+        const rows = await db.query(
+          "select pg_terminate_backend(pid) as ok from pg_stat_activity where query like '%insert into links%' and wait_event_type = 'Lock' and pid <> pg_backend_pid()"
+        )
+        ended = rows.rows.length > 0
+      }
+      await db.query("rollback")
+      const reply = await pending
+      expect(reply.status).toBe(500)
+      expect(reply.body).toEqual({ error: "error_interno" })
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      expect(lines.join("\n")).toContain("terminating connection due to administrator command")
+    } finally {
+      spy.mockRestore()
+      await db.end()
+    }
   })
 
   it("for requests without a valid key, counted per client address behind a trusted proxy", async () => {

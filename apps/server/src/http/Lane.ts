@@ -94,8 +94,9 @@ const readBody = (request: IncomingMessage): Promise<string> =>
   new Promise((resolve, reject) => {
     const declared = Number(request.headers["content-length"] ?? 0)
     if (declared > MAX_BODY_BYTES) return reject(refused)
-    // A client that left mid-body never sends the rest: nothing is answered.
-    if (request.destroyed && !request.complete) return reject(new Gone())
+    // A client that left (mid-body, or after sending it while its key was being looked up)
+    // sends nothing more: nothing is answered.
+    if (request.destroyed) return reject(new Gone())
     request.once("close", () => {
       if (!request.complete) reject(new Gone())
     })
@@ -135,21 +136,30 @@ export const makeLanes = (): Lanes => {
       routes.set(`${method} ${url}`, (request, response) => {
         const requestId = randomUUID()
         const started = Date.now()
+        // The access line, at Info: the one fiber such a request starts (none at Warning).
+        const access = (status: number) => {
+          if (logged) log(requestId, Effect.logInfo(`${method} ${path} ${status} ${Date.now() - started}ms`))
+        }
         const answer = (result: LaneAnswer) => {
           write(response, requestId, result)
-          if (logged)
-            log(requestId, Effect.logInfo(`${method} ${path} ${result.status} ${Date.now() - started}ms`))
+          access(result.status)
         }
         const fault = (error: unknown) => {
           const known = errorAnswer(error)
           if (known !== undefined) return answer(known)
-          if (error instanceof Gone) return
-          if (!(error instanceof Defect && Cause.isInterruptedOnly(error.cause)))
-            log(
-              requestId,
-              Effect.logError("error interno", error instanceof Defect ? Cause.pretty(error.cause) : error)
-            )
+          // The client closed the request: logged as proxies do (499), nobody to answer.
+          if (error instanceof Gone) return access(499)
+          const cause = error instanceof Defect ? error.cause : Cause.die(error)
+          // A fault's message and stack, as the app logs them (a bare Error logs as `{}`).
+          if (!Cause.isInterruptedOnly(cause))
+            log(requestId, Effect.logError("error interno", Cause.pretty(cause)))
           answer(internal)
+        }
+        const broken = (error: unknown) => {
+          // Writing the answer itself failed: logged, and the connection closed rather than the
+          // rejection left unhandled (which would stop the process).
+          log(requestId, Effect.logError("error interno", Cause.pretty(Cause.die(error))))
+          response.destroy()
         }
         try {
           handler({
@@ -157,7 +167,9 @@ export const makeLanes = (): Lanes => {
             peer: request.socket.remoteAddress ?? "desconocida",
             body: () => readBody(request),
             run
-          }).then(answer, fault)
+          })
+            .then(answer, fault)
+            .catch(broken)
         } catch (error) {
           // Not expected (a handler rejects rather than throws): still SPEC's 500 and a log line.
           fault(error)

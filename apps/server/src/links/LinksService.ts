@@ -107,6 +107,8 @@ export class LinksService extends Context.Tag("@switch/server/LinksService")<
     /**
      * `create` as a promise, which is how `create` itself runs: a link without a split, not
      * replayed, is created with no fiber at all (link creation's lane, LinksLane.ts, calls this).
+     * A split check or a replay runs in the service's own runtime, not the caller's fiber: it
+     * carries none of the request's log annotations and is not interrupted with it.
      */
     readonly createNow: (caller: Caller, body: unknown) => Promise<Either.Either<Created, CreateError>>
     readonly list: (caller: Caller, filters: LinkFilters) => Effect.Effect<ReadonlyArray<Links.Link>>
