@@ -185,6 +185,9 @@ describe("GET /links filters", () => {
     ])
     expect((await list("?q=CAFE")).body).toHaveLength(1)
     expect((await list("?q=zapatos%20azules")).body).toHaveLength(0)
+    // q's limit is 80 characters as a person counts them: 80 emoji pass, 81 letters do not.
+    expect((await list(`?q=${encodeURIComponent("😀".repeat(80))}`)).status).toBe(200)
+    expect((await list(`?q=${"a".repeat(81)}`)).status).toBe(400)
     expect((await list("?estado=cancelado,desconocido")).body).toHaveLength(1)
     expect((await list("?estado=desconocido")).body).toHaveLength(2)
     expect((await list("?min=100")).body).toHaveLength(1)

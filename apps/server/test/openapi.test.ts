@@ -47,6 +47,20 @@ describe("the published contract", () => {
     }
   })
 
+  it("documents the answers SPEC gives: create's 200 replay, config's 503 and always-403 PUT, Flows' 421 and 432", async () => {
+    const { body } = await call(server.url, "GET", "/openapi.json")
+    const codes = (path: string, method: string) => Object.keys(body.paths[path][method].responses).sort()
+    expect(codes("/switch/v1/links", "post")).toEqual(
+      expect.arrayContaining(["200", "201", "409", "422", "503"])
+    )
+    expect(codes("/switch/v1/config", "get")).toContain("503")
+    expect(codes("/switch/v1/config", "put")).toContain("403")
+    expect(codes("/switch/v1/config", "put").some((code) => code.startsWith("2"))).toBe(false)
+    expect(codes("/switch/v1/flows/cobro/{flowId}", "post")).toEqual(
+      expect.arrayContaining(["200", "400", "421", "432"])
+    )
+  })
+
   it("serves the interactive reference at /docs", async () => {
     const response = await fetch(`${server.url}/docs`)
     expect(response.status).toBe(200)

@@ -2,7 +2,15 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Instrument } from "@switch/core"
 import { Schema } from "effect"
-import { BadRequest, Conflict, Forbidden, NotFound, TooManyRequests, ValidationError } from "./Errors.js"
+import {
+  BadRequest,
+  Conflict,
+  Forbidden,
+  NotFound,
+  TooManyRequests,
+  Unavailable,
+  ValidationError
+} from "./Errors.js"
 import { ModeSchema } from "./Links.js"
 import { Authentication } from "./Security.js"
 
@@ -110,14 +118,19 @@ export class LlavesGroup extends HttpApiGroup.make("llaves")
   .middleware(Authentication) {}
 
 export class ConfigGroup extends HttpApiGroup.make("config")
-  .add(HttpApiEndpoint.get("get", "/switch/v1/config").addSuccess(ConfigView))
+  .add(HttpApiEndpoint.get("get", "/switch/v1/config").addSuccess(ConfigView).addError(Unavailable))
   .add(
     HttpApiEndpoint.put("put", "/switch/v1/config")
-      .addSuccess(Schema.Void)
       .addError(Forbidden)
       .annotate(
         OpenApi.Description,
         "Siempre `403`: la configuración de dinero la edita solo el administrador."
       )
+      // It never succeeds: the document lists no success answer (HttpApi would add a 204).
+      .annotate(OpenApi.Transform, (operation) => {
+        const { responses, ...rest } = operation as { responses?: Record<string, unknown> }
+        const { "204": _never, ...answers } = responses ?? {}
+        return { ...rest, responses: answers }
+      })
   )
   .middleware(Authentication) {}

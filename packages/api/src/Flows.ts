@@ -83,10 +83,17 @@ export class FlowsSetupGroup extends HttpApiGroup.make("flowsSetup")
   )
   .middleware(Authentication) {}
 
+/** A refusal of the Flows data exchange, with the status Meta's protocol gives it. */
+const flowRefusal = <const E extends string>(status: number, error: E) =>
+  Schema.Struct({ error: Schema.Literal(error) }).annotations(HttpApiSchema.annotations({ status }))
+
 export class FlowsGroup extends HttpApiGroup.make("flows").add(
   HttpApiEndpoint.post("cobro")`/switch/v1/flows/cobro/${HttpApiSchema.param("flowId", Schema.String)}`
     .setPayload(FlowEnvelope)
     .addSuccess(Schema.String.pipe(HttpApiSchema.withEncoding({ kind: "Text", contentType: "text/plain" })))
+    .addError(flowRefusal(400, "sobre_invalido"))
+    .addError(flowRefusal(421, "no_descifrable"))
+    .addError(flowRefusal(432, "firma_invalida"))
     .annotate(OpenApi.Summary, "Intercambio de datos de WhatsApp Flows (público)")
     .annotate(
       OpenApi.Description,

@@ -76,7 +76,8 @@ export const parseLinkFilters = (params: Params): Either.Either<LinkFilters, Val
               (LinkMachine.LinkStates as ReadonlyArray<string>).includes(s)
             )
     const q = params.q ?? ""
-    if (q.length > 80) return yield* invalid("q", "q admite como máximo 80 caracteres")
+    // Characters as a person counts them (code points), as `concepto` counts them.
+    if ([...q].length > 80) return yield* invalid("q", "q admite como máximo 80 caracteres")
     if (q.includes("\u0000")) return yield* invalid("q", "q contiene un carácter no permitido")
     const conPropinaText = params.con_propina
     if (conPropinaText !== undefined && conPropinaText !== "true" && conPropinaText !== "false") {
