@@ -27,29 +27,28 @@ export const tooMany = (retryAfterSeconds: number) =>
 const own = (entry: { readonly codigo: string; readonly caller: Caller }, codigo: string, mode: string) =>
   entry.codigo === codigo && entry.caller.mode === mode ? Option.some(entry.caller) : Option.none<Caller>()
 
-/**
- * A key as this process's cache knows it: none when malformed or another merchant's, undefined
- * when the cache cannot tell (then {@link lookupCaller} asks the database).
- */
-const cachedCaller = (header: string, now: number): Option.Option<Caller> | undefined => {
-  const parsed = Keys.parseHeader(header)
-  if (Option.isNone(parsed)) return Option.none()
-  const { codigo, key, mode } = parsed.value
-  const cached = KeyCache.get(Keys.hash(key), now)
-  return cached === undefined ? undefined : own(cached, codigo, mode)
+/** A header's key, parsed and hashed once; none when malformed. */
+const parseKey = (header: string) =>
+  Option.map(Keys.parseHeader(header), (parsed) => ({ ...parsed, hash: Keys.hash(parsed.key) }))
+
+type ParsedKey = Option.Option.Value<ReturnType<typeof parseKey>>
+
+/** A key as this process's cache knows it: none when another merchant's, undefined when unknown. */
+const cachedCaller = (key: ParsedKey, now: number): Option.Option<Caller> | undefined => {
+  const cached = KeyCache.get(key.hash, now)
+  return cached === undefined ? undefined : own(cached, key.codigo, key.mode)
 }
 
 /** Looks a key up (the process's cache first); none when unknown, revoked, or of another merchant. */
 export const lookupCaller = (
   header: string
 ): Effect.Effect<Option.Option<Caller>, never, SqlClient.SqlClient> => {
-  const now = Date.now()
-  const cached = cachedCaller(header, now)
-  if (cached !== undefined) return Effect.succeed(cached)
-  const parsed = Keys.parseHeader(header)
+  const parsed = parseKey(header)
   if (Option.isNone(parsed)) return Effect.succeed(Option.none())
-  const { codigo, key, mode } = parsed.value
-  const hash = Keys.hash(key)
+  const now = Date.now()
+  const cached = cachedCaller(parsed.value, now)
+  if (cached !== undefined) return Effect.succeed(cached)
+  const { codigo, mode, hash } = parsed.value
   return Effect.flatMap(SqlClient.SqlClient, (sql) =>
     Effect.map(
       sql<{ llave_id: string; comercio_id: string; codigo: string }>`
@@ -98,8 +97,10 @@ export const makeAuthenticate = Effect.gen(function* () {
   const perMerchant: RateLimit.Policy = { ...RateLimit.API, limit: settings.apiPorMinuto }
   const perIp: RateLimit.Policy = { ...perMerchant, name: "api_ip", scope: "ip" }
   const now = (header: string) => {
+    const parsed = parseKey(header)
+    if (Option.isNone(parsed)) return undefined
     const at = Date.now()
-    const caller = cachedCaller(header, at)
+    const caller = cachedCaller(parsed.value, at)
     if (caller === undefined || Option.isNone(caller)) return undefined
     return limiter.spendHeld(perMerchant, caller.value.comercioId, at) ? caller.value : undefined
   }
