@@ -3,7 +3,8 @@
 // a baseline measured in the same run.
 //
 //   1. POST /switch/v1/links (32 connections, 15 s) vs a bare node:http + pg server doing the
-//      same INSERT into the same Postgres (the ceiling for any Node server).
+//      same INSERT into the same Postgres (the ceiling for any Node server), one per request
+//      and, since Switch commits concurrent links together, also with one statement per turn.
 //   2. The same with SWITCH_WORKERS=2, as a ratio to one worker, with where the CPU went and
 //      the most any number of workers could add: what one worker's run left idle.
 //   3. POST /switch/v1/lotes with 500 items: p50 and p99.
@@ -113,9 +114,48 @@ const tableRow = (value) => {
 
 const linkBody = JSON.stringify({ monto: 150.5, concepto: "Bench" })
 
-/** The ceiling: node:http + pg, one INSERT per request, same table, same Postgres. */
-const startBaseline = async (databaseUrl, comercioId) => {
+const INSERT_ONE = `insert into links (id, comercio_id, mode, monto, concepto, expires_at, busqueda)
+  values ($1, $2, 'test', $3, $4, now() + interval '24 hours', $4) returning id, estado, created_at`
+const INSERT_MANY = `insert into links (id, comercio_id, mode, monto, concepto, expires_at, busqueda)
+  select i, $1, 'test', m, c, now() + interval '24 hours', c
+  from unnest($2::uuid[], $3::bigint[], $4::text[]) as t(i, m, c) returning id, estado, created_at`
+
+/** The rows asked for in one turn of the event loop, inserted by one statement. */
+const insertTogether = (pool, comercioId) => {
+  let queue = []
+  const flush = async () => {
+    const batch = queue
+    queue = []
+    try {
+      const { rows } = await pool.query(INSERT_MANY, [
+        comercioId,
+        batch.map((b) => b.id),
+        batch.map((b) => b.monto),
+        batch.map((b) => b.concepto)
+      ])
+      const byId = new Map(rows.map((r) => [r.id, r]))
+      for (const b of batch) b.done(byId.get(b.id))
+    } catch (e) {
+      for (const b of batch) b.fail(e)
+    }
+  }
+  return (id, monto, concepto) =>
+    new Promise((done, fail) => {
+      if (queue.length === 0) setImmediate(flush)
+      queue.push({ id, monto, concepto, done, fail })
+    })
+}
+
+/**
+ * The ceiling: node:http + pg, one INSERT per request, same table, same Postgres. With
+ * `together`, the rows of concurrent requests go as one statement, as Switch sends them
+ * (LinkInsert.ts): the ceiling for a server that commits links together.
+ */
+const startBaseline = async (databaseUrl, comercioId, { together = false } = {}) => {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 20 })
+  const insert = together
+    ? insertTogether(pool, comercioId)
+    : async (id, monto, concepto) => (await pool.query(INSERT_ONE, [id, comercioId, monto, concepto])).rows[0]
   const server = createServer((req, res) => {
     let body = ""
     req.on("data", (c) => {
@@ -124,14 +164,9 @@ const startBaseline = async (databaseUrl, comercioId) => {
     req.on("end", async () => {
       try {
         const input = JSON.parse(body)
-        const id = randomUUID()
-        const { rows } = await pool.query(
-          `insert into links (id, comercio_id, mode, monto, concepto, expires_at, busqueda)
-           values ($1, $2, 'test', $3, $4, now() + interval '24 hours', $4) returning id, estado, created_at`,
-          [id, comercioId, Math.round(input.monto * 100), input.concepto]
-        )
+        const row = await insert(randomUUID(), Math.round(input.monto * 100), input.concepto)
         res.writeHead(201, { "content-type": "application/json" })
-        res.end(JSON.stringify(rows[0]))
+        res.end(JSON.stringify(row))
       } catch (e) {
         res.writeHead(500)
         res.end(String(e))
@@ -188,18 +223,26 @@ const main = async () => {
 
     if (wanted(1) || wanted(2)) {
       console.log(`1. POST /links vs bare node:http + pg (${CONNECTIONS} connections, ${SECONDS} s each)`)
-      const baseline = await startBaseline(databaseUrl, comercioId)
-      results.baseline_insert = summary(
-        await load({
-          url: `${baseline.url}/`,
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: linkBody
-        })
-      )
-      await baseline.stop()
+      const baselineRun = async (options) => {
+        const baseline = await startBaseline(databaseUrl, comercioId, options)
+        const result = summary(
+          await load({
+            url: `${baseline.url}/`,
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: linkBody
+          })
+        )
+        await baseline.stop()
+        return result
+      }
+      results.baseline_insert = await baselineRun()
+      results.baseline_insert_together = await baselineRun({ together: true })
       results.links_1_worker = await createLinks(server.key)
       results.links_vs_baseline = +(results.links_1_worker.rps / results.baseline_insert.rps).toFixed(2)
+      results.links_vs_baseline_together = +(
+        results.links_1_worker.rps / results.baseline_insert_together.rps
+      ).toFixed(2)
     }
 
     if (wanted(3)) {

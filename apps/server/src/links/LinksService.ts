@@ -20,6 +20,7 @@ import { Settings } from "../Config.js"
 import { findMerchant, type MerchantRow } from "../merchants/Merchants.js"
 import { PgPool } from "../platform/Sql.js"
 import type { LinkFilters } from "./LinkFilters.js"
+import { makeLinkInsert } from "./LinkInsert.js"
 import { LINK_COLUMNS, type LinkRow, qrPng, searchable, toView } from "./LinkView.js"
 import { markPaid } from "./Payments.js"
 import { QrPool } from "./QrPool.js"
@@ -28,15 +29,6 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 export const isUuid = (id: string) => UUID.test(id)
 
 const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
-
-/** A new link, unless its merchant is suspended or its idempotency key was used (PgPool). */
-const INSERT_LINK = `
-  insert into links (id, comercio_id, mode, monto, concepto, expires_at, success_url, failure_url,
-    metadata, idempotency_key, split, busqueda, created_at)
-  select $1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10, $11::jsonb, $12, $13
-  where not exists (select 1 from comercios where id = $2 and estado = 'suspendido')
-  on conflict (comercio_id, idempotency_key) where idempotency_key is not null do nothing
-  returning metadata, split`
 
 /** The snapshot the state machine needs, from a row and its merchant. */
 export const snapshot = (row: LinkRow, merchant: MerchantRow): LinkMachine.LinkSnapshot => ({
@@ -136,7 +128,7 @@ export const LinksServiceLive = Layer.effect(
     const sql = yield* PgClient.PgClient
     const settings = yield* Settings
     const fresh = yield* QrPool
-    const pool = yield* PgPool
+    const insert = makeLinkInsert(yield* PgPool)
     const columns = sql.unsafe(LINK_COLUMNS.join(", "))
     const run = Runtime.runPromise(yield* Effect.runtime<never>())
 
@@ -215,23 +207,22 @@ export const LinksServiceLive = Layer.effect(
       // A new id with its QR code already drawn (QrPool.ts); a replay below draws its own.
       const { id, qr } = fresh.take()
       const key = body.idempotency_key ?? null
-      // The suspension check rides in the insert, so creation is one round trip.
-      const inserted = await pool.run<Pick<LinkRow, "metadata" | "split">>(INSERT_LINK, [
+      // The suspension check rides in the insert, so creation is one round trip (LinkInsert.ts).
+      const stored = await insert({
         id,
-        caller.comercioId,
-        caller.mode,
-        body.monto,
-        body.concepto,
+        comercioId: caller.comercioId,
+        mode: caller.mode,
+        monto: body.monto,
+        concepto: body.concepto,
         expiresAt,
-        body.success_url ?? null,
-        body.failure_url ?? null,
-        JSON.stringify(body.metadata ?? {}),
-        key,
-        split === null ? null : JSON.stringify(split),
-        searchable(body.concepto, id),
-        at
-      ])
-      const stored = inserted[0]
+        successUrl: body.success_url ?? null,
+        failureUrl: body.failure_url ?? null,
+        metadata: JSON.stringify(body.metadata ?? {}),
+        idempotencyKey: key,
+        split: split === null ? null : JSON.stringify(split),
+        busqueda: searchable(body.concepto, id),
+        createdAt: at
+      })
       if (stored === undefined) return run(Effect.either(replay(caller, key, at)))
       // Every other column is known here or is the table's default; the JSON columns come back
       // as Postgres keeps them (its key order), as every later read shows them.

@@ -1,0 +1,99 @@
+/**
+ * The insert of a new link, with the rows of concurrent creations committed together
+ * (Coalesce.ts): one statement, one transaction, one answer per row.
+ *
+ * A row is not inserted, and its answer is `undefined`, when its merchant is suspended or its
+ * idempotency key already names a link (the caller then looks that link up). Rows go in the
+ * order of their merchant and key, so two statements racing for the same keys wait on each
+ * other in one order and never deadlock. Ids are drawn before the insert, so a statement run
+ * again after a failure can never add a row twice: the id is the table's primary key.
+ */
+import { coalesce } from "../platform/Coalesce.js"
+import type { PgPool } from "../platform/Sql.js"
+import type { LinkRow } from "./LinkView.js"
+
+/** A link's columns as the insert takes them; JSON columns as text. */
+export interface NewLink {
+  readonly id: string
+  readonly comercioId: string
+  readonly mode: "test" | "live"
+  readonly monto: number
+  readonly concepto: string
+  readonly expiresAt: Date
+  readonly successUrl: string | null
+  readonly failureUrl: string | null
+  readonly metadata: string
+  readonly idempotencyKey: string | null
+  readonly split: string | null
+  readonly busqueda: string
+  readonly createdAt: Date
+}
+
+/** The JSON columns as Postgres keeps them (its key order), as every later read shows them. */
+export type Inserted = Pick<LinkRow, "metadata" | "split">
+
+const CONFLICT = `
+  on conflict (comercio_id, idempotency_key) where idempotency_key is not null do nothing`
+
+const ONE = `
+  insert into links (id, comercio_id, mode, monto, concepto, expires_at, success_url, failure_url,
+    metadata, idempotency_key, split, busqueda, created_at)
+  select $1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10, $11::jsonb, $12, $13
+  where not exists (select 1 from comercios where id = $2 and estado = 'suspendido')
+  ${CONFLICT}
+  returning metadata, split`
+
+const MANY = `
+  insert into links (id, comercio_id, mode, monto, concepto, expires_at, success_url, failure_url,
+    metadata, idempotency_key, split, busqueda, created_at)
+  select t.id, t.comercio_id, t.mode, t.monto, t.concepto, t.expires_at, t.success_url,
+    t.failure_url, t.metadata::jsonb, t.idempotency_key, t.split::jsonb, t.busqueda, t.created_at
+  from unnest($1::uuid[], $2::uuid[], $3::text[], $4::bigint[], $5::text[], $6::timestamptz[],
+    $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::timestamptz[])
+    as t(id, comercio_id, mode, monto, concepto, expires_at, success_url, failure_url, metadata,
+      idempotency_key, split, busqueda, created_at)
+  where not exists (select 1 from comercios c where c.id = t.comercio_id and c.estado = 'suspendido')
+  order by t.comercio_id, t.idempotency_key
+  ${CONFLICT}
+  returning id, metadata, split`
+
+const values = (l: NewLink) => [
+  l.id,
+  l.comercioId,
+  l.mode,
+  l.monto,
+  l.concepto,
+  l.expiresAt,
+  l.successUrl,
+  l.failureUrl,
+  l.metadata,
+  l.idempotencyKey,
+  l.split,
+  l.busqueda,
+  l.createdAt
+]
+
+/** Rows per statement: enough for every connection a worker serves at once. */
+const MAX_ROWS = 256
+/**
+ * Statements under way at once, of the pool's connections (20): a flood of creations leaves
+ * the rest to every other query, and its rows wait for the next statement instead.
+ */
+const IN_FLIGHT = 4
+
+export const makeLinkInsert = (pool: PgPool["Type"]) =>
+  coalesce<NewLink, Inserted | undefined>({
+    max: MAX_ROWS,
+    inFlight: IN_FLIGHT,
+    one: async (link) => (await pool.run<Inserted>(ONE, values(link)))[0],
+    many: async (links) => {
+      const rowsIn = links.map(values)
+      const columns = Array.from({ length: 13 }, (_, i) => rowsIn.map((row) => row[i]))
+      const rows = await pool.run<Inserted & { id: string }>(MANY, columns)
+      const byId = new Map(rows.map((r) => [r.id, r]))
+      return links.map((l) => {
+        const row = byId.get(l.id)
+        return row === undefined ? undefined : { metadata: row.metadata, split: row.split }
+      })
+    }
+  })
