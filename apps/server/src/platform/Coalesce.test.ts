@@ -62,7 +62,7 @@ describe("coalesce", () => {
             else expect(result).toEqual({ status: "fulfilled", value: `row ${item}` })
           })
           // A failed statement's calls run again each by itself, all at once (the pool bounds them).
-        if (items.every((item) => item >= 0)) expect(log.peak).toBeLessThanOrEqual(inFlight)
+          if (items.every((item) => item >= 0)) expect(log.peak).toBeLessThanOrEqual(inFlight)
           for (const batch of log.batches) {
             expect(batch.length).toBeGreaterThan(1)
             expect(batch.length).toBeLessThanOrEqual(max)

@@ -38,7 +38,9 @@ export const coalesce = <I, O>(options: CoalesceOptions<I, O>): ((item: I) => Pr
   let scheduled = false
 
   const settle = (batch: ReadonlyArray<Waiting<I, O>>, answers: ReadonlyArray<O>) => {
-    batch.forEach((w, i) => w.resolve(answers[i] as O))
+    batch.forEach((w, i) => {
+      w.resolve(answers[i] as O)
+    })
   }
 
   const alone = (w: Waiting<I, O>) => options.one(w.item).then(w.resolve, w.reject)
