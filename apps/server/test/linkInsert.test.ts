@@ -15,12 +15,12 @@ import { freshDatabase } from "./harness.js"
 
 let databaseUrl: string
 let db: Pg.Client
-const runtimes: Array<ManagedRuntime.ManagedRuntime<unknown, unknown>> = []
+const disposers: Array<() => Promise<void>> = []
 
 /** A process's pool, with every statement it runs counted. */
 const processPool = async () => {
   const runtime = ManagedRuntime.make(PgLive(databaseUrl, { maxConnections: 10 }).pipe(Layer.orDie))
-  runtimes.push(runtime)
+  disposers.push(() => runtime.dispose())
   const pool = await runtime.runPromise(Effect.map(PgPool, (p) => p))
   const statements: Array<number> = []
   const counted: PgPool["Type"] = {
@@ -78,7 +78,7 @@ beforeAll(async () => {
 })
 afterAll(async () => {
   await db.end()
-  await Promise.all(runtimes.map((r) => r.dispose()))
+  await Promise.all(disposers.map((dispose) => dispose()))
 })
 
 describe("link inserts committed together", () => {
