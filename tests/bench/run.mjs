@@ -61,11 +61,16 @@ const startServer = async (env) => {
   const url = `http://127.0.0.1:${port}`
   for (const deadline = Date.now() + 90_000; ; ) {
     if (child.exitCode !== null) throw new Error(`server exited:\n${output}`)
+    // With several workers, the load waits until every one listens: connections opened before
+    // would all stay on the first.
+    const workers = Number(env.SWITCH_WORKERS ?? 1)
+    const allListening = workers === 1 || new RegExp(`Procesos +${workers} escuchando`).test(output)
     if (
-      await fetch(`${url}/openapi.json`).then(
+      allListening &&
+      (await fetch(`${url}/openapi.json`).then(
         (r) => r.ok,
         () => false
-      )
+      ))
     )
       break
     if (Date.now() > deadline) throw new Error(`server did not start:\n${output}`)

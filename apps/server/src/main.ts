@@ -1,10 +1,11 @@
 /**
  * `npm start`: Postgres (embedded in SWITCH_DATA_DIR/pg unless DATABASE_URL is set),
  * migrations, the demo merchant, then the API on PORT. With SWITCH_WORKERS=N the primary
- * process keeps Postgres and N worker processes share the port. SIGINT/SIGTERM stop new
+ * process keeps Postgres and N worker processes share the port; it prints `Procesos  N
+ * escuchando` once every one of them listens. SIGINT/SIGTERM stop new
  * requests, let in-flight ones finish, then stop Postgres.
  */
-import cluster from "node:cluster"
+import cluster, { type Worker } from "node:cluster"
 import { randomBytes } from "node:crypto"
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { resolve } from "node:path"
@@ -84,6 +85,13 @@ const forkWorkers = (databaseUrl: string, secret: string) =>
       )
   )
 
+/** When the worker listens, or has exited without listening. */
+const listening = (worker: Worker) =>
+  new Promise<void>((done) => {
+    worker.once("listening", () => done())
+    worker.once("exit", () => done())
+  })
+
 const primary = Effect.gen(function* () {
   // Live mode talks to SWITCH_BANK_URL, else to the bank simulator started here (bank/LocalBankSim.ts).
   if (!env.SWITCH_BANK_URL) {
@@ -112,7 +120,11 @@ const primary = Effect.gen(function* () {
     console.log("")
   })
   if (workers === 1) return yield* Layer.launch(serve(url, settings))
-  yield* forkWorkers(url, secret)
+  const forked = yield* forkWorkers(url, secret)
+  // A connection made before every worker listens goes to those already listening, and keeps
+  // that process: a load that starts at the first answer could land on one worker of several.
+  yield* Effect.promise(() => Promise.all(forked.map(listening)))
+  yield* Effect.sync(() => console.log(`Procesos         ${workers} escuchando`))
   return yield* Effect.never
 }).pipe(Effect.scoped)
 

@@ -4,7 +4,8 @@
  * one database, and a clean stop on SIGTERM.
  */
 import { type ChildProcess, spawn } from "node:child_process"
-import { chmodSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from "node:fs"
+import { connect, type Socket } from "node:net"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
@@ -20,7 +21,7 @@ interface Started {
   readonly stop: () => Promise<number | null>
 }
 
-const start = async (env: Record<string, string>): Promise<Started> => {
+const start = async (env: Record<string, string>, ready = /x-switch-key/): Promise<Started> => {
   const port = await freePort()
   let output = ""
   const child = spawn(process.execPath, [MAIN], {
@@ -37,10 +38,12 @@ const start = async (env: Record<string, string>): Promise<Started> => {
   const deadline = Date.now() + 60_000
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`)
-    const up = await fetch(`${url}/openapi.json`).then(
-      (r) => r.ok,
-      () => false
-    )
+    const up =
+      ready.test(output) &&
+      (await fetch(`${url}/openapi.json`).then(
+        (r) => r.ok,
+        () => false
+      ))
     if (up) break
     if (Date.now() > deadline) throw new Error(`server did not start:\n${output}`)
     await new Promise((r) => setTimeout(r, 200))
@@ -56,6 +59,60 @@ const start = async (env: Record<string, string>): Promise<Started> => {
         child.kill("SIGTERM")
       })
   }
+}
+
+/** A connection that has had one answer, so the process serving it holds it. */
+const answered = (port: number) =>
+  new Promise<Socket>((done, fail) => {
+    const socket = connect(port, "127.0.0.1", () => {
+      socket.write("GET /openapi.json HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+    })
+    socket.once("data", () => done(socket))
+    socket.once("error", fail)
+  })
+
+/** Node processes whose parent is `pid`. */
+const childrenOf = (pid: number) =>
+  readdirSync("/proc")
+    .filter((name) => /^\d+$/.test(name))
+    .filter((name) => {
+      try {
+        const stat = readFileSync(`/proc/${name}/stat`, "utf8")
+        const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+        return Number(fields[1]) === pid && stat.includes("(node)")
+      } catch {
+        return false
+      }
+    })
+    .map(Number)
+
+/** Which of `pids` holds the server's side of each connection from `clientPorts` (Linux). */
+const connectionOwners = (
+  serverPort: number,
+  clientPorts: ReadonlyArray<number>,
+  pids: ReadonlyArray<number>
+) => {
+  const byInode = new Map<string, number>()
+  for (const line of readFileSync("/proc/net/tcp", "utf8").split("\n").slice(1)) {
+    const fields = line.trim().split(/\s+/)
+    const [local, remote, inode] = [fields[1], fields[2], fields[9]]
+    if (local === undefined || remote === undefined || inode === undefined) continue
+    const client = Number.parseInt(remote.split(":")[1] ?? "", 16)
+    if (Number.parseInt(local.split(":")[1] ?? "", 16) === serverPort && clientPorts.includes(client))
+      byInode.set(inode, client)
+  }
+  const owners = new Map<number, number>()
+  for (const pid of pids)
+    for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+      try {
+        const inode = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`))?.[1]
+        const client = inode === undefined ? undefined : byInode.get(inode)
+        if (client !== undefined) owners.set(client, pid)
+      } catch {
+        // a descriptor closed meanwhile
+      }
+    }
+  return owners
 }
 
 const demoKey = (output: string) => /x-switch-key: (demo:sk_test_\w+)/.exec(output)?.[1]
@@ -118,6 +175,26 @@ describe("npm start", () => {
       expect(limited[0]?.headers.get("retry-after")).toMatch(/^\d+$/)
       expect(limited[0]?.body).toMatchObject({ error: "demasiadas_solicitudes" })
     } finally {
+      expect(await server.stop()).toBe(0)
+    }
+  }, 120_000)
+
+  it("with SWITCH_WORKERS=2 it says so once both listen, and connections from then on reach both", async () => {
+    const databaseUrl = await freshDatabase()
+    const server = await start({ DATABASE_URL: databaseUrl, SWITCH_WORKERS: "2" }, /Procesos +2 escuchando/)
+    const sockets: Array<Socket> = []
+    try {
+      const port = Number(new URL(server.url).port)
+      for (let i = 0; i < 8; i++) sockets.push(await answered(port))
+      const owners = connectionOwners(
+        port,
+        sockets.map((s) => s.localPort ?? 0),
+        childrenOf(server.child.pid ?? 0)
+      )
+      expect(owners.size).toBe(8)
+      expect(new Set(owners.values()).size).toBe(2)
+    } finally {
+      for (const s of sockets) s.destroy()
       expect(await server.stop()).toBe(0)
     }
   }, 120_000)
