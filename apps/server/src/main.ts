@@ -85,11 +85,11 @@ const forkWorkers = (databaseUrl: string, secret: string) =>
       )
   )
 
-/** When the worker listens, or has exited without listening. */
+/** Whether the worker listens, or has exited first. */
 const listening = (worker: Worker) =>
-  new Promise<void>((done) => {
-    worker.once("listening", () => done())
-    worker.once("exit", () => done())
+  new Promise<boolean>((done) => {
+    worker.once("listening", () => done(true))
+    worker.once("exit", () => done(false))
   })
 
 const primary = Effect.gen(function* () {
@@ -123,7 +123,9 @@ const primary = Effect.gen(function* () {
   const forked = yield* forkWorkers(url, secret)
   // A connection made before every worker listens goes to those already listening, and keeps
   // that process: a load that starts at the first answer could land on one worker of several.
-  yield* Effect.promise(() => Promise.all(forked.map(listening)))
+  const listen = yield* Effect.promise(() => Promise.all(forked.map(listening)))
+  if (listen.includes(false))
+    return yield* Effect.dieMessage("un proceso de trabajo terminó antes de escuchar")
   yield* Effect.sync(() => console.log(`Procesos         ${workers} escuchando`))
   return yield* Effect.never
 }).pipe(Effect.scoped)

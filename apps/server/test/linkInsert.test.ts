@@ -17,19 +17,32 @@ let databaseUrl: string
 let db: Pg.Client
 const disposers: Array<() => Promise<void>> = []
 
-/** A process's pool, with every statement it runs counted. */
-const processPool = async () => {
+/**
+ * A process's pool, with the rows of every insert it runs counted and the error codes it got.
+ * With `loseAnswers`, a statement for several rows commits and then fails as a connection cut
+ * after the commit would.
+ */
+const processPool = async (options: { readonly loseAnswers?: boolean } = {}) => {
   const runtime = ManagedRuntime.make(PgLive(databaseUrl, { maxConnections: 10 }).pipe(Layer.orDie))
   disposers.push(() => runtime.dispose())
   const pool = await runtime.runPromise(Effect.map(PgPool, (p) => p))
   const statements: Array<number> = []
+  const errors: Array<string> = []
   const counted: PgPool["Type"] = {
-    run: (text, values) => {
-      statements.push(text.includes("unnest") ? (values[0] as Array<unknown>).length : 1)
-      return pool.run(text, values)
+    run: async <A extends object>(text: string, values: ReadonlyArray<unknown>) => {
+      const batch = text.includes("unnest")
+      if (text.includes("insert")) statements.push(batch ? (values[0] as Array<unknown>).length : 1)
+      try {
+        const rows = await pool.run<A>(text, values)
+        if (batch && options.loseAnswers) throw new Error("Connection terminated unexpectedly")
+        return rows
+      } catch (e) {
+        errors.push((e as { code?: string }).code ?? "none")
+        throw e
+      }
     }
   }
-  return { insert: makeLinkInsert(counted), statements }
+  return { insert: makeLinkInsert(counted), statements, errors }
 }
 
 const merchant = async (estado = "activo") => {
@@ -97,6 +110,42 @@ describe("link inserts committed together", () => {
     }
   })
 
+  it("answers and stores a row sent with others exactly as one sent alone", async () => {
+    const { insert } = await processPool()
+    const comercio = await merchant()
+    const at = new Date()
+    const same = { createdAt: at, expiresAt: new Date(at.getTime() + 3_600_000), busqueda: "igual" }
+    const alone = await insert(link(comercio, { ...same, idempotencyKey: "solo" }))
+    const together = await Promise.all([
+      insert(link(comercio, { ...same, idempotencyKey: "junto" })),
+      insert(link(comercio, same))
+    ])
+    // The JSON columns come back in Postgres's key order either way.
+    expect(together.map((a) => JSON.stringify(a))).toEqual([JSON.stringify(alone), JSON.stringify(alone)])
+    const stored = (
+      await db.query(
+        `select to_jsonb(l) - 'id' - 'idempotency_key' as row from links l where comercio_id = $1`,
+        [comercio]
+      )
+    ).rows.map((r) => JSON.stringify(r.row))
+    expect(stored).toHaveLength(3)
+    expect(new Set(stored).size).toBe(1)
+  })
+
+  it("answers every row as created when its statement committed but the answer was lost", async () => {
+    const { insert, errors } = await processPool({ loseAnswers: true })
+    const comercio = await merchant()
+    const links = [
+      ...Array.from({ length: 6 }, () => link(comercio)),
+      ...Array.from({ length: 6 }, (_, i) => link(comercio, { idempotencyKey: `perdida-${i}` }))
+    ]
+    const answers = await Promise.all(links.map(insert))
+    expect(errors.length).toBeGreaterThan(0)
+    // Each is this request's own new link: none is a conflict (which would answer 200), none failed.
+    expect(answers.every((a) => a !== undefined)).toBe(true)
+    expect((await rows(comercio)).map((r) => r.id).sort()).toEqual(links.map((l) => l.id).sort())
+  })
+
   it("makes one link for a key sent twice in one statement; the other row is skipped", async () => {
     const { insert, statements } = await processPool()
     const comercio = await merchant()
@@ -130,8 +179,8 @@ describe("link inserts committed together", () => {
     const outcomes = await Promise.allSettled([good[0]!, orphan, good[1]!].map(insert))
     expect(outcomes.map((o) => o.status)).toEqual(["fulfilled", "rejected", "fulfilled"])
     expect(String((outcomes[1] as PromiseRejectedResult).reason)).toMatch(/foreign key/)
-    // The statement for three failed as a whole; then each row went by itself.
-    expect(statements).toEqual([3, 1, 1, 1])
+    // The statement for three failed as a whole; its halves went again: two rows, then one.
+    expect(statements).toEqual([3, 2, 1, 1, 1])
     expect((await rows(comercio)).map((r) => r.id).sort()).toEqual(good.map((l) => l.id).sort())
   })
 
@@ -157,6 +206,7 @@ describe("link inserts committed together", () => {
     const stored = await rows(comercio)
     expect(stored).toHaveLength(400)
     expect(new Set(stored.map((r) => r.idempotency_key)).size).toBe(400)
+    expect([...one.errors, ...two.errors]).not.toContain("40P01")
     expect(await deadlocks()).toBe(before)
     expect(one.statements.every((n) => n > 1)).toBe(true)
   })

@@ -5,8 +5,12 @@
  * A row is not inserted, and its answer is `undefined`, when its merchant is suspended or its
  * idempotency key already names a link (the caller then looks that link up). Rows go in the
  * order of their merchant and key, so two statements racing for the same keys wait on each
- * other in one order and never deadlock. Ids are drawn before the insert, so a statement run
- * again after a failure can never add a row twice: the id is the table's primary key.
+ * other in one order and never deadlock (a lote's items go in the same order, LotesService.ts).
+ *
+ * Ids are drawn before the insert and are the table's primary key, so no row is ever added
+ * twice. A row whose statement failed is looked up by its id before it is inserted again: the
+ * statement may have committed before its answer was lost, and then the row is this request's
+ * own link, answered as created.
  */
 import { coalesce } from "../platform/Coalesce.js"
 import type { PgPool } from "../platform/Sql.js"
@@ -57,6 +61,8 @@ const MANY = `
   ${CONFLICT}
   returning id, metadata, split`
 
+const OWN = "select metadata, split from links where id = $1"
+
 const values = (l: NewLink) => [
   l.id,
   l.comercioId,
@@ -81,11 +87,16 @@ const MAX_ROWS = 256
  */
 const IN_FLIGHT = 4
 
-export const makeLinkInsert = (pool: PgPool["Type"]) =>
-  coalesce<NewLink, Inserted | undefined>({
+export const makeLinkInsert = (pool: PgPool["Type"]) => {
+  const one = async (link: NewLink) => (await pool.run<Inserted>(ONE, values(link)))[0]
+  const own = async (link: NewLink) => (await pool.run<Inserted>(OWN, [link.id]))[0]
+  return coalesce<NewLink, Inserted | undefined>({
     max: MAX_ROWS,
     inFlight: IN_FLIGHT,
-    one: async (link) => (await pool.run<Inserted>(ONE, values(link)))[0],
+    one,
+    // Still unknown when the insert fails on the id itself: a statement cut off mid-commit.
+    retry: async (link) =>
+      (await own(link)) ?? one(link).catch(async (e) => (await own(link)) ?? Promise.reject(e)),
     many: async (links) => {
       const rowsIn = links.map(values)
       const columns = Array.from({ length: 13 }, (_, i) => rowsIn.map((row) => row[i]))
@@ -97,3 +108,4 @@ export const makeLinkInsert = (pool: PgPool["Type"]) =>
       })
     }
   })
+}

@@ -105,6 +105,7 @@ export const LotesServiceLive = Layer.effect(
         const ids = body.items.map(() => randomUUID())
         const keys = body.items.map((item, index) => item.idempotency_key ?? derivedItemKey(id, index))
         // One statement for every item; a key already taken (any mode) inserts nothing for it.
+        // Keys go in order, as link creation's do (LinkInsert.ts), so the two never deadlock.
         const inserted = yield* sql<{ lote_pos: number }>`
           insert into links (id, comercio_id, mode, monto, concepto, expires_at, idempotency_key, origen,
             lote_id, lote_pos, referencia_externa, cliente, busqueda, created_at)
@@ -120,6 +121,7 @@ export const LotesServiceLive = Layer.effect(
             ${body.items.map((item) => (item.cliente === undefined ? null : JSON.stringify(item.cliente)))}::jsonb[],
             ${body.items.map((item, index) => searchable(item.concepto, ids[index]))}::text[]
           ) as t(id, monto, concepto, clave, pos, referencia, cliente, busqueda)
+          order by t.clave
           on conflict (comercio_id, idempotency_key) where idempotency_key is not null do nothing
           returning lote_pos`
         if (inserted.length < body.items.length) {

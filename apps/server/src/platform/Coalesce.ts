@@ -6,20 +6,25 @@
  *
  * At most `inFlight` statements run at once; calls that arrive meanwhile wait for one to end
  * and then go together. A lone call on an idle process runs at once (after the current turn
- * of the event loop). Each caller still gets its own answer, only after the statement that
- * holds its row has ended. When the statement for several fails, each of its calls runs
- * again by itself, all at once (the pool's size bounds them), so one bad row or a lost race
- * fails only its own request.
+ * of the event loop). Each caller gets its own answer, only after the statement that holds
+ * its row has ended.
+ *
+ * When the statement for several fails, its calls are split in halves and each half is sent
+ * again, one after the other in the same slot, down to single calls run by `retry`. So one
+ * bad row fails only its own request, at the cost of about two statements per halving, and a
+ * failed statement never takes more than its slot of the pool.
  */
 
 export interface CoalesceOptions<I, O> {
   /** One call by itself. */
   readonly one: (item: I) => Promise<O>
-  /**
-   * Several calls at once: one answer per item, in the items' order. A rejection must mean
-   * that none of them took effect, since each is then run again by `one`.
-   */
+  /** Several calls at once: one answer per item, in the items' order. */
   readonly many: (items: ReadonlyArray<I>) => Promise<ReadonlyArray<O>>
+  /**
+   * One call whose statement with others failed. That statement may have taken effect before
+   * its answer was lost (a connection cut after the commit), so this must not repeat it.
+   */
+  readonly retry: (item: I) => Promise<O>
   /** Most items given to one `many`. */
   readonly max: number
   /** Most statements under way at once. */
@@ -37,21 +42,33 @@ export const coalesce = <I, O>(options: CoalesceOptions<I, O>): ((item: I) => Pr
   let running = 0
   let scheduled = false
 
-  const settle = (batch: ReadonlyArray<Waiting<I, O>>, answers: ReadonlyArray<O>) => {
-    batch.forEach((w, i) => {
-      w.resolve(answers[i] as O)
-    })
+  /** Runs `f`, a throw becoming a rejection. */
+  const attempt = <A>(f: () => Promise<A>): Promise<A> => Promise.resolve().then(f)
+
+  const single = (w: Waiting<I, O>, run: (item: I) => Promise<O>) =>
+    attempt(() => run(w.item)).then(w.resolve, w.reject)
+
+  const send = (batch: ReadonlyArray<Waiting<I, O>>, failedBefore: boolean): Promise<void> => {
+    if (batch.length === 1) {
+      const w = batch[0] as Waiting<I, O>
+      return single(w, failedBefore ? options.retry : options.one)
+    }
+    return attempt(() => options.many(batch.map((w) => w.item))).then(
+      (answers) => {
+        if (!Array.isArray(answers) || answers.length !== batch.length) return halves(batch)
+        batch.forEach((w, i) => {
+          w.resolve(answers[i] as O)
+        })
+      },
+      () => halves(batch)
+    )
   }
 
-  const alone = (w: Waiting<I, O>) => options.one(w.item).then(w.resolve, w.reject)
-
-  const send = (batch: ReadonlyArray<Waiting<I, O>>): Promise<unknown> =>
-    batch.length === 1
-      ? alone(batch[0] as Waiting<I, O>)
-      : options.many(batch.map((w) => w.item)).then(
-          (answers) => settle(batch, answers),
-          () => Promise.all(batch.map(alone))
-        )
+  const halves = async (batch: ReadonlyArray<Waiting<I, O>>) => {
+    const middle = Math.ceil(batch.length / 2)
+    await send(batch.slice(0, middle), true)
+    await send(batch.slice(middle), true)
+  }
 
   const flush = () => {
     scheduled = false
@@ -59,7 +76,7 @@ export const coalesce = <I, O>(options: CoalesceOptions<I, O>): ((item: I) => Pr
       const batch = queue.slice(0, options.max)
       queue = queue.slice(options.max)
       running++
-      send(batch).finally(() => {
+      send(batch, false).finally(() => {
         running--
         schedule()
       })
