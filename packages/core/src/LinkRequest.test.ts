@@ -161,10 +161,27 @@ describe("batch body", () => {
     })
   })
 
-  it("refuses an item key repeated within the batch", () => {
-    const a = { ...item(1), idempotency_key: "k1" }
-    expect(errorsOf(decodeLote({ items: [a, { ...item(2), idempotency_key: "k1" }] }))).toEqual({
-      "items.1.idempotency_key": ["está repetida en el lote"]
+  it("finds the items whose key repeats an earlier item's", () => {
+    const keyed = (k: string | undefined) => ({
+      monto: 1,
+      concepto: "x",
+      ...(k === undefined ? {} : { idempotency_key: k })
     })
+    expect(
+      LinkRequest.repeatedItemKeys([
+        keyed("k1"),
+        keyed(undefined),
+        keyed("k1"),
+        keyed("k2"),
+        keyed(undefined),
+        keyed("k1")
+      ])
+    ).toEqual([
+      { index: 2, key: "k1" },
+      { index: 5, key: "k1" }
+    ])
+    expect(
+      LinkRequest.repeatedItemKeys([keyed("a"), keyed("A"), keyed(undefined), keyed(undefined)])
+    ).toEqual([])
   })
 })

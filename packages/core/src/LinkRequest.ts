@@ -170,20 +170,22 @@ export const LoteCreate = Schema.Struct({
 }).annotations({ identifier: "LoteCreate" })
 export interface LoteCreate extends Schema.Schema.Type<typeof LoteCreate> {}
 
-/** Item keys repeated inside one batch: each item link is born with its own key. */
+/**
+ * Items whose key repeats an earlier item's in the same batch, by index: each item link is
+ * born with its own key, so such a batch is refused like one whose key was used before
+ * (`409 item_duplicado`, LotesService.ts).
+ */
 export const repeatedItemKeys = (
-  items: ReadonlyArray<LoteItem>
-): Either.Either<void, Validation.FieldErrors> => {
+  items: ReadonlyArray<{ readonly idempotency_key?: string | undefined }>
+): ReadonlyArray<{ readonly index: number; readonly key: string }> => {
   const seen = new Set<string>()
-  const fieldErrors: Record<string, Array<string>> = {}
-  items.forEach((item, index) => {
-    if (item.idempotency_key === undefined) return
-    if (seen.has(item.idempotency_key)) {
-      fieldErrors[`items.${index}.idempotency_key`] = ["está repetida en el lote"]
-    }
-    seen.add(item.idempotency_key)
+  return items.flatMap((item, index) => {
+    const key = item.idempotency_key
+    if (key === undefined) return []
+    if (seen.has(key)) return [{ index, key }]
+    seen.add(key)
+    return []
   })
-  return Object.keys(fieldErrors).length === 0 ? Either.void : Either.left({ fieldErrors })
 }
 
 /** SPEC: `expira_horas` is ignored when `expira_en` is sent, so it is not checked then either. */
@@ -208,13 +210,11 @@ export const decodeLinkCreate = (
     Either.map(resolveExpiry(body, now), (expiresAt) => ({ body, expiresAt }))
   )
 
-/** Decodes a `POST /lotes` body, refusing item keys repeated within it, and resolves the expiry. */
+/** Decodes a `POST /lotes` body and resolves the expiry. */
 export const decodeLoteCreate = (
   input: unknown,
   now: Date
 ): Either.Either<{ readonly body: LoteCreate; readonly expiresAt: Date }, Validation.FieldErrors> =>
   Either.flatMap(decodeLoteBody(ignoringHours(input)), (body) =>
-    Either.flatMap(repeatedItemKeys(body.items), () =>
-      Either.map(resolveExpiry(body, now), (expiresAt) => ({ body, expiresAt }))
-    )
+    Either.map(resolveExpiry(body, now), (expiresAt) => ({ body, expiresAt }))
   )

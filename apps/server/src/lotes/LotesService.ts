@@ -33,6 +33,22 @@ export const derivedItemKey = (loteId: string, index: number) => `lote:${loteId}
 /** How many refused items the `item_duplicado` detail names. */
 const NAMED_DUPLICATES = 5
 
+/** `409 item_duplicado`, naming the first refused items and their keys. */
+const duplicated = (
+  refused: ReadonlyArray<{ readonly index: number; readonly key: string }>,
+  why: string
+) => {
+  const named = refused
+    .slice(0, NAMED_DUPLICATES)
+    .map(({ index, key }) => `items.${index} (${JSON.stringify(key)})`)
+    .join(", ")
+  const more = refused.length > NAMED_DUPLICATES ? ` y ${refused.length - NAMED_DUPLICATES} más` : ""
+  return new Conflict({
+    error: "item_duplicado",
+    detail: `La idempotency_key ${why}: ${named}${more}. No se creó nada.`
+  })
+}
+
 export class LotesService extends Context.Tag("@switch/server/LotesService")<
   LotesService,
   {
@@ -101,6 +117,9 @@ export const LotesServiceLive = Layer.effect(
           returning ${loteColumns}`
         const lote = loteRows[0]
         if (lote === undefined) return yield* existing(caller, batchKey)
+        // Failing inside the transaction rolls the batch row back too.
+        const repeated = LinkRequest.repeatedItemKeys(body.items)
+        if (repeated.length > 0) return yield* Effect.fail(duplicated(repeated, "está repetida en el lote"))
 
         const ids = body.items.map(() => randomUUID())
         const keys = body.items.map((item, index) => item.idempotency_key ?? derivedItemKey(id, index))
@@ -127,18 +146,8 @@ export const LotesServiceLive = Layer.effect(
         if (inserted.length < body.items.length) {
           const created = new Set(inserted.map((item) => item.lote_pos))
           const refused = keys.flatMap((key, index) => (created.has(index) ? [] : [{ key, index }]))
-          const named = refused
-            .slice(0, NAMED_DUPLICATES)
-            .map(({ index, key }) => `items.${index} (${JSON.stringify(key)})`)
-            .join(", ")
-          const more = refused.length > NAMED_DUPLICATES ? ` y ${refused.length - NAMED_DUPLICATES} más` : ""
           // Failing inside the transaction rolls the batch and every item back.
-          return yield* Effect.fail(
-            new Conflict({
-              error: "item_duplicado",
-              detail: `La idempotency_key ya se usó en este comercio: ${named}${more}. No se creó nada.`
-            })
-          )
+          return yield* Effect.fail(duplicated(refused, "ya se usó en este comercio"))
         }
         // Every item went in as written, so the answer is built without reading the rows back.
         const items = body.items.map(
