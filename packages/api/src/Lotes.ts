@@ -74,7 +74,7 @@ export class LotesGroup extends HttpApiGroup.make("lotes")
       .annotate(OpenApi.Summary, "Crear un lote de hasta 500 links (todo o nada)")
       .annotate(
         OpenApi.Description,
-        "`201` lote nuevo; `200` con `idempotent_replay: true` al repetir el mismo `idempotency_key` en el mismo modo; `409` `item_duplicado` si la clave de un item ya se usó."
+        "`201` lote nuevo; `200` con `idempotent_replay: true` al repetir el mismo `idempotency_key` en el mismo modo; `409` `item_duplicado` si la clave de un item ya se usó o se repite en el lote."
       )
   )
   .add(
