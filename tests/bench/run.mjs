@@ -59,12 +59,13 @@ const startServer = async (env) => {
     output += c
   })
   const url = `http://127.0.0.1:${port}`
+  // With several workers, the load waits until every one listens: connections opened before
+  // would all stay on the first.
+  const workers = Number(env.SWITCH_WORKERS ?? 1)
+  const listeningLine = new RegExp(`Procesos +${workers} escuchando`)
   for (const deadline = Date.now() + 90_000; ; ) {
     if (child.exitCode !== null) throw new Error(`server exited:\n${output}`)
-    // With several workers, the load waits until every one listens: connections opened before
-    // would all stay on the first.
-    const workers = Number(env.SWITCH_WORKERS ?? 1)
-    const allListening = workers === 1 || new RegExp(`Procesos +${workers} escuchando`).test(output)
+    const allListening = workers === 1 || listeningLine.test(output)
     if (
       allListening &&
       (await fetch(`${url}/openapi.json`).then(

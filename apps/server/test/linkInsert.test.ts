@@ -111,7 +111,7 @@ describe("link inserts committed together", () => {
   })
 
   it("answers and stores a row sent with others exactly as one sent alone", async () => {
-    const { insert } = await processPool()
+    const { insert, statements } = await processPool()
     const comercio = await merchant()
     const at = new Date()
     const same = { createdAt: at, expiresAt: new Date(at.getTime() + 3_600_000), busqueda: "igual" }
@@ -120,6 +120,7 @@ describe("link inserts committed together", () => {
       insert(link(comercio, { ...same, idempotencyKey: "junto" })),
       insert(link(comercio, same))
     ])
+    expect(statements).toEqual([1, 2])
     // The JSON columns come back in Postgres's key order either way.
     expect(together.map((a) => JSON.stringify(a))).toEqual([JSON.stringify(alone), JSON.stringify(alone)])
     const stored = (
