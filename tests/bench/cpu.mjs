@@ -1,6 +1,6 @@
-// Where the CPU goes during a load: CPU seconds of the server's Node processes, of Postgres, of
-// the load generator (this process), of everything else, and the machine's idle time, read from
-// /proc (Linux).
+// Where the CPU goes during a load: CPU seconds of the server's Node processes (and, of those, of
+// their main threads, which run the JavaScript), of Postgres, of the load generator (this
+// process), of everything else, and the machine's idle time, read from /proc (Linux).
 import { readdirSync, readFileSync } from "node:fs"
 import { cpus } from "node:os"
 
@@ -18,6 +18,17 @@ const stat = (pid) => {
     return { pid, comm, ppid: Number(fields[1]), ticks }
   } catch {
     return null
+  }
+}
+
+/** CPU ticks of a process's main thread alone (its JavaScript), without its other threads. */
+const mainThreadTicks = (pid) => {
+  try {
+    const text = readFileSync(`/proc/${pid}/task/${pid}/stat`, "utf8")
+    const fields = text.slice(text.lastIndexOf(")") + 2).split(" ")
+    return Number(fields[11]) + Number(fields[12])
+  } catch {
+    return 0
   }
 }
 
@@ -40,12 +51,21 @@ const snapshot = (serverPid) => {
   for (const p of all) children.set(p.ppid, [...(children.get(p.ppid) ?? []), p.pid])
   const server = new Set([serverPid])
   for (const pid of server) for (const child of children.get(pid) ?? []) server.add(child)
-  const groups = { server_node: 0, postgres: 0, load_generator: 0, other: 0, idle: idleTicks() }
+  const groups = {
+    server_node: 0,
+    server_main_threads: 0,
+    postgres: 0,
+    load_generator: 0,
+    other: 0,
+    idle: idleTicks()
+  }
   for (const p of all) {
     if (p.comm === "postgres") groups.postgres += p.ticks
     else if (p.pid === process.pid) groups.load_generator += p.ticks
-    else if (server.has(p.pid)) groups.server_node += p.ticks
-    else groups.other += p.ticks
+    else if (server.has(p.pid)) {
+      groups.server_node += p.ticks
+      groups.server_main_threads += mainThreadTicks(p.pid)
+    } else groups.other += p.ticks
   }
   return groups
 }
