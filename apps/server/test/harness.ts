@@ -5,6 +5,7 @@
 import { randomUUID } from "node:crypto"
 import { HttpServer } from "@effect/platform"
 import { Effect, Layer, Logger, LogLevel, ManagedRuntime, Option, Redacted } from "effect"
+import type Pg from "pg"
 import { inject } from "vitest"
 import { type ServerSettings, Settings } from "../src/Config.js"
 import { HttpLive } from "../src/Http.js"
@@ -119,3 +120,13 @@ export const approveMerchant = async (server: TestServer, codigo: string) => {
   if (reply.status !== 200) throw new Error(`approve failed: ${reply.status} ${JSON.stringify(reply.body)}`)
   return `${codigo}:${reply.body.api_key}`
 }
+
+/**
+ * Deadlocks Postgres has counted in the client's database. A backend reports its count lazily
+ * (at the latest when it exits), so a test reads it after the connections it watches ended.
+ */
+export const deadlockCount = async (db: Pg.Client) =>
+  Number(
+    (await db.query("select deadlocks from pg_stat_database where datname = current_database()")).rows[0]
+      .deadlocks
+  )

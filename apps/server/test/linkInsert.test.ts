@@ -11,7 +11,7 @@ import Pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { makeLinkInsert, type NewLink } from "../src/links/LinkInsert.js"
 import { PgLive, PgPool } from "../src/platform/Sql.js"
-import { freshDatabase } from "./harness.js"
+import { deadlockCount, freshDatabase } from "./harness.js"
 
 let databaseUrl: string
 let db: Pg.Client
@@ -188,12 +188,7 @@ describe("link inserts committed together", () => {
   it("two processes racing for the same keys in opposite orders make one link per key, no deadlock", async () => {
     const [one, two] = [await processPool(), await processPool()]
     const comercio = await merchant()
-    const deadlocks = async () =>
-      Number(
-        (await db.query("select deadlocks from pg_stat_database where datname = current_database()")).rows[0]
-          .deadlocks
-      )
-    const before = await deadlocks()
+    const before = await deadlockCount(db)
     for (let round = 0; round < 10; round++) {
       const keys = Array.from({ length: 40 }, (_, i) => `r${round}-${i}`)
       const made = await Promise.all([
@@ -208,7 +203,7 @@ describe("link inserts committed together", () => {
     expect(stored).toHaveLength(400)
     expect(new Set(stored.map((r) => r.idempotency_key)).size).toBe(400)
     expect([...one.errors, ...two.errors]).not.toContain("40P01")
-    expect(await deadlocks()).toBe(before)
+    expect(await deadlockCount(db)).toBe(before)
     expect(one.statements.every((n) => n > 1)).toBe(true)
   })
 })
