@@ -5,7 +5,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from "node:fs"
-import { connect, type Socket } from "node:net"
+import { type AddressInfo, connect, createServer, type Socket } from "node:net"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import exitHook from "async-exit-hook"
@@ -203,6 +203,49 @@ describe("npm start", () => {
     } finally {
       for (const s of sockets) s.destroy()
       expect(await server.stop()).toBe(0)
+    }
+  }, 120_000)
+
+  it("with SWITCH_WORKERS=2 a worker that cannot listen stops the start with an error", async () => {
+    // The port is taken, so each worker's listen fails and it exits before listening.
+    const taken = createServer()
+    await new Promise<void>((done) => taken.listen(0, "127.0.0.1", done))
+    try {
+      const port = (taken.address() as AddressInfo).port
+      const child = spawn(process.execPath, [MAIN], {
+        env: {
+          ...process.env,
+          PORT: String(port),
+          SWITCH_LOG_LEVEL: "warning",
+          DATABASE_URL: await freshDatabase(),
+          SWITCH_WORKERS: "2"
+        },
+        stdio: ["ignore", "pipe", "pipe"]
+      })
+      let output = ""
+      child.stdout.on("data", (chunk) => {
+        output += chunk
+      })
+      child.stderr.on("data", (chunk) => {
+        output += chunk
+      })
+      // Its exit code, or "listening" if it went on as if both listened.
+      const outcome = await new Promise((done) => {
+        const watch = setInterval(() => {
+          if (!/Procesos +2 escuchando/.test(output)) return
+          child.kill("SIGKILL")
+          done("listening")
+        }, 100)
+        child.once("exit", (code) => {
+          clearInterval(watch)
+          done(code)
+        })
+      })
+      expect(outcome).toBe(1)
+      expect(output).toContain("un proceso de trabajo terminó antes de escuchar")
+      expect(output).not.toMatch(/Procesos +2 escuchando/)
+    } finally {
+      taken.close()
     }
   }, 120_000)
 
