@@ -13,6 +13,8 @@
 //   6. GET /switch/v1/verificar/{codigo}: requests/s (per-IP limit lifted for the bench).
 //
 // BENCH_SECONDS (15) and BENCH_CONNECTIONS (32) change the load; BENCH_ONLY=1,5 runs some of them.
+// Each POST /links run (and each baseline) is preceded by BENCH_WARMUP (2) seconds of the same
+// load that is not counted, so every server, each worker included, is measured warm.
 import { spawn } from "node:child_process"
 import { randomUUID } from "node:crypto"
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
@@ -29,6 +31,7 @@ import { paymentToWebhook } from "./webhookLatency.mjs"
 const here = dirname(fileURLToPath(import.meta.url))
 const SERVER_MAIN = resolve(here, "../../apps/server/dist/main.js")
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15)
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 2)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32)
 const ONLY = process.env.BENCH_ONLY?.split(",").map((s) => s.trim())
 const wanted = (n) => ONLY === undefined || ONLY.includes(String(n))
@@ -97,6 +100,11 @@ const load = (options) =>
       error ? fail(error) : done(result)
     )
   })
+
+/** The same load for `WARMUP` seconds, not counted. */
+const warmUp = async (options) => {
+  if (WARMUP > 0) await load({ ...options, duration: WARMUP })
+}
 
 const summary = (result) => ({
   rps: Math.round(result.requests.average),
@@ -215,15 +223,15 @@ const main = async () => {
 
     /** POST /links under load, with where the machine's CPU went meanwhile. */
     const createLinks = async (key) => {
+      const options = {
+        url: `${server.url}/switch/v1/links`,
+        method: "POST",
+        headers: { ...headers, "x-switch-key": key },
+        body: linkBody
+      }
+      await warmUp(options)
       const cpu = measureCpu(server.pid)
-      const result = summary(
-        await load({
-          url: `${server.url}/switch/v1/links`,
-          method: "POST",
-          headers: { ...headers, "x-switch-key": key },
-          body: linkBody
-        })
-      )
+      const result = summary(await load(options))
       return { ...result, cpu: cpu() }
     }
 
@@ -231,14 +239,14 @@ const main = async () => {
       console.log(`1. POST /links vs bare node:http + pg (${CONNECTIONS} connections, ${SECONDS} s each)`)
       const baselineRun = async (options) => {
         const baseline = await startBaseline(databaseUrl, comercioId, options)
-        const result = summary(
-          await load({
-            url: `${baseline.url}/`,
-            method: "POST",
-            headers: { "content-type": "application/json" },
-            body: linkBody
-          })
-        )
+        const loadOptions = {
+          url: `${baseline.url}/`,
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: linkBody
+        }
+        await warmUp(loadOptions)
+        const result = summary(await load(loadOptions))
         await baseline.stop()
         return result
       }
@@ -249,6 +257,22 @@ const main = async () => {
       results.links_vs_baseline_together = +(
         results.links_1_worker.rps / results.baseline_insert_together.rps
       ).toFixed(2)
+    }
+
+    // Two workers run right after one, on the same database, so the ratio compares like with
+    // like (the later runs add hundreds of thousands of rows); then one worker serves the rest.
+    if (wanted(2)) {
+      await server.stop()
+      console.log("2. POST /links with SWITCH_WORKERS=2")
+      server = await startServer({ ...env, SWITCH_WORKERS: "2" })
+      results.links_2_workers = await createLinks(server.key)
+      results.workers_2_vs_1 = +(results.links_2_workers.rps / results.links_1_worker.rps).toFixed(2)
+      // More workers only add throughput from CPU that was idle: at one worker's CPU per request,
+      // a machine with idle share i can serve at most 1 / (1 - i) times as many links.
+      const idle = Number.parseFloat(results.links_1_worker.cpu.idle) / 100
+      results.workers_2_ceiling = +(1 / Math.max(0.01, 1 - idle)).toFixed(2)
+      await server.stop()
+      server = await startServer(env)
     }
 
     if (wanted(3)) {
@@ -291,18 +315,6 @@ const main = async () => {
       results.verificar = summary(
         await load({ url: `${server.url}/switch/v1/verificar/${paid.codigo_verificacion}` })
       )
-    }
-
-    if (wanted(2)) {
-      await server.stop()
-      console.log("2. POST /links with SWITCH_WORKERS=2")
-      server = await startServer({ ...env, SWITCH_WORKERS: "2" })
-      results.links_2_workers = await createLinks(server.key)
-      results.workers_2_vs_1 = +(results.links_2_workers.rps / results.links_1_worker.rps).toFixed(2)
-      // More workers only add throughput from CPU that was idle: at one worker's CPU per request,
-      // a machine with idle share i can serve at most 1 / (1 - i) times as many links.
-      const idle = Number.parseFloat(results.links_1_worker.cpu.idle) / 100
-      results.workers_2_ceiling = +(1 / Math.max(0.01, 1 - idle)).toFixed(2)
     }
   } finally {
     await server.stop()
