@@ -22,8 +22,21 @@ interface Started {
   readonly stop: () => Promise<number | null>
 }
 
+/**
+ * Starts the built server on a free port. The port is free when chosen, but a connection of a
+ * test running alongside can take it before the server binds it: then it starts on another.
+ */
 const start = async (env: Record<string, string>, ready = /x-switch-key/): Promise<Started> => {
-  const port = await freePort()
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOn(await freePort(), env, ready)
+    } catch (error) {
+      if (attempt === 3 || !String(error).includes("EADDRINUSE")) throw error
+    }
+  }
+}
+
+const startOn = async (port: number, env: Record<string, string>, ready: RegExp): Promise<Started> => {
   let output = ""
   const child = spawn(process.execPath, [MAIN], {
     env: { ...process.env, PORT: String(port), SWITCH_LOG_LEVEL: "warning", ...env },
