@@ -36,7 +36,8 @@ const start = async (env: Record<string, string>, ready = /x-switch-key/): Promi
   }
 }
 
-const startOn = async (port: number, env: Record<string, string>, ready: RegExp): Promise<Started> => {
+/** The built server on `port`, with everything it prints collected. */
+const spawnServer = (port: number, env: Record<string, string>) => {
   let output = ""
   const child = spawn(process.execPath, [MAIN], {
     env: { ...process.env, PORT: String(port), SWITCH_LOG_LEVEL: "warning", ...env },
@@ -48,24 +49,29 @@ const startOn = async (port: number, env: Record<string, string>, ready: RegExp)
   child.stderr?.on("data", (chunk) => {
     output += chunk
   })
+  return { child, output: () => output }
+}
+
+const startOn = async (port: number, env: Record<string, string>, ready: RegExp): Promise<Started> => {
+  const { child, output } = spawnServer(port, env)
   const url = `http://127.0.0.1:${port}`
   const deadline = Date.now() + 60_000
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`)
+    if (child.exitCode !== null) throw new Error(`server exited early:\n${output()}`)
     const up =
-      ready.test(output) &&
+      ready.test(output()) &&
       (await fetch(`${url}/openapi.json`).then(
         (r) => r.ok,
         () => false
       ))
     if (up) break
-    if (Date.now() > deadline) throw new Error(`server did not start:\n${output}`)
+    if (Date.now() > deadline) throw new Error(`server did not start:\n${output()}`)
     await new Promise((r) => setTimeout(r, 200))
   }
   return {
     child,
     url,
-    output: () => output,
+    output,
     stop: () =>
       new Promise((done) => {
         if (child.exitCode !== null) return done(child.exitCode)
@@ -225,27 +231,14 @@ describe("npm start", () => {
     await new Promise<void>((done) => taken.listen(0, "127.0.0.1", done))
     try {
       const port = (taken.address() as AddressInfo).port
-      const child = spawn(process.execPath, [MAIN], {
-        env: {
-          ...process.env,
-          PORT: String(port),
-          SWITCH_LOG_LEVEL: "warning",
-          DATABASE_URL: await freshDatabase(),
-          SWITCH_WORKERS: "2"
-        },
-        stdio: ["ignore", "pipe", "pipe"]
-      })
-      let output = ""
-      child.stdout.on("data", (chunk) => {
-        output += chunk
-      })
-      child.stderr.on("data", (chunk) => {
-        output += chunk
+      const { child, output } = spawnServer(port, {
+        DATABASE_URL: await freshDatabase(),
+        SWITCH_WORKERS: "2"
       })
       // Its exit code, or "listening" if it went on as if both listened.
       const outcome = await new Promise((done) => {
         const watch = setInterval(() => {
-          if (!/Procesos +2 escuchando/.test(output)) return
+          if (!/Procesos +2 escuchando/.test(output())) return
           child.kill("SIGKILL")
           done("listening")
         }, 100)
@@ -255,8 +248,8 @@ describe("npm start", () => {
         })
       })
       expect(outcome).toBe(1)
-      expect(output).toContain("un proceso de trabajo terminó antes de escuchar")
-      expect(output).not.toMatch(/Procesos +2 escuchando/)
+      expect(output()).toContain("un proceso de trabajo terminó antes de escuchar")
+      expect(output()).not.toMatch(/Procesos +2 escuchando/)
     } finally {
       taken.close()
     }
