@@ -19,12 +19,12 @@ import { spawn } from "node:child_process"
 import { randomUUID } from "node:crypto"
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { createServer } from "node:http"
-import { createServer as createNetServer } from "node:net"
 import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import autocannon from "autocannon"
 import pg from "pg"
+import { freePort } from "../support/freePort.mjs"
 import { measureCpu } from "./cpu.mjs"
 import { paymentToWebhook } from "./webhookLatency.mjs"
 
@@ -37,16 +37,6 @@ const ONLY = process.env.BENCH_ONLY?.split(",").map((s) => s.trim())
 const wanted = (n) => ONLY === undefined || ONLY.includes(String(n))
 const ADMIN_TOKEN = "bench-admin-token"
 const results = {}
-
-const freePort = () =>
-  new Promise((done, fail) => {
-    const s = createNetServer()
-    s.once("error", fail)
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address()
-      s.close(() => done(port))
-    })
-  })
 
 const startServer = async (env) => {
   const port = await freePort()

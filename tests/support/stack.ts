@@ -5,23 +5,14 @@
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import { chmodSync, mkdtempSync, rmSync } from "node:fs"
-import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
+import { freePort } from "./freePort.mjs"
 
 export const ADMIN_TOKEN = "admin-token-de-prueba"
 const SERVER_MAIN = resolve(__dirname, "../../apps/server/dist/main.js")
 
-export const freePort = (): Promise<number> =>
-  new Promise((done, fail) => {
-    const server = createServer()
-    server.once("error", fail)
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      const port = typeof address === "object" && address !== null ? address.port : 0
-      server.close(() => done(port))
-    })
-  })
+export { freePort }
 
 export interface Stack {
   /** API and checkout base, e.g. http://127.0.0.1:40123 */
