@@ -24,7 +24,7 @@ import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import autocannon from "autocannon"
 import pg from "pg"
-import { freePort } from "../support/freePort.mjs"
+import { freePort } from "../../apps/server/src/platform/FreePort.mjs"
 import { measureCpu } from "./cpu.mjs"
 import { paymentToWebhook } from "./webhookLatency.mjs"
 

@@ -7,7 +7,7 @@ import { type ChildProcess, spawn } from "node:child_process"
 import { chmodSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
-import { freePort } from "./freePort.mjs"
+import { freePort } from "../../apps/server/src/platform/FreePort.mjs"
 
 export const ADMIN_TOKEN = "admin-token-de-prueba"
 const SERVER_MAIN = resolve(__dirname, "../../apps/server/dist/main.js")

@@ -1,6 +1,6 @@
 import { createServer } from "node:net"
 import { describe, expect, it } from "vitest"
-import { ephemeralStart, freePort } from "./Postgres.js"
+import { ephemeralStart, freePort } from "./FreePort.mjs"
 
 describe("freePort", () => {
   it("draws ports below the range of outgoing connections, which a server can then bind", async () => {

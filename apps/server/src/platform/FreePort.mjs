@@ -1,13 +1,13 @@
-// A loopback port free now, for a server the suites or the bench start next. It is drawn below
-// the range of outgoing connections: a port from that range (what listening on port 0 gives)
-// can be taken by any client socket, of this process or of a test file running beside it,
-// before the server meant to have it binds it. The server's own test helpers do the same
-// (apps/server/src/platform/Postgres.ts).
+// A loopback port free now, for Postgres and for the servers the tests and the bench start
+// next. It is drawn below the range of outgoing connections: a port from that range (what
+// listening on port 0 gives) can be taken by any client socket, of this process or of a test
+// file running beside it, before the server meant to have it binds it (seen in CI as
+// EADDRINUSE). Plain JavaScript, so the bench (tests/bench/run.mjs) runs it without a build.
 import { readFileSync } from "node:fs"
 import { createServer } from "node:net"
 
 /** The first port of the range the kernel gives outgoing connections (Linux; else its default). */
-const ephemeralStart = () => {
+export const ephemeralStart = () => {
   try {
     const first = Number(
       readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/)[0]
