@@ -23,8 +23,8 @@ interface Started {
 }
 
 /**
- * Starts the built server on a free port. The port is free when chosen, but a connection of a
- * test running alongside can take it before the server binds it: then it starts on another.
+ * Starts the built server on a free port. The port is free when chosen, but a test file running
+ * alongside may draw the same one and bind it first: then it starts on another.
  */
 const start = async (env: Record<string, string>, ready = /x-switch-key/): Promise<Started> => {
   for (let attempt = 1; ; attempt++) {
