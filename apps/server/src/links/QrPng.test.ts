@@ -6,8 +6,8 @@ import { describe, expect, it } from "vitest"
 import { linkModules, linkQrDataUrl, modulesOf, qrDataUrl, qrPngBytes } from "./QrPng.js"
 
 describe("QR PNG", () => {
-  it("is a PNG whose pixels are the QR modules with a quiet zone, at 6 pixels per module", () => {
-    const text = "http://pagos.test/l/9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d"
+  /** Whether the PNG of `text` shows exactly its modules, with a white quiet zone of 4. */
+  const showsModules = (text: string) => {
     const png = PNG.sync.read(qrPngBytes(text))
     const { modules } = QRCode.create([{ data: Buffer.from(text), mode: "byte" }], {
       errorCorrectionLevel: "M",
@@ -16,13 +16,28 @@ describe("QR PNG", () => {
     expect(png.width).toBe((modules.size + 8) * 6)
     expect(png.height).toBe(png.width)
     const dark = (x: number, y: number) => png.data[(y * png.width + x) * 4] === 0
-    for (let my = 0; my < modules.size; my++) {
-      for (let mx = 0; mx < modules.size; mx++) {
-        expect(dark((mx + 4) * 6 + 3, (my + 4) * 6 + 3)).toBe(Boolean(modules.get(my, mx)))
+    const inside = (m: number) => m >= 0 && m < modules.size
+    for (let y = 0; y < modules.size + 8; y++) {
+      for (let x = 0; x < modules.size + 8; x++) {
+        const [mx, my] = [x - 4, y - 4]
+        const expected = inside(mx) && inside(my) && Boolean(modules.get(my, mx))
+        expect(dark(x * 6 + 3, y * 6 + 3)).toBe(expected)
       }
     }
     for (let x = 0; x < png.width; x++) expect(dark(x, 2)).toBe(false)
+  }
+
+  it("is a PNG whose pixels are the QR modules with a quiet zone, at 6 pixels per module", () => {
+    showsModules("http://pagos.test/l/9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d")
   })
+
+  // Sizes from 21 to 57 modules: rows of modules start at every offset within a packed word.
+  prop.prop(
+    "shows the modules of codes of every size up to version 10",
+    [fc.string({ minLength: 1, maxLength: 210, size: "max" })],
+    ([text]) => showsModules(text),
+    { fastCheck: { numRuns: 40 } }
+  )
 
   it("is served as a base64 data URL", () => {
     expect(qrDataUrl("x")).toMatch(/^data:image\/png;base64,[A-Za-z0-9+/]+=*$/)
