@@ -66,6 +66,13 @@ describe("link QR codes built from a basis", () => {
     const prefix = "http://localhost:8080/l/"
     const id = "9B1DEB4D-3B7D-4BAD-9BDD-2B0D7B3DCB6D"
     expect(linkQrDataUrl(prefix, id)).toBe(qrDataUrl(prefix + id))
+    for (const other of [
+      id,
+      "9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6g",
+      "zzzzzzzz-zzzz-zzzz-zzzz-zzzzzzzzzzzz"
+    ]) {
+      expect(Array.from(linkModules(prefix, other).bits)).toEqual(Array.from(modulesOf(prefix + other).bits))
+    }
   })
 
   it("answer the same data URL as the library path", () => {

@@ -156,8 +156,12 @@ const basisFor = (prefix: string): Basis => {
 /** A hex digit's value, from its character code (lower case only; the id was checked). */
 const digitOf = (code: number) => (code <= 57 ? code - 48 : code - 87)
 
-/** The modules of the QR code of `prefix + id` for a lower-case UUID `id`, by XOR from the basis. */
+/**
+ * The modules of the QR code of `prefix + id`: for a lower-case UUID `id` by XOR from the basis,
+ * for any other id from the library.
+ */
 export const linkModules = (prefix: string, id: string): Modules => {
+  if (!ID.test(id)) return modulesOf(prefix + id)
   const { zero, digits } = basisFor(prefix)
   const words = zero.bits.length
   const bits = zero.bits.slice()
@@ -169,6 +173,5 @@ export const linkModules = (prefix: string, id: string): Modules => {
   return { size: zero.size, bits }
 }
 
-/** The QR data URL of a link's URL, `prefix` followed by its id; any other id takes the long way. */
-export const linkQrDataUrl = (prefix: string, id: string): string =>
-  dataUrl(pngOf(ID.test(id) ? linkModules(prefix, id) : modulesOf(prefix + id)))
+/** The QR data URL of a link's URL, `prefix` followed by its id. */
+export const linkQrDataUrl = (prefix: string, id: string): string => dataUrl(pngOf(linkModules(prefix, id)))
