@@ -27,11 +27,16 @@ const processPool = async (options: { readonly loseAnswers?: boolean } = {}) => 
   disposers.push(() => runtime.dispose())
   const pool = await runtime.runPromise(Effect.map(PgPool, (p) => p))
   const statements: Array<number> = []
+  /** Per insert statement, whether it carries the idempotency conflict clause. */
+  const arbitrated: Array<boolean> = []
   const errors: Array<string> = []
   const counted: PgPool["Type"] = {
     run: async <A extends object>(text: string, values: ReadonlyArray<unknown>) => {
       const batch = text.includes("unnest")
-      if (text.includes("insert")) statements.push(batch ? (values[0] as Array<unknown>).length : 1)
+      if (text.includes("insert")) {
+        statements.push(batch ? (values[0] as Array<unknown>).length : 1)
+        arbitrated.push(text.includes("on conflict"))
+      }
       try {
         const rows = await pool.run<A>(text, values)
         if (batch && options.loseAnswers) throw new Error("Connection terminated unexpectedly")
@@ -42,7 +47,7 @@ const processPool = async (options: { readonly loseAnswers?: boolean } = {}) => 
       }
     }
   }
-  return { insert: makeLinkInsert(counted), statements, errors }
+  return { insert: makeLinkInsert(counted), statements, arbitrated, errors }
 }
 
 const merchant = async (estado = "activo") => {
@@ -145,6 +150,28 @@ describe("link inserts committed together", () => {
     // Each is this request's own new link: none is a conflict (which would answer 200), none failed.
     expect(answers.every((a) => a !== undefined)).toBe(true)
     expect((await rows(comercio)).map((r) => r.id).sort()).toEqual(links.map((l) => l.id).sort())
+  })
+
+  it("spares statements without an idempotency key the conflict clause, alone or together", async () => {
+    const { insert, statements, arbitrated } = await processPool()
+    const comercio = await merchant()
+    const unkeyed = await Promise.all([link(comercio), link(comercio), link(comercio)].map(insert))
+    const alone = await insert(link(comercio))
+    const keyed = await insert(link(comercio, { idempotencyKey: "con-llave" }))
+    const mixed = await Promise.all(
+      [link(comercio), link(comercio, { idempotencyKey: "mezcla" })].map(insert)
+    )
+    expect(statements).toEqual([3, 1, 1, 2])
+    expect(arbitrated).toEqual([false, false, true, true])
+    expect([...unkeyed, alone, keyed, ...mixed].every((a) => a !== undefined)).toBe(true)
+    expect(await rows(comercio)).toHaveLength(7)
+    // A key already taken still inserts nothing, alone or beside rows without one.
+    const again = await Promise.all(
+      [link(comercio), link(comercio, { idempotencyKey: "mezcla" })].map(insert)
+    )
+    expect(again.map((a) => a !== undefined)).toEqual([true, false])
+    expect(await insert(link(comercio, { idempotencyKey: "con-llave" }))).toBeUndefined()
+    expect(await rows(comercio)).toHaveLength(8)
   })
 
   it("makes one link for a key sent twice in one statement; the other row is skipped", async () => {
