@@ -6,7 +6,9 @@
 //      same INSERT into the same Postgres (the ceiling for any Node server), one per request
 //      and, since Switch commits concurrent links together, also with one statement per turn.
 //   2. The same with SWITCH_WORKERS=2, as a ratio to one worker, with where the CPU went and
-//      the most any number of workers could add: what one worker's run left idle.
+//      the most any number of workers could add: what one worker's run left idle. The ratio is
+//      the median of BENCH_PAIRS (3) pairs of runs, one worker then two, each pair back to back:
+//      a shared machine's speed can drift by a fifth within minutes, more than one pair tells apart.
 //   3. POST /switch/v1/lotes with 500 items: p50 and p99.
 //   4. GET /l/<id> (the checkout page): requests/s, p99 and the page's bytes.
 //   5. Payment to webhook received: p50 and p99 (when the webhooks routes exist).
@@ -33,6 +35,7 @@ const SERVER_MAIN = resolve(here, "../../apps/server/dist/main.js")
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15)
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 2)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32)
+const PAIRS = Math.max(1, Number(process.env.BENCH_PAIRS ?? 3) || 1)
 const ONLY = process.env.BENCH_ONLY?.split(",").map((s) => s.trim())
 const wanted = (n) => ONLY === undefined || ONLY.includes(String(n))
 const ADMIN_TOKEN = "bench-admin-token"
@@ -114,6 +117,13 @@ const tableRow = (value) => {
   return Object.fromEntries(
     Object.entries({ rps, p50, p99, non2xx, notes }).filter(([, v]) => v !== undefined)
   )
+}
+
+/** The middle value (the mean of the two middle ones for an even count). */
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = Math.floor(sorted.length / 2)
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
 }
 
 const linkBody = JSON.stringify({ monto: 150.5, concepto: "Bench" })
@@ -249,20 +259,30 @@ const main = async () => {
       ).toFixed(2)
     }
 
-    // Two workers run right after one, on the same database, so the ratio compares like with
+    // Two workers run right after one, on the same database, so each pair compares like with
     // like (the later runs add hundreds of thousands of rows); then one worker serves the rest.
     if (wanted(2)) {
-      await server.stop()
-      console.log("2. POST /links with SWITCH_WORKERS=2")
-      server = await startServer({ ...env, SWITCH_WORKERS: "2" })
-      results.links_2_workers = await createLinks(server.key)
-      results.workers_2_vs_1 = +(results.links_2_workers.rps / results.links_1_worker.rps).toFixed(2)
+      console.log(`2. POST /links with SWITCH_WORKERS=2 (${PAIRS} pairs of runs: one worker, then two)`)
+      const pairs = []
+      let one = results.links_1_worker
+      for (let i = 0; i < PAIRS; i++) {
+        if (i > 0) one = await createLinks(server.key)
+        await server.stop()
+        server = await startServer({ ...env, SWITCH_WORKERS: "2" })
+        pairs.push({ one, two: await createLinks(server.key) })
+        await server.stop()
+        server = await startServer(env)
+      }
+      const ratios = pairs.map(({ one, two }) => two.rps / one.rps)
+      results.links_2_workers = pairs[0].two
+      results.workers_2_vs_1 = +median(ratios).toFixed(2)
+      results.workers_2_pairs = pairs
+        .map(({ one, two }, i) => `${ratios[i].toFixed(2)} (${one.rps} → ${two.rps})`)
+        .join(", ")
       // More workers only add throughput from CPU that was idle: at one worker's CPU per request,
       // a machine with idle share i can serve at most 1 / (1 - i) times as many links.
       const idle = Number.parseFloat(results.links_1_worker.cpu.idle) / 100
       results.workers_2_ceiling = +(1 / Math.max(0.01, 1 - idle)).toFixed(2)
-      await server.stop()
-      server = await startServer(env)
     }
 
     if (wanted(3)) {
