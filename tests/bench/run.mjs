@@ -264,9 +264,9 @@ const main = async () => {
     if (wanted(2)) {
       console.log(`2. POST /links with SWITCH_WORKERS=2 (${PAIRS} pairs of runs: one worker, then two)`)
       const pairs = []
-      let one = results.links_1_worker
       for (let i = 0; i < PAIRS; i++) {
-        if (i > 0) one = await createLinks(server.key)
+        // The first pair's one-worker run is part 1's.
+        const one = i === 0 ? results.links_1_worker : await createLinks(server.key)
         await server.stop()
         server = await startServer({ ...env, SWITCH_WORKERS: "2" })
         pairs.push({ one, two: await createLinks(server.key) })
