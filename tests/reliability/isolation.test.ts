@@ -105,7 +105,7 @@ afterAll(() => stack?.stop())
 const strangers = (owner: Who, perMerchant: boolean) =>
   WHO.filter((w) => (perMerchant ? merchantOf(w) !== merchantOf(owner) : w !== owner))
 
-/** A route naming an object: how to call it for that object, and what `owner` checks afterwards. */
+/** A route naming an object: the kind of object, who may call it at all, and how to call it for one. */
 interface ObjectRoute {
   readonly kind: keyof Omit<Owned, "idempotencyKey">
   /** The object belongs to the merchant, not to one mode. */
