@@ -6,7 +6,8 @@
  * new route cannot ship without its isolation check:
  * - a route that names an object (a path `{id}`, a body `id` or `flow_id`) answers every other
  *   merchant's key, and the other mode's key for objects that have a mode, 404 `not_found`
- *   (or the 403 that any test key gets on a live-only route), and leaves the object as it was;
+ *   (or the 403 a key of the wrong mode gets before any lookup: `requiere_llave_live` on a
+ *   live-only route, `reintegro_no_habilitado` on `/reintegro`), and leaves the object as it was;
  * - a route that reads the caller's own data never shows another merchant's or mode's object;
  * - a route that creates reuses no other merchant's idempotency key: the same key makes a new
  *   object for the second merchant.
