@@ -1,6 +1,8 @@
 // Where the CPU goes during a load: CPU seconds of the server's Node processes (and, of those, of
 // their main threads, which run the JavaScript), of Postgres, of the load generator (this
-// process), of everything else, and the machine's idle time, read from /proc (Linux).
+// process), of everything else, and the machine's idle time, read from /proc (Linux). Given the
+// requests served, also each group's CPU per request: a second worker can only add throughput
+// if a request costs the machine no more with two than with one.
 import { readdirSync, readFileSync } from "node:fs"
 import { cpus } from "node:os"
 
@@ -70,17 +72,23 @@ const snapshot = (serverPid) => {
   return groups
 }
 
-/** Starts measuring; `stop()` gives each group's share of the machine's CPU time over the span. */
+/**
+ * Starts measuring; `stop(requests)` gives each group's share of the machine's CPU time over
+ * the span, and its microseconds of CPU per request served (idle: of the machine's idle time).
+ */
 export const measureCpu = (serverPid) => {
   const before = snapshot(serverPid)
   const started = performance.now()
-  return () => {
+  return (requests) => {
     const after = snapshot(serverPid)
     const capacity = ((performance.now() - started) / 1000) * cpus().length * TICKS_PER_SECOND
     const share = {}
+    const perRequest = {}
     for (const key of Object.keys(before)) {
-      share[key] = `${Math.round((100 * (after[key] - before[key])) / capacity)}%`
+      const ticks = after[key] - before[key]
+      share[key] = `${Math.round((100 * ticks) / capacity)}%`
+      perRequest[key] = Math.round((ticks * 1e6) / TICKS_PER_SECOND / Math.max(1, requests))
     }
-    return share
+    return { share, perRequest }
   }
 }

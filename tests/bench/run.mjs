@@ -5,8 +5,10 @@
 //   1. POST /switch/v1/links (32 connections, 15 s) vs a bare node:http + pg server doing the
 //      same INSERT into the same Postgres (the ceiling for any Node server), one per request
 //      and, since Switch commits concurrent links together, also with one statement per turn.
-//   2. The same with SWITCH_WORKERS=2, as a ratio to one worker, with where the CPU went and
-//      the most any number of workers could add: what one worker's run left idle. The ratio is
+//   2. The same with SWITCH_WORKERS=2, as a ratio to one worker, with where the CPU went, what
+//      a link cost the machine in microseconds of CPU by process group and how many links each
+//      Postgres transaction carried, one worker against two, and the most any number of
+//      workers could add: what one worker's run left idle. The ratio is
 //      the median of BENCH_PAIRS (3) pairs of runs, one worker then two, each pair back to back:
 //      a shared machine's speed can drift by a fifth within minutes, more than one pair tells apart.
 //   3. POST /switch/v1/lotes with 500 items: p50 and p99.
@@ -110,9 +112,9 @@ const summary = (result) => ({
 /** One line of the printed table: the usual columns, then everything else as text. */
 const tableRow = (value) => {
   if (typeof value !== "object") return { ratio: value }
-  const { rps, p50, p99, non2xx, errors, cpu, ...rest } = value
-  const notes = Object.entries({ ...rest, ...(cpu === undefined ? {} : { cpu: JSON.stringify(cpu) }) })
-    .map(([k, v]) => `${k} ${v}`)
+  const { rps, p50, p99, non2xx, errors, ...rest } = value
+  const notes = Object.entries(rest)
+    .map(([k, v]) => `${k} ${typeof v === "object" ? JSON.stringify(v) : v}`)
     .join(", ")
   return Object.fromEntries(
     Object.entries({ rps, p50, p99, non2xx, notes }).filter(([, v]) => v !== undefined)
@@ -221,7 +223,27 @@ const main = async () => {
     await db.end()
     const headers = { "content-type": "application/json", "x-switch-key": server.key }
 
-    /** POST /links under load, with where the machine's CPU went meanwhile. */
+    /**
+     * The next transaction id Postgres will give: write transactions (the link inserts, and the
+     * few others the service makes meanwhile) are the difference, counted at once, unlike
+     * pg_stat_database's commits, which a busy backend may publish seconds later.
+     */
+    const nextTransaction = async () => {
+      const client = new pg.Client({ connectionString: databaseUrl })
+      await client.connect()
+      try {
+        const { rows } = await client.query("select pg_snapshot_xmax(pg_current_snapshot())::text as next")
+        return Number(rows[0].next)
+      } finally {
+        await client.end()
+      }
+    }
+
+    /**
+     * POST /links under load, with where the machine's CPU went meanwhile, its CPU per link,
+     * and how many links each Postgres transaction carried (Switch commits concurrent ones
+     * together, so a process with fewer requests at once pays more transactions per link).
+     */
     const createLinks = async (key) => {
       const options = {
         url: `${server.url}/switch/v1/links`,
@@ -230,9 +252,17 @@ const main = async () => {
         body: linkBody
       }
       await warmUp(options)
+      const firstTransaction = await nextTransaction()
       const cpu = measureCpu(server.pid)
-      const result = summary(await load(options))
-      return { ...result, cpu: cpu() }
+      const result = await load(options)
+      const { share, perRequest } = cpu(result.requests.total)
+      const transactions = (await nextTransaction()) - firstTransaction
+      return {
+        ...summary(result),
+        cpu: share,
+        cpu_us_per_link: perRequest,
+        links_per_transaction: +(result.requests.total / Math.max(1, transactions)).toFixed(1)
+      }
     }
 
     if (wanted(1) || wanted(2)) {
@@ -278,6 +308,20 @@ const main = async () => {
       results.workers_2_vs_1 = +median(ratios).toFixed(2)
       results.workers_2_pairs = pairs
         .map(({ one, two }, i) => `${ratios[i].toFixed(2)} (${one.rps} → ${two.rps})`)
+        .join(", ")
+      // What a link cost the machine in each pair's runs, one worker → two. Two workers reach
+      // the idle ceiling below only if a link costs the machine no more with two than with one.
+      const perLink = ({ cpu_us_per_link: c }) => c.server_node + c.postgres + c.load_generator + c.other
+      results.workers_2_us_per_link = pairs
+        .map(({ one, two }) => `${perLink(one)} → ${perLink(two)}`)
+        .join(", ")
+      const [first] = pairs
+      results.workers_2_us_per_link_first_pair = Object.keys(first.one.cpu_us_per_link)
+        .filter((group) => group !== "idle")
+        .map((group) => `${group} ${first.one.cpu_us_per_link[group]} → ${first.two.cpu_us_per_link[group]}`)
+        .join(", ")
+      results.workers_2_links_per_transaction = pairs
+        .map(({ one, two }) => `${one.links_per_transaction} → ${two.links_per_transaction}`)
         .join(", ")
       // More workers only add throughput from CPU that was idle: at one worker's CPU per request,
       // a machine with idle share i can serve at most 1 / (1 - i) times as many links.
