@@ -225,8 +225,8 @@ const main = async () => {
 
     /**
      * The next transaction id Postgres will give: write transactions (the link inserts, and the
-     * few others the service makes meanwhile) are the difference, counted at once, unlike
-     * pg_stat_database's commits, which a busy backend may publish seconds later.
+     * few others the service makes meanwhile) are the difference, exact the moment a run ends,
+     * unlike pg_stat_database's commit count, which each backend publishes only now and then.
      */
     const nextTransaction = async () => {
       const client = new pg.Client({ connectionString: databaseUrl })
