@@ -217,10 +217,17 @@ const main = async () => {
   // The first start creates the cluster and the demo merchant; it also serves one worker.
   let server = await startServer(env)
   try {
-    const db = new pg.Client({ connectionString: databaseUrl })
-    await db.connect()
-    const comercioId = (await db.query("select id from comercios where codigo = 'demo'")).rows[0].id
-    await db.end()
+    /** The first row of one query, on a connection of its own (the server holds its pool). */
+    const firstRow = async (text) => {
+      const client = new pg.Client({ connectionString: databaseUrl })
+      await client.connect()
+      try {
+        return (await client.query(text)).rows[0]
+      } finally {
+        await client.end()
+      }
+    }
+    const comercioId = (await firstRow("select id from comercios where codigo = 'demo'")).id
     const headers = { "content-type": "application/json", "x-switch-key": server.key }
 
     /**
@@ -228,16 +235,8 @@ const main = async () => {
      * few others the service makes meanwhile) are the difference, exact the moment a run ends,
      * unlike pg_stat_database's commit count, which each backend publishes only now and then.
      */
-    const nextTransaction = async () => {
-      const client = new pg.Client({ connectionString: databaseUrl })
-      await client.connect()
-      try {
-        const { rows } = await client.query("select pg_snapshot_xmax(pg_current_snapshot())::text as next")
-        return Number(rows[0].next)
-      } finally {
-        await client.end()
-      }
-    }
+    const nextTransaction = async () =>
+      Number((await firstRow("select pg_snapshot_xmax(pg_current_snapshot())::text as next")).next)
 
     /**
      * POST /links under load, with where the machine's CPU went meanwhile, its CPU per link,
