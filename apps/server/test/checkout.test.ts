@@ -186,20 +186,18 @@ describe("test-mode payments on the page", () => {
     const list = await call(server.url, "GET", "/switch/v1/clientes", { key })
     expect(list.status).toBe(200)
     expect(list.body).toHaveLength(1)
-    expect(list.body[0]).toMatchObject({
-      nombre: "Ana Pérez",
-      acepta_novedades: false,
-      prueba: true,
-      mode: "test"
-    })
+    expect(list.body[0]).toMatchObject({ acepta_novedades: false, prueba: true, mode: "test" })
+    // The API never shows a payer's name, id number or phone (SPEC); the name is kept unchanged.
     expect(Object.keys(list.body[0]).sort()).toEqual([
       "acepta_novedades",
       "created_at",
       "id",
       "mode",
-      "nombre",
       "prueba"
     ])
+    expect(JSON.stringify(list.body)).not.toMatch(/Ana|Otra|12345678|4141234567/)
+    const kept = await db.query("select nombre from clientes where id = $1", [list.body[0].id])
+    expect(kept.rows).toEqual([{ nombre: "Ana Pérez" }])
   })
 
   it("a personal account's 'save my data' needs no name", async () => {
@@ -219,7 +217,9 @@ describe("test-mode payments on the page", () => {
       "pagado"
     )
     const list = await call(server.url, "GET", "/switch/v1/clientes", { key: k })
-    expect(list.body).toEqual([expect.objectContaining({ nombre: null, acepta_novedades: false })])
+    expect(list.body).toEqual([expect.objectContaining({ acepta_novedades: false })])
+    const kept = await db.query("select nombre from clientes where id = $1", [list.body[0].id])
+    expect(kept.rows).toEqual([{ nombre: null }])
   })
 
   it("POSTs without the page's CSRF token are refused", async () => {

@@ -1,6 +1,7 @@
 /**
  * The merchant's customers (our addition to SPEC): payers who ticked "become a customer" on
- * the payment page of a link that was then paid. Never the payer's id number or phone.
+ * the payment page of a link that was then paid. Never the payer's id number, phone or name:
+ * SPEC lets the API show only whether a payer became a customer (`pagador.alta_cliente`).
  */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
@@ -10,9 +11,6 @@ import { Authentication } from "./Security.js"
 
 export const Cliente = Schema.Struct({
   id: Schema.String,
-  nombre: Schema.NullOr(Schema.String).annotations({
-    description: "Como lo escribió el pagador la primera vez; no cambia"
-  }),
   acepta_novedades: Schema.Boolean.annotations({
     description: "Permiso para enviarle novedades: solo clientes de un comercio empresa en modo live"
   }),

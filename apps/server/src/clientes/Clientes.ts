@@ -34,24 +34,25 @@ export const joinCustomer = (input: JoinInput) =>
 
 interface Row {
   readonly id: string
-  readonly nombre: string | null
   readonly acepta_novedades: boolean
   readonly mode: Mode
   readonly created_at: Date
 }
 
-/** The merchant's customers of one mode, newest first. */
+/**
+ * The merchant's customers of one mode, newest first. The name a customer gave is kept (and
+ * never changed) but not listed: the API never shows a payer's id number, phone or name (SPEC).
+ */
 export const listCustomers = (comercioId: string, mode: Mode, limit: number, offset: number) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const rows = yield* sql<Row>`
-      select id, nombre, acepta_novedades, mode, created_at from clientes
+      select id, acepta_novedades, mode, created_at from clientes
       where comercio_id = ${comercioId} and mode = ${mode}
       order by created_at desc, id desc limit ${limit} offset ${offset}`
     return rows.map(
       (row): Clientes.Cliente => ({
         id: row.id,
-        nombre: row.nombre,
         acepta_novedades: row.acepta_novedades,
         prueba: row.mode === "test",
         mode: row.mode,

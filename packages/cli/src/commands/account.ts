@@ -96,7 +96,6 @@ export const registerAccount = (program: Command) => {
             rows,
             [
               { title: "id", value: (c) => c.id },
-              { title: "nombre", value: (c) => c.nombre },
               { title: "novedades", value: (c) => (c.acepta_novedades ? "sí" : "no") },
               { title: "prueba", value: (c) => (c.prueba ? "sí" : "no") },
               { title: "alta", value: (c) => c.created_at.slice(0, 16).replace("T", " ") }
