@@ -1,6 +1,7 @@
 /**
  * Refunds and reversals: every refund error code, the retry_nonce rule, charges of links
- * (settled to the merchant, split paid), and reversal NO_SOPORTADO where the bank cannot.
+ * (settled to the merchant, split paid), a charge returned at most once by either, and reversal
+ * NO_SOPORTADO where the bank cannot.
  */
 import { randomUUID } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -114,7 +115,7 @@ describe("reintegro", () => {
     expect(running.body.error).toBe("reintegro_en_curso")
   })
 
-  it("a link payment already settled to the merchant is cobro_ya_liquidado_al_comercio; one whose split paid is cobro_con_split_repartido", async () => {
+  it("a link payment already settled to the merchant is cobro_ya_liquidado_al_comercio; one whose split paid is cobro_con_split_repartido (refund and reversal)", async () => {
     const other = await merchant(rig)
     await admin(rig, "PATCH", `/admin/v1/comercios/${other.codigo}`, {
       liquidacion_inmediata: true,
@@ -140,12 +141,17 @@ describe("reintegro", () => {
     const settled = await post(other.test, "/reintegro", { id: txn })
     expect(settled.status).toBe(409)
     expect(settled.body.error).toBe("cobro_ya_liquidado_al_comercio")
+    const reversal = await post(other.test, "/reverso", { idempotency_key: randomUUID(), id: txn })
+    expect(reversal.status).toBe(409)
+    expect(reversal.body.error).toBe("cobro_ya_liquidado_al_comercio")
     await rig.db.query(
       `update links set reparto = '{"estado":"pendiente","monto_repartido":500,"beneficiarios":[]}' where id = $1`,
       [link.body.id]
     )
     const split = await post(other.test, "/reintegro", { id: txn })
     expect(split.body.error).toBe("cobro_con_split_repartido")
+    const splitReversal = await post(other.test, "/reverso", { idempotency_key: randomUUID(), id: txn })
+    expect(splitReversal.body.error).toBe("cobro_con_split_repartido")
   })
 })
 
@@ -159,6 +165,54 @@ describe("reverso", () => {
     expect(r.body).toMatchObject({ estado: "LIQUIDADA", motivo_rechazo: null })
     expect((await post(m.live, "/reverso", body)).body).toEqual(r.body)
     expect(await balance(rig, p.banco, p.valor)).toBe(50_000)
+  })
+
+  it("returns a charge's money at most once, by refund or reversal, even when they race", async () => {
+    const reversed = await testCharge()
+    const reverso = await post(m.test, "/reverso", { idempotency_key: randomUUID(), id: reversed.id })
+    expect(reverso.body.estado).toBe("LIQUIDADA")
+    for (const again of [
+      await post(m.test, "/reverso", { idempotency_key: randomUUID(), id: reversed.id }),
+      await post(m.test, "/reintegro", { id: reversed.id })
+    ]) {
+      expect(again.status).toBe(409)
+      expect(again.body.error).toBe("reintegro_ya_pagado")
+    }
+
+    const refunded = await testCharge()
+    expect((await post(m.test, "/reintegro", { id: refunded.id, monto: 5 })).body.estado).toBe("LIQUIDADA")
+    const after = await post(m.test, "/reverso", { idempotency_key: randomUUID(), id: refunded.id })
+    expect(after.status).toBe(409)
+    expect(after.body.error).toBe("reintegro_ya_pagado")
+
+    // One refund and five reversals at once: one moves the money, every other is a 409.
+    const raced = await testCharge()
+    const answers = await Promise.all([
+      post(m.test, "/reintegro", { id: raced.id }),
+      ...Array.from({ length: 5 }, () =>
+        post(m.test, "/reverso", { idempotency_key: randomUUID(), id: raced.id })
+      )
+    ])
+    expect(answers.filter((a) => a.status === 200 && a.body.estado === "LIQUIDADA")).toHaveLength(1)
+    for (const a of answers.filter((a) => a.status !== 200)) {
+      expect(a.status).toBe(409)
+      expect(["reintegro_en_curso", "reintegro_ya_pagado"]).toContain(a.body.error)
+    }
+    const moved = await rig.db.query(
+      "select count(*)::int as n from transacciones where original_id = $1 and estado = 'LIQUIDADA'",
+      [raced.id]
+    )
+    expect(moved.rows[0].n).toBe(1)
+  })
+
+  it("a reversal the bank refused cleanly leaves the refund open", async () => {
+    const charge = await testCharge()
+    const first = await post(m.test, "/reverso", { idempotency_key: randomUUID(), id: charge.id })
+    await rig.db.query(
+      "update transacciones set estado = 'RECHAZADA', motivo_rechazo = 'NO_SOPORTADO' where id = $1",
+      [first.body.id]
+    )
+    expect((await post(m.test, "/reintegro", { id: charge.id })).body.estado).toBe("LIQUIDADA")
   })
 
   it("is RECHAZADA NO_SOPORTADO where the payer's bank cannot reverse", async () => {

@@ -252,7 +252,7 @@ export class DirectGroup extends HttpApiGroup.make("direct")
       .annotate(OpenApi.Summary, "Reintegro de un cobro al pagador (llaves de prueba)")
       .annotate(
         OpenApi.Description,
-        "`id` es el del cobro; `monto` por defecto el cobro completo. El primer intento va sin `retry_nonce`; repetirlo devuelve su resultado. Un `retry_nonce` nuevo reintenta solo si los intentos anteriores fueron rechazados por el banco sin mover dinero. Con llave live: `403 reintegro_no_habilitado`."
+        "`id` es el del cobro; `monto` por defecto el cobro completo. El primer intento va sin `retry_nonce`; repetirlo devuelve su resultado. Un `retry_nonce` nuevo reintenta solo si los intentos anteriores fueron rechazados por el banco sin mover dinero. El dinero de un cobro se devuelve una sola vez, por reintegro o por reverso: `409 reintegro_ya_pagado`, `reintegro_en_curso` o `reintegro_intento_ambiguo` según el anterior. Con llave live: `403 reintegro_no_habilitado`."
       )
   )
   .add(
@@ -265,7 +265,7 @@ export class DirectGroup extends HttpApiGroup.make("direct")
       .annotate(OpenApi.Summary, "Reverso de un cobro del mismo día")
       .annotate(
         OpenApi.Description,
-        "`id` es el del cobro `LIQUIDADA`. `RECHAZADA` con `NO_SOPORTADO` cuando el banco del pagador no admite reversos."
+        "`id` es el del cobro `LIQUIDADA`. `RECHAZADA` con `NO_SOPORTADO` cuando el banco del pagador no admite reversos. El mismo `idempotency_key` devuelve el resultado original; un cobro ya devuelto (por reintegro o reverso) o cuya devolución está en curso o no es clara responde los mismos `409` que el reintegro, y uno de un link ya liquidado al comercio o con reparto pagado, `cobro_ya_liquidado_al_comercio` o `cobro_con_split_repartido`."
       )
   )
   .middleware(Authentication)

@@ -9,6 +9,10 @@
  * itself must be confirmed by the bank at that moment (`cobro_no_confirmado_banco`), must not
  * have been settled to the merchant (`cobro_ya_liquidado_al_comercio`) nor split
  * (`cobro_con_split_repartido`). Live merchant keys get `403 reintegro_no_habilitado`.
+ *
+ * A charge's money goes back at most once, by refund or by reversal: a new attempt of either is
+ * inserted under a lock on the charge, and only while no earlier one of either kind is running,
+ * paid or unclear (the same `409`s; a reversal answers them too).
  */
 import { PgClient } from "@effect/sql-pg"
 import { type Caller, Direct, Forbidden, NotFound } from "@switch/api"
@@ -72,11 +76,52 @@ const linkChecks = (charge: Store.OpRow) =>
       )
   }).pipe(Effect.catchTag("SqlError", Effect.die))
 
-const attemptsOf = (chargeId: string) =>
+/** Why an earlier return of the charge (refund or reversal) forbids another, if it does. */
+const blockedBy = (earlier: ReadonlyArray<Store.OpRow>) => {
+  if (earlier.some((a) => a.fase === "enviando"))
+    return conflict("reintegro_en_curso", "Un intento de devolver este cobro está en curso.")
+  if (earlier.some((a) => a.estado === "LIQUIDADA"))
+    return conflict(
+      "reintegro_ya_pagado",
+      "Un reintegro o reverso anterior ya devolvió el dinero de este cobro."
+    )
+  if (earlier.some(ambiguous))
+    return conflict(
+      "reintegro_intento_ambiguo",
+      "El resultado de un reintegro o reverso anterior no es claro; consulte antes de reintentar."
+    )
+  return undefined
+}
+
+/**
+ * Inserts a return of the charge (`op`) unless an earlier one forbids it, under a lock on the
+ * charge's row, so that two returns (refunds, reversals or one of each) racing for one charge
+ * are decided one after the other and at most one can move money. None when `op` itself
+ * conflicted (the same refund attempt sent twice at once).
+ */
+const insertReturn = (chargeId: string, op: Store.NewOp) =>
+  Effect.gen(function* () {
+    const sql = yield* PgClient.PgClient
+    return yield* sql.withTransaction(
+      Effect.gen(function* () {
+        yield* sql`select id from transacciones where id = ${chargeId} for update`
+        const earlier = yield* sql<Store.OpRow>`
+          select * from transacciones
+          where original_id = ${chargeId} and operacion in ('devolucion', 'reverso')`
+        const blocked = blockedBy(earlier)
+        if (blocked !== undefined) return yield* blocked
+        return yield* Store.insertNew(op)
+      })
+    )
+  }).pipe(Effect.catchTag("SqlError", Effect.die))
+
+/** The charge's refund attempts and reversals, oldest first. */
+const returnsOf = (chargeId: string) =>
   Effect.gen(function* () {
     const sql = yield* PgClient.PgClient
     return yield* sql<Store.OpRow>`
-      select * from transacciones where original_id = ${chargeId} and operacion = 'devolucion' order by created_at, intentos`
+      select * from transacciones where original_id = ${chargeId} and operacion in ('devolucion', 'reverso')
+      order by created_at, intentos`
   }).pipe(Effect.orDie)
 
 /** `POST /reintegro`. */
@@ -94,8 +139,9 @@ export const reintegro = (caller: Caller, raw: unknown) =>
     const found = yield* Store.findForCaller(caller, body.id)
     if (Option.isNone(found) || found.value.operacion !== "cobro")
       return yield* Effect.fail(new NotFound({ detail: "El cobro no existe." }))
-    // Earlier attempts first, refreshed from the bank: a repeat returns its own attempt.
-    const attempts = yield* Effect.forEach(yield* attemptsOf(body.id), refresh)
+    // Earlier returns first, refreshed from the bank: a repeat returns its own attempt.
+    const returns = yield* Effect.forEach(yield* returnsOf(body.id), refresh)
+    const attempts = returns.filter((a) => a.operacion === "devolucion")
     const same = attempts.find((a) => a.retry_nonce === nonce)
     if (same !== undefined) {
       if (same.fase === "enviando")
@@ -107,15 +153,8 @@ export const reintegro = (caller: Caller, raw: unknown) =>
         "reintegro_sin_intento_previo",
         "No hay un intento previo que reintentar; envíe sin retry_nonce."
       )
-    if (attempts.some((a) => a.fase === "enviando"))
-      return yield* conflict("reintegro_en_curso", "Un intento de reintegro de este cobro está en curso.")
-    if (attempts.some((a) => a.estado === "LIQUIDADA"))
-      return yield* conflict("reintegro_ya_pagado", "Un intento anterior ya devolvió el dinero.")
-    if (attempts.some(ambiguous))
-      return yield* conflict(
-        "reintegro_intento_ambiguo",
-        "El resultado de un intento anterior no es claro; consulte antes de reintentar."
-      )
+    const blocked = blockedBy(returns)
+    if (blocked !== undefined) return yield* blocked
     const charge = yield* confirmedCharge(caller, body.id)
     yield* linkChecks(charge)
     const monto = body.monto ?? Money.Cents(charge.monto + charge.propina)
@@ -126,7 +165,7 @@ export const reintegro = (caller: Caller, raw: unknown) =>
         })
       )
     const id = crypto.randomUUID()
-    const inserted = yield* Store.insertNew({
+    const inserted = yield* insertReturn(charge.id, {
       id,
       caller,
       operacion: "devolucion",
@@ -168,8 +207,12 @@ export const reverso = (caller: Caller, raw: unknown) =>
     const existing = yield* Store.findByKey(caller.comercioId, body.idempotency_key)
     if (Option.isSome(existing)) return yield* earlierReverso(caller, existing.value)
     const charge = yield* confirmedCharge(caller, body.id)
+    yield* linkChecks(charge)
+    // Earlier returns of the charge, refreshed from the bank, as a refund does.
+    const blocked = blockedBy(yield* Effect.forEach(yield* returnsOf(charge.id), refresh))
+    if (blocked !== undefined) return yield* blocked
     const id = crypto.randomUUID()
-    const inserted = yield* Store.insertNew({
+    const inserted = yield* insertReturn(charge.id, {
       id,
       caller,
       operacion: "reverso",
