@@ -180,7 +180,14 @@ describe("keys (/switch/v1/llaves)", () => {
 
   it("refuses reserved labels with 400 label_reservado", async () => {
     const { key } = await registerMerchant(server.url)
-    for (const label of ["service-key:interno", "partner:banco", "Partner:mayusculas"]) {
+    for (const label of [
+      "service-key:interno",
+      "partner:banco",
+      "Partner:mayusculas",
+      " partner:espacio",
+      "\u200bservice-key:invisible",
+      "ｐａｒｔｎｅｒ：ancho"
+    ]) {
       const reply = await call(server.url, "POST", "/switch/v1/llaves", { key, body: { label } })
       expect(reply.status, label).toBe(400)
       expect(reply.body.error).toBe("label_reservado")

@@ -23,6 +23,15 @@ import { findMerchant } from "./Merchants.js"
 
 const RESERVED_LABELS = ["service-key:", "partner:"]
 
+/** Whether a label starts with a reserved prefix, past any case, leading space or invisible mark. */
+const reservedLabel = (label: string) => {
+  const start = label
+    .normalize("NFKC")
+    .replace(/^[\s\p{Cf}]+/u, "")
+    .toLowerCase()
+  return RESERVED_LABELS.some((prefix) => start.startsWith(prefix))
+}
+
 export interface KeyRow {
   readonly id: string
   readonly label: string
@@ -130,7 +139,7 @@ export const MerchantsServiceLive = Layer.effect(
     const createKey = (caller: Caller, input: unknown) =>
       Effect.gen(function* () {
         const body = yield* Either.mapLeft(Validation.decode(Comercios.LlaveBody)(input), validation)
-        if (RESERVED_LABELS.some((prefix) => body.label.toLowerCase().startsWith(prefix))) {
+        if (reservedLabel(body.label)) {
           return yield* Effect.fail(
             new BadRequest({
               error: "label_reservado",
