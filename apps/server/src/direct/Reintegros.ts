@@ -153,6 +153,7 @@ export const reintegro = (caller: Caller, raw: unknown) =>
         "reintegro_sin_intento_previo",
         "No hay un intento previo que reintentar; envíe sin retry_nonce."
       )
+    // Decided again under the charge's lock when inserting; here it spares the bank a query.
     const blocked = blockedBy(returns)
     if (blocked !== undefined) return yield* blocked
     const charge = yield* confirmedCharge(caller, body.id)
