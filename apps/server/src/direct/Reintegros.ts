@@ -76,6 +76,15 @@ const linkChecks = (charge: Store.OpRow) =>
       )
   }).pipe(Effect.catchTag("SqlError", Effect.die))
 
+/** The charge's refund attempts and reversals, oldest first. */
+const returnsOf = (chargeId: string) =>
+  Effect.gen(function* () {
+    const sql = yield* PgClient.PgClient
+    return yield* sql<Store.OpRow>`
+      select * from transacciones where original_id = ${chargeId} and operacion in ('devolucion', 'reverso')
+      order by created_at, intentos`
+  }).pipe(Effect.orDie)
+
 /** Why an earlier return of the charge (refund or reversal) forbids another, if it does. */
 const blockedBy = (earlier: ReadonlyArray<Store.OpRow>) => {
   if (earlier.some((a) => a.fase === "enviando"))
@@ -105,24 +114,12 @@ const insertReturn = (chargeId: string, op: Store.NewOp) =>
     return yield* sql.withTransaction(
       Effect.gen(function* () {
         yield* sql`select id from transacciones where id = ${chargeId} for update`
-        const earlier = yield* sql<Store.OpRow>`
-          select * from transacciones
-          where original_id = ${chargeId} and operacion in ('devolucion', 'reverso')`
-        const blocked = blockedBy(earlier)
+        const blocked = blockedBy(yield* returnsOf(chargeId))
         if (blocked !== undefined) return yield* blocked
         return yield* Store.insertNew(op)
       })
     )
   }).pipe(Effect.catchTag("SqlError", Effect.die))
-
-/** The charge's refund attempts and reversals, oldest first. */
-const returnsOf = (chargeId: string) =>
-  Effect.gen(function* () {
-    const sql = yield* PgClient.PgClient
-    return yield* sql<Store.OpRow>`
-      select * from transacciones where original_id = ${chargeId} and operacion in ('devolucion', 'reverso')
-      order by created_at, intentos`
-  }).pipe(Effect.orDie)
 
 /** `POST /reintegro`. */
 export const reintegro = (caller: Caller, raw: unknown) =>
