@@ -130,6 +130,13 @@ describe("kill -9", () => {
         : { status: 200 }
     const linkId = await paySimulated(first.url, m.key)
     await eventually(() => receiver.received.some((r) => r.body.includes(linkId)), 10_000)
+    // The kill comes once the failed attempt is recorded: the receiver's 500 can arrive first.
+    await eventually(async () => {
+      const [row] = await query(databaseUrl, "select estado from webhook_entregas where webhook_id = $1", [
+        m.hookId
+      ])
+      return row?.estado === "pendiente"
+    }, 10_000)
     await kill9(first)
     const [pending] = await query(
       databaseUrl,
