@@ -72,23 +72,48 @@ const snapshot = (serverPid) => {
   return groups
 }
 
+/** Each group's share of `capacity` ticks, and its microseconds of CPU per request. */
+const report = (ticks, capacity, requests) => {
+  const share = {}
+  const perRequest = {}
+  for (const [key, value] of Object.entries(ticks)) {
+    share[key] = `${Math.round((100 * value) / capacity)}%`
+    perRequest[key] = Math.round((value * 1e6) / TICKS_PER_SECOND / Math.max(1, requests))
+  }
+  return { share, perRequest }
+}
+
 /**
- * Starts measuring; `stop(requests)` gives each group's share of the machine's CPU time over
- * the span, and its microseconds of CPU per request served (idle: of the machine's idle time).
+ * A meter that adds up several spans (`start()` … `stop()`, as many as wanted, never nested)
+ * of the same server; `result(requests)` gives each group's share of the machine's CPU time
+ * over those spans, and its microseconds of CPU per request served (idle: of the machine's
+ * idle time).
  */
+export const cpuMeter = (serverPid) => {
+  const ticks = {}
+  let capacity = 0
+  let before = null
+  let started = 0
+  return {
+    start: () => {
+      before = snapshot(serverPid)
+      started = performance.now()
+    },
+    stop: () => {
+      const after = snapshot(serverPid)
+      capacity += ((performance.now() - started) / 1000) * cpus().length * TICKS_PER_SECOND
+      for (const key of Object.keys(after)) ticks[key] = (ticks[key] ?? 0) + after[key] - before[key]
+    },
+    result: (requests) => report(ticks, capacity, requests)
+  }
+}
+
+/** One span: starts measuring; `stop(requests)` gives {@link cpuMeter}'s result for it. */
 export const measureCpu = (serverPid) => {
-  const before = snapshot(serverPid)
-  const started = performance.now()
+  const meter = cpuMeter(serverPid)
+  meter.start()
   return (requests) => {
-    const after = snapshot(serverPid)
-    const capacity = ((performance.now() - started) / 1000) * cpus().length * TICKS_PER_SECOND
-    const share = {}
-    const perRequest = {}
-    for (const key of Object.keys(before)) {
-      const ticks = after[key] - before[key]
-      share[key] = `${Math.round((100 * ticks) / capacity)}%`
-      perRequest[key] = Math.round((ticks * 1e6) / TICKS_PER_SECOND / Math.max(1, requests))
-    }
-    return { share, perRequest }
+    meter.stop()
+    return meter.result(requests)
   }
 }

@@ -3,33 +3,34 @@
 // a baseline measured in the same run.
 //
 //   1. POST /switch/v1/links (32 connections, 15 s) vs a bare node:http + pg server doing the
-//      same INSERT into the same Postgres (the ceiling for any Node server), one per request
-//      and, since Switch commits concurrent links together, also with one statement per turn.
+//      same INSERT into the same Postgres (the ceiling for any Node server; baseline.mjs, a
+//      process of its own), one per request and, since Switch commits concurrent links
+//      together, also with one statement per turn.
 //   2. The same with SWITCH_WORKERS=2, as a ratio to one worker, with where the CPU went, what
 //      a link cost the machine in microseconds of CPU by process group and how many links each
 //      Postgres transaction carried, one worker against two, and the most any number of
-//      workers could add: what one worker's run left idle. The ratio is
-//      the median of BENCH_PAIRS (3) pairs of runs, one worker then two, each pair back to back:
-//      a shared machine's speed can drift by a fifth within minutes, more than one pair tells apart.
+//      workers could add: what one worker's run left idle. Beside it, the bare baselines in two
+//      processes against one: what a second process adds on this machine to any Node server.
+//   Parts 1 and 2 run every server at once and take turns (interleave.mjs): BENCH_ROUNDS (5)
+//   rounds, each giving each server a slice of BENCH_SECONDS / BENCH_ROUNDS seconds, so the
+//   drift of a shared machine's speed, a fifth within minutes, falls on all of them alike.
 //   3. POST /switch/v1/lotes with 500 items: p50 and p99.
 //   4. GET /l/<id> (the checkout page): requests/s, p99 and the page's bytes.
 //   5. Payment to webhook received: p50 and p99 (when the webhooks routes exist).
 //   6. GET /switch/v1/verificar/{codigo}: requests/s (per-IP limit lifted for the bench).
 //
 // BENCH_SECONDS (15) and BENCH_CONNECTIONS (32) change the load; BENCH_ONLY=1,5 runs some of them.
-// Each POST /links run (and each baseline) is preceded by BENCH_WARMUP (2) seconds of the same
-// load that is not counted, so every server, each worker included, is measured warm.
+// Each server of parts 1 and 2 first takes BENCH_WARMUP (2) seconds of its load, not counted,
+// so every server, each worker included, is measured warm.
 import { spawn } from "node:child_process"
-import { randomUUID } from "node:crypto"
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
-import { createServer } from "node:http"
 import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import autocannon from "autocannon"
 import pg from "pg"
 import { freePort } from "../../apps/server/src/platform/FreePort.mjs"
-import { measureCpu } from "./cpu.mjs"
+import { compare, interleave } from "./interleave.mjs"
 import { paymentToWebhook } from "./webhookLatency.mjs"
 
 const here = dirname(fileURLToPath(import.meta.url))
@@ -37,11 +38,19 @@ const SERVER_MAIN = resolve(here, "../../apps/server/dist/main.js")
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15)
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 2)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32)
-const PAIRS = Math.max(1, Number(process.env.BENCH_PAIRS ?? 3) || 1)
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 5) || 1)
 const ONLY = process.env.BENCH_ONLY?.split(",").map((s) => s.trim())
 const wanted = (n) => ONLY === undefined || ONLY.includes(String(n))
 const ADMIN_TOKEN = "bench-admin-token"
 const results = {}
+
+/** SIGTERM to a child process, resolved once it has exited. */
+const stopChild = (child) =>
+  new Promise((done) => {
+    if (child.exitCode !== null) return done()
+    child.once("exit", () => done())
+    child.kill("SIGTERM")
+  })
 
 const startServer = async (env) => {
   const port = await freePort()
@@ -80,12 +89,7 @@ const startServer = async (env) => {
     url,
     key,
     pid: child.pid,
-    stop: () =>
-      new Promise((done) => {
-        if (child.exitCode !== null) return done()
-        child.once("exit", () => done())
-        child.kill("SIGTERM")
-      })
+    stop: () => stopChild(child)
   }
 }
 
@@ -95,11 +99,6 @@ const load = (options) =>
       error ? fail(error) : done(result)
     )
   })
-
-/** The same load for `WARMUP` seconds, not counted. */
-const warmUp = async (options) => {
-  if (WARMUP > 0) await load({ ...options, duration: WARMUP })
-}
 
 const summary = (result) => ({
   rps: Math.round(result.requests.average),
@@ -121,82 +120,34 @@ const tableRow = (value) => {
   )
 }
 
-/** The middle value (the mean of the two middle ones for an even count). */
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  const middle = Math.floor(sorted.length / 2)
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
-}
-
 const linkBody = JSON.stringify({ monto: 150.5, concepto: "Bench" })
 
-const INSERT_ONE = `insert into links (id, comercio_id, mode, monto, concepto, expires_at, busqueda)
-  values ($1, $2, 'test', $3, $4, now() + interval '24 hours', $4) returning id, estado, created_at`
-const INSERT_MANY = `insert into links (id, comercio_id, mode, monto, concepto, expires_at, busqueda)
-  select i, $1, 'test', m, c, now() + interval '24 hours', c
-  from unnest($2::uuid[], $3::bigint[], $4::text[]) as t(i, m, c) returning id, estado, created_at`
-
-/** The rows asked for in one turn of the event loop, inserted by one statement. */
-const insertTogether = (pool, comercioId) => {
-  let queue = []
-  const flush = async () => {
-    const batch = queue
-    queue = []
-    try {
-      const { rows } = await pool.query(INSERT_MANY, [
-        comercioId,
-        batch.map((b) => b.id),
-        batch.map((b) => b.monto),
-        batch.map((b) => b.concepto)
-      ])
-      const byId = new Map(rows.map((r) => [r.id, r]))
-      for (const b of batch) b.done(byId.get(b.id))
-    } catch (e) {
-      for (const b of batch) b.fail(e)
-    }
-  }
-  return (id, monto, concepto) =>
-    new Promise((done, fail) => {
-      if (queue.length === 0) setImmediate(flush)
-      queue.push({ id, monto, concepto, done, fail })
-    })
-}
-
 /**
- * The ceiling: node:http + pg, one INSERT per request, same table, same Postgres. With
- * `together`, the rows of concurrent requests go as one statement, as Switch sends them
- * (LinkInsert.ts): the ceiling for a server that commits links together.
+ * The baseline (baseline.mjs) in a process of its own: `mode` "one" (an INSERT per request) or
+ * "together" (each turn's rows as one statement), in `processes` processes.
  */
-const startBaseline = async (databaseUrl, comercioId, { together = false } = {}) => {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 20 })
-  const insert = together
-    ? insertTogether(pool, comercioId)
-    : async (id, monto, concepto) => (await pool.query(INSERT_ONE, [id, comercioId, monto, concepto])).rows[0]
-  const server = createServer((req, res) => {
-    let body = ""
-    req.on("data", (c) => {
-      body += c
-    })
-    req.on("end", async () => {
-      try {
-        const input = JSON.parse(body)
-        const row = await insert(randomUUID(), Math.round(input.monto * 100), input.concepto)
-        res.writeHead(201, { "content-type": "application/json" })
-        res.end(JSON.stringify(row))
-      } catch (e) {
-        res.writeHead(500)
-        res.end(String(e))
-      }
-    })
-  })
+const startBaseline = async (databaseUrl, comercioId, mode, processes = 1) => {
   const port = await freePort()
-  await new Promise((r) => server.listen(port, "127.0.0.1", r))
+  const child = spawn(
+    process.execPath,
+    [resolve(here, "baseline.mjs"), String(port), databaseUrl, comercioId, mode, String(processes)],
+    { stdio: ["ignore", "pipe", "pipe"] }
+  )
+  let output = ""
+  await new Promise((listening, fail) => {
+    const read = (chunk) => {
+      output += chunk
+      if (/^listening$/m.test(output)) listening()
+    }
+    child.stdout.on("data", read)
+    child.stderr.on("data", read)
+    child.once("exit", () => fail(new Error(`baseline exited:\n${output}`)))
+  })
+  child.removeAllListeners("exit")
   return {
     url: `http://127.0.0.1:${port}`,
-    stop: async () => {
-      server.close()
-      await pool.end()
-    }
+    pid: child.pid,
+    stop: () => stopChild(child)
   }
 }
 
@@ -215,7 +166,7 @@ const main = async () => {
   }
   const databaseUrl = `postgres://switch:switch@127.0.0.1:${pgPort}/switch`
   // The first start creates the cluster and the demo merchant; it also serves one worker.
-  let server = await startServer(env)
+  const server = await startServer(env)
   try {
     /** The first row of one query, on a connection of its own (the server holds its pool). */
     const firstRow = async (text) => {
@@ -238,94 +189,91 @@ const main = async () => {
     const nextTransaction = async () =>
       Number((await firstRow("select pg_snapshot_xmax(pg_current_snapshot())::text as next")).next)
 
-    /**
-     * POST /links under load, with where the machine's CPU went meanwhile, its CPU per link,
-     * and how many links each Postgres transaction carried (Switch commits concurrent ones
-     * together, so a process with fewer requests at once pays more transactions per link).
-     */
-    const createLinks = async (key) => {
-      const options = {
-        url: `${server.url}/switch/v1/links`,
-        method: "POST",
-        headers: { ...headers, "x-switch-key": key },
-        body: linkBody
-      }
-      await warmUp(options)
-      const firstTransaction = await nextTransaction()
-      const cpu = measureCpu(server.pid)
-      const result = await load(options)
-      const { share, perRequest } = cpu(result.requests.total)
-      const transactions = (await nextTransaction()) - firstTransaction
-      return {
-        ...summary(result),
-        cpu: share,
-        cpu_us_per_link: perRequest,
-        links_per_transaction: +(result.requests.total / Math.max(1, transactions)).toFixed(1)
-      }
-    }
-
     if (wanted(1) || wanted(2)) {
-      console.log(`1. POST /links vs bare node:http + pg (${CONNECTIONS} connections, ${SECONDS} s each)`)
-      const baselineRun = async (options) => {
-        const baseline = await startBaseline(databaseUrl, comercioId, options)
-        const loadOptions = {
-          url: `${baseline.url}/`,
+      console.log(
+        `1–2. POST /links, baselines and two workers in turns (${ROUNDS} rounds; ${CONNECTIONS} connections, ${SECONDS} s each in all)`
+      )
+      // Every server of parts 1 and 2 runs at once on the one Postgres (interleave.mjs); the
+      // two-worker server and the baselines are stopped after.
+      const extra = []
+      try {
+        const linksOptions = (url, key) => ({
+          url: `${url}/switch/v1/links`,
           method: "POST",
-          headers: { "content-type": "application/json" },
+          headers: { ...headers, "x-switch-key": key },
           body: linkBody
+        })
+        const contender = (name, started, options) => ({ name, pid: started.pid, options })
+        const baseline = async (name, mode, processes) => {
+          const started = await startBaseline(databaseUrl, comercioId, mode, processes)
+          extra.push(started)
+          return contender(name, started, {
+            url: `${started.url}/`,
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: linkBody
+          })
         }
-        await warmUp(loadOptions)
-        const result = summary(await load(loadOptions))
-        await baseline.stop()
-        return result
+        const contenders = [
+          contender("links_1_worker", server, linksOptions(server.url, server.key)),
+          await baseline("baseline_insert", "one", 1),
+          await baseline("baseline_insert_together", "together", 1)
+        ]
+        if (wanted(2)) {
+          const two = await startServer({ ...env, DATABASE_URL: databaseUrl, SWITCH_WORKERS: "2" })
+          extra.push(two)
+          contenders.push(
+            contender("links_2_workers", two, linksOptions(two.url, two.key)),
+            await baseline("baseline_insert_2_processes", "one", 2),
+            await baseline("baseline_insert_together_2_processes", "together", 2)
+          )
+        }
+        const measured = await interleave({
+          contenders,
+          rounds: ROUNDS,
+          seconds: SECONDS / ROUNDS,
+          warmup: WARMUP,
+          load,
+          transactions: nextTransaction
+        })
+        const figures = ({ requests, slices, ...rest }) => ({ ...rest, slices: slices.join(" ") })
+        for (const [name, value] of Object.entries(measured)) results[name] = figures(value)
+        const { links_1_worker: one, baseline_insert: base, baseline_insert_together: together } = measured
+        results.links_vs_baseline = compare(one, base).ratio
+        results.links_vs_baseline_together = compare(one, together).ratio
+        if (wanted(2)) {
+          const two = measured.links_2_workers
+          const workers = compare(two, one)
+          results.workers_2_vs_1 = workers.ratio
+          results.workers_2_rounds = workers.rounds
+          // The same second process for the bare baselines: what two processes can add on this
+          // machine to any Node server, whatever its code.
+          results.baseline_2_vs_1 = compare(measured.baseline_insert_2_processes, base).ratio
+          results.baseline_together_2_vs_1 = compare(
+            measured.baseline_insert_together_2_processes,
+            together
+          ).ratio
+          // What a link cost the machine, one worker → two, by group. Two workers reach the idle
+          // ceiling below only if a link costs the machine no more with two than with one.
+          const groups = Object.keys(one.cpu_us_per_link).filter((group) => group !== "idle")
+          // The main threads are part of server_node, so the total leaves them out.
+          const total = (run) =>
+            groups
+              .filter((group) => group !== "server_main_threads")
+              .reduce((sum, group) => sum + run.cpu_us_per_link[group], 0)
+          results.workers_2_us_per_link = [
+            `total ${total(one)} → ${total(two)}`,
+            ...groups.map((group) => `${group} ${one.cpu_us_per_link[group]} → ${two.cpu_us_per_link[group]}`)
+          ].join(", ")
+          results.workers_2_links_per_transaction = `${one.links_per_transaction} → ${two.links_per_transaction}`
+          // More workers only add throughput from CPU that was idle: at one worker's CPU per
+          // request, a machine with idle share i can serve at most 1 / (1 - i) times as many links.
+          const idle = Number.parseFloat(one.cpu.idle) / 100
+          results.workers_2_ceiling = +(1 / Math.max(0.01, 1 - idle)).toFixed(2)
+        }
+      } finally {
+        for (const started of extra) await started.stop()
       }
-      results.baseline_insert = await baselineRun()
-      results.baseline_insert_together = await baselineRun({ together: true })
-      results.links_1_worker = await createLinks(server.key)
-      results.links_vs_baseline = +(results.links_1_worker.rps / results.baseline_insert.rps).toFixed(2)
-      results.links_vs_baseline_together = +(
-        results.links_1_worker.rps / results.baseline_insert_together.rps
-      ).toFixed(2)
-    }
-
-    // Two workers run right after one, on the same database, so each pair compares like with
-    // like (the later runs add hundreds of thousands of rows); then one worker serves the rest.
-    if (wanted(2)) {
-      console.log(`2. POST /links with SWITCH_WORKERS=2 (${PAIRS} pairs of runs: one worker, then two)`)
-      const pairs = []
-      for (let i = 0; i < PAIRS; i++) {
-        // The first pair's one-worker run is part 1's.
-        const one = i === 0 ? results.links_1_worker : await createLinks(server.key)
-        await server.stop()
-        server = await startServer({ ...env, SWITCH_WORKERS: "2" })
-        pairs.push({ one, two: await createLinks(server.key) })
-        await server.stop()
-        server = await startServer(env)
-      }
-      const ratios = pairs.map(({ one, two }) => two.rps / one.rps)
-      results.links_2_workers = pairs[0].two
-      results.workers_2_vs_1 = +median(ratios).toFixed(2)
-      results.workers_2_pairs = pairs
-        .map(({ one, two }, i) => `${ratios[i].toFixed(2)} (${one.rps} → ${two.rps})`)
-        .join(", ")
-      // What a link cost the machine in each pair's runs, one worker → two. Two workers reach
-      // the idle ceiling below only if a link costs the machine no more with two than with one.
-      const perLink = ({ cpu_us_per_link: c }) => c.server_node + c.postgres + c.load_generator + c.other
-      results.workers_2_us_per_link = pairs
-        .map(({ one, two }) => `${perLink(one)} → ${perLink(two)}`)
-        .join(", ")
-      const [first] = pairs
-      results.workers_2_us_per_link_first_pair = Object.keys(first.one.cpu_us_per_link)
-        .filter((group) => group !== "idle")
-        .map((group) => `${group} ${first.one.cpu_us_per_link[group]} → ${first.two.cpu_us_per_link[group]}`)
-        .join(", ")
-      results.workers_2_links_per_transaction = pairs
-        .map(({ one, two }) => `${one.links_per_transaction} → ${two.links_per_transaction}`)
-        .join(", ")
-      // More workers only add throughput from CPU that was idle: at one worker's CPU per request,
-      // a machine with idle share i can serve at most 1 / (1 - i) times as many links.
-      const idle = Number.parseFloat(results.links_1_worker.cpu.idle) / 100
-      results.workers_2_ceiling = +(1 / Math.max(0.01, 1 - idle)).toFixed(2)
     }
 
     if (wanted(3)) {
