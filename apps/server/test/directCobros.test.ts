@@ -6,6 +6,7 @@
 import { randomUUID } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
+  admin,
   balance,
   call,
   codeFor,
@@ -64,6 +65,43 @@ describe("bodies", () => {
     })
     expect(dollars.body.detail.fieldErrors).toHaveProperty("monto.moneda")
     expect((await post("x:sk_test_nope", "/cobrar/token", tokenBody(p))).status).toBe(401)
+  })
+
+  it("an account that is not 20 digits or a phone that is not a mobile number is 400 VALIDATION, and nothing reaches the bank", async () => {
+    const p = await payer(rig)
+    const before = await counters(rig)
+    const rows = async () => Number((await rig.db.query("select count(*) from transacciones")).rows[0].count)
+    const rowsBefore = await rows()
+    const token = await post(m.live, "/cobrar/token", {
+      ...tokenBody({ ...p, valor: "12" }),
+      cobrador: { ...tokenBody(p).cobrador, valor: "0102000166" }
+    })
+    expect(token.status).toBe(400)
+    expect(token.body.error).toBe("VALIDATION")
+    expect(Object.keys(token.body.detail.fieldErrors).sort()).toEqual(["cobrador.valor", "pagador.valor"])
+    // A landline is not a mobile number; letters are not an account.
+    const landline = await post(m.live, "/cobrar", {
+      ...tokenBody({ ...p, valor: "02125551234" }),
+      otp: "123456"
+    })
+    expect(landline.body.detail.fieldErrors).toHaveProperty(["pagador.valor"])
+    const payingMerchant = await merchant(rig)
+    expect(
+      (await admin(rig, "PATCH", `/admin/v1/comercios/${payingMerchant.codigo}`, { pagar_habilitado: true }))
+        .status
+    ).toBe(200)
+    const payout = await post(payingMerchant.live, "/pagar", {
+      idempotency_key: randomUUID(),
+      monto: { valor: 1 },
+      concepto: "Pago",
+      ordenante: tokenBody(p).cobrador,
+      beneficiario: { ...p, tipo: "cuenta", valor: "abc" },
+      via: "credito_inmediato"
+    })
+    expect(payout.status).toBe(400)
+    expect(Object.keys(payout.body.detail.fieldErrors)).toEqual(["beneficiario.valor"])
+    expect(await counters(rig)).toEqual(before)
+    expect(await rows()).toBe(rowsBefore)
   })
 })
 

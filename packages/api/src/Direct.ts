@@ -91,7 +91,7 @@ const common = {
   concepto: Concepto,
   canal: Schema.optional(Canal),
   origen_ip: Schema.optional(Schema.String.pipe(Schema.maxLength(64))),
-  banco_preferido: Schema.optional(Instrument.Instrument.fields.banco)
+  banco_preferido: Schema.optional(Instrument.Banco)
 }
 
 export const CobrarTokenBody = Schema.Struct({
@@ -142,7 +142,7 @@ export const DispersionesBody = Schema.Struct({
   concepto: Concepto,
   canal: Schema.optional(Canal),
   origen_ip: Schema.optional(Schema.String.pipe(Schema.maxLength(64))),
-  banco_preferido: Schema.optional(Instrument.Instrument.fields.banco),
+  banco_preferido: Schema.optional(Instrument.Banco),
   ordenante: Instrument.Instrument,
   pagos: Schema.Array(DispersionItem).pipe(
     Schema.minItems(1, { message: () => "debe tener al menos 1 pago" }),
