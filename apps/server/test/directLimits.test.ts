@@ -13,6 +13,7 @@ import {
   counters,
   type DirectRig,
   merchant,
+  notices,
   payer,
   registerMerchantOnly,
   simCall,
@@ -146,8 +147,19 @@ describe("per-charge limits", () => {
     expect(after.solicitudes.debito ?? 0).toBe(before.solicitudes.debito ?? 0)
     expect(await balance(rig, p.banco, p.valor)).toBe(50_000)
     // In test mode too, counted apart from live.
-    const testLow = await post(m.test, "/cobrar/token", tokenBody(p, 5))
+    const lowBody = tokenBody(p, 5)
+    const testLow = await post(m.test, "/cobrar/token", lowBody)
     expect(testLow.body.motivo_rechazo).toBe("MONTO_INVALIDO")
+    // Each refusal is a rejected operation like any other: one transaccion.rechazada, in its
+    // mode, and a repeat of the key answers the same without another notice.
+    for (const refused of [low, high, direct, testLow])
+      expect(await notices(rig, refused.body.id)).toEqual({ "transaccion.rechazada": 1 })
+    expect((await post(m.test, "/cobrar/token", lowBody)).body).toEqual(testLow.body)
+    expect(await notices(rig, testLow.body.id)).toEqual({ "transaccion.rechazada": 1 })
+    const modes = await rig.db.query("select mode from eventos where data->>'id' = any($1)", [
+      [low.body.id, testLow.body.id]
+    ])
+    expect(modes.rows.map((r) => r.mode).sort()).toEqual(["live", "test"])
   })
 
   it("the per-day maximum rejects the debit that would pass it, without debiting", async () => {

@@ -95,14 +95,12 @@ export const requestCode = (caller: Caller, raw: unknown) =>
     }
     const limit = yield* chargeRefusal(merchant, caller.mode, monto, at)
     if (Option.isSome(limit)) {
-      // Refused by the merchant's per-charge limits: recorded, so a repeat answers the same; no code.
-      const refused = yield* Store.insertNew({
-        ...base,
-        estado: "RECHAZADA",
-        motivo: limit.value,
-        fase: "enviada",
-        operacionBanco: null
-      })
+      // Refused by the merchant's per-charge limits: no code. Recorded with its notice, as a
+      // bank's rejection is, so a repeat answers the same.
+      const refused = yield* Store.insertRejected(
+        { ...base, fase: "enviada", operacionBanco: null },
+        limit.value
+      )
       if (Option.isNone(refused)) return yield* retryExisting(caller, body.idempotency_key)
       return { row: refused.value, replay: false }
     }

@@ -223,6 +223,29 @@ export const apply = (row: OpRow, answer: Ports.BankAnswer, at: Date, fase: Fase
     return Option.getOrElse(yield* findById(row.id), () => row)
   }).pipe(Effect.catchTag("SqlError", Effect.die))
 
+/**
+ * Inserts an operation our own rules rejected before any bank call (a per-charge limit), as
+ * `RECHAZADA` with `motivo` and its `transaccion.rechazada` notice, both or neither: it enters
+ * as `DESCONOCIDA` and {@link apply} moves it, in one transaction. None when the key (or
+ * nonce) already has an operation.
+ */
+export const insertRejected = (op: Omit<NewOp, "estado" | "motivo">, motivo: Resultado.MotivoRechazo) =>
+  Effect.gen(function* () {
+    const sql = yield* PgClient.PgClient
+    const rejected = Effect.gen(function* () {
+      const row = yield* insertNew({ ...op, estado: "DESCONOCIDA" })
+      if (Option.isNone(row)) return row
+      const answer = {
+        estado: "RECHAZADA",
+        referencia_banco: null,
+        endtoend: null,
+        motivo_rechazo: motivo
+      } as const
+      return Option.some(yield* apply(row.value, answer, op.at, op.fase))
+    })
+    return yield* sql.withTransaction(rejected)
+  }).pipe(Effect.catchTag("SqlError", Effect.die))
+
 /** Waits while another request is talking to the bank about this operation, then reads it. */
 export const awaitSettled = (row: OpRow) =>
   Effect.gen(function* () {
