@@ -15,6 +15,10 @@ afterAll(() => server?.close())
 
 interface Sse {
   readonly messages: Array<{ id: string; event: string; data: any }>
+  /** Comment lines (`: ...`) as sent. */
+  readonly comments: Array<string>
+  /** Settles when the server ends the stream (or it is closed). */
+  readonly ended: Promise<void>
   readonly close: () => void
 }
 
@@ -28,10 +32,11 @@ const openStream = async (key: string, lastEventId?: string): Promise<Sse> => {
   expect(response.status).toBe(200)
   expect(response.headers.get("content-type")).toContain("text/event-stream")
   const messages: Sse["messages"] = []
+  const comments: Array<string> = []
   const reader = response.body?.getReader()
   const decoder = new TextDecoder()
   let buffer = ""
-  void (async () => {
+  const ended = (async () => {
     try {
       for (;;) {
         const chunk = await reader?.read()
@@ -41,6 +46,7 @@ const openStream = async (key: string, lastEventId?: string): Promise<Sse> => {
         while (end !== -1) {
           const block = buffer.slice(0, end)
           buffer = buffer.slice(end + 2)
+          comments.push(...block.split("\n").filter((line) => line.startsWith(":")))
           const fields = Object.fromEntries(
             block
               .split("\n")
@@ -56,7 +62,7 @@ const openStream = async (key: string, lastEventId?: string): Promise<Sse> => {
   })()
   // Let the stream take its starting point before the caller writes events.
   await new Promise((r) => setTimeout(r, 300))
-  return { messages, close: () => controller.abort() }
+  return { messages, comments, ended, close: () => controller.abort() }
 }
 
 describe("eventos", () => {
@@ -121,6 +127,34 @@ describe("eventos", () => {
     await eventually(() => byEventId.messages.length >= 2)
     byEventId.close()
     expect(byEventId.messages.map((e) => e.data.data.link_id)).toEqual([two, three])
+  })
+
+  it("a stream sends nothing more once its key is revoked, and ends", async () => {
+    const m = await registerMerchant(server.url)
+    const created = await call(server.url, "POST", "/switch/v1/llaves", {
+      key: m.key,
+      body: { label: "stream" }
+    })
+    expect(created.status).toBe(201)
+    const streamKey = `${m.codigo}:${created.body.api_key}`
+    const stream = await openStream(streamKey)
+    const before = await paySimulated(server.url, m.key)
+    await eventually(() => stream.messages.length >= 1)
+    const revoked = await call(server.url, "POST", `/switch/v1/llaves/${created.body.id}/revocar`, {
+      key: m.key
+    })
+    expect(revoked.status).toBe(200)
+    let ended = false
+    void stream.ended.then(() => {
+      ended = true
+    })
+    await eventually(() => ended)
+    await paySimulated(server.url, m.key)
+    await new Promise((r) => setTimeout(r, 800))
+    expect(stream.messages.map((e) => e.data.data.link_id)).toEqual([before])
+    expect(stream.comments).toContain(": llave revocada")
+    const again = await call(server.url, "GET", "/switch/v1/eventos/stream", { key: streamKey })
+    expect(again.status).toBe(401)
   })
 
   it("the stream needs a valid key", async () => {

@@ -6,6 +6,10 @@
  * (`pg_snapshot_xmin`), so a row that commits late with a smaller `seq` is never skipped. It
  * polls Postgres, so it sees events written by any server process. The SSE `id` is the `seq`;
  * `Last-Event-ID` (a `seq` or an `evt_` id) resumes right after that notice.
+ *
+ * A key is checked when a stream opens, like any request, and again before each read: once it
+ * is revoked (in any process) the stream sends nothing more and ends, and a reconnection with
+ * it gets `401`.
  */
 import { SqlClient } from "@effect/sql"
 import type { Caller } from "@switch/api"
@@ -58,6 +62,13 @@ const make = Effect.gen(function* () {
       return rows[0]?.seq ?? 0
     }).pipe(Effect.orDie)
 
+  /** Whether the stream's key is still in force. */
+  const keyValid = (caller: Caller) =>
+    sql<{ id: string }>`select id from llaves where id = ${caller.llaveId} and revoked_at is null`.pipe(
+      Effect.map((rows) => rows.length > 0),
+      Effect.orDie
+    )
+
   const after = (caller: Caller, cursor: number) =>
     sql<StreamRow>`
       select seq, evento, switch_evento_sobre(e) as sobre from eventos e
@@ -69,13 +80,17 @@ const make = Effect.gen(function* () {
   /**
    * The SSE body: a retry hint and the start as the last event id, the notices as they commit,
    * and a comment every 15 s. The start is fixed before the first byte, so whatever commits after
-   * a client sees `: conectado` reaches it, even across a reconnection.
+   * a client sees `: conectado` reaches it, even across a reconnection. It ends with
+   * `: llave revocada` once its key is revoked.
    */
   const stream = (caller: Caller, lastEventId: string | undefined): Stream.Stream<string> =>
     Stream.unwrap(
       Effect.map(startAfter(caller, lastEventId), (start) => {
-        const notices = Stream.unfoldChunkEffect(start, (cursor) =>
+        const notices = Stream.unfoldChunkEffect(start as number | null, (cursor) =>
           Effect.gen(function* () {
+            if (cursor === null) return Option.none()
+            if (!(yield* keyValid(caller)))
+              return Option.some([Chunk.of(": llave revocada\n\n"), null] as const)
             const rows = yield* after(caller, cursor)
             const lastRow = rows[rows.length - 1]
             if (lastRow === undefined) {
@@ -89,7 +104,7 @@ const make = Effect.gen(function* () {
         // The opening block carries the start as the last event id, so a client that loses the
         // connection before its first notice still resumes from here.
         const opening = `retry: 2000\nid: ${start}\n: conectado\n\n`
-        return Stream.concat(Stream.make(opening), Stream.merge(notices, heartbeat))
+        return Stream.concat(Stream.make(opening), Stream.merge(notices, heartbeat, { haltStrategy: "left" }))
       })
     )
 
