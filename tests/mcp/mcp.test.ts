@@ -126,13 +126,22 @@ describe("MCP tool server", () => {
     const client = await connect(stack.demoKey)
     const before = (await call(stack.url, "GET", "/switch/v1/links?limit=200", { key: stack.demoKey })).body
       .length
-    const outcome = await client
-      .callTool({ name: "crear_link_cobro", arguments: { monto: -1, concepto: "" } })
-      .then(
+    const outcome = (args: Record<string, unknown>) =>
+      client.callTool({ name: "crear_link_cobro", arguments: args }).then(
         (r: any) => (r.isError ? "error" : "ok"),
         () => "error"
       )
-    expect(outcome).toBe("error")
+    expect(await outcome({ monto: -1, concepto: "" })).toBe("error")
+    // An argument the tool does not take is refused, not dropped: no link in VES without the
+    // asked-for currency, no link without the asked-for return URL.
+    expect(await outcome({ monto: 1, concepto: "x", moneda: "USD" })).toBe("error")
+    expect(await outcome({ monto: 1, concepto: "x", success_url: "https://tienda.example/ok" })).toBe("error")
+    expect(
+      await client.callTool({ name: "ver_link", arguments: { id: "x", mode: "live" } }).then(
+        (r: any) => r.isError === true,
+        () => true
+      )
+    ).toBe(true)
     const after = (await call(stack.url, "GET", "/switch/v1/links?limit=200", { key: stack.demoKey })).body
       .length
     expect(after).toBe(before)
@@ -145,6 +154,10 @@ describe("MCP tool server", () => {
     const result: any = await bad.callTool({ name: "listar_links", arguments: {} })
     expect(result.isError).toBe(true)
     expect(text(result)).toContain("unauthorized")
+    // The bank list is public, but a tool call with an unknown key is still refused.
+    const banks: any = await bad.callTool({ name: "listar_bancos", arguments: {} })
+    expect(banks.isError).toBe(true)
+    expect(text(banks)).toContain("unauthorized")
     await bad.close()
     expect(mcpOutput).not.toContain(stack.demoKey.split(":")[1])
   })

@@ -44,6 +44,13 @@ const resultado = z
   })
   .passthrough()
 
+/**
+ * A tool's arguments exactly: an argument the tool does not take is an invalid-params error
+ * (as the advertised `additionalProperties: false` says), never dropped without a word, so an
+ * assistant asking for a currency or a return URL learns the tool has none.
+ */
+const strict = <S extends z.ZodRawShape>(shape: S) => z.object(shape).strict()
+
 const ok = <T extends Record<string, unknown>>(value: T): CallToolResult => ({
   content: [{ type: "text", text: JSON.stringify(value) }],
   structuredContent: value
@@ -99,7 +106,12 @@ export const registerTools = (server: McpServer, client: Switch) => {
       outputSchema: { bancos: z.array(z.object({ codigo: z.string(), nombre: z.string() })) },
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false }
     },
-    guarded(async () => ok({ bancos: Venezuela.banks.map((b) => ({ codigo: b.codigo, nombre: b.nombre })) }))
+    guarded(async () => {
+      // The list is public, but the key is checked as on every tool: an unknown or revoked key
+      // gets SPEC's 401 here too.
+      await client.config.get()
+      return ok({ bancos: Venezuela.banks.map((b) => ({ codigo: b.codigo, nombre: b.nombre })) })
+    })
   )
 
   server.registerTool(
@@ -108,7 +120,7 @@ export const registerTools = (server: McpServer, client: Switch) => {
       title: "Consultar estado de una transacción",
       description:
         "Estado actualizado de una operación (cobro o pago) por su id. / Current state of an operation (collection or payout) by id.",
-      inputSchema: { id: z.string().min(1).max(100).describe("Id de la operación / operation id") },
+      inputSchema: strict({ id: z.string().min(1).max(100).describe("Id de la operación / operation id") }),
       outputSchema: resultado.shape,
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false }
     },
@@ -121,7 +133,7 @@ export const registerTools = (server: McpServer, client: Switch) => {
       title: "Crear link de cobro",
       description:
         "Crea un link de pago en bolívares que el comercio envía por WhatsApp; no mueve dinero. / Creates a bolivar payment link to share on WhatsApp; moves no money.",
-      inputSchema: {
+      inputSchema: strict({
         monto: z
           .number()
           .positive()
@@ -133,7 +145,7 @@ export const registerTools = (server: McpServer, client: Switch) => {
           .refine((m) => Object.keys(m).length <= 20, "hasta 20 claves / up to 20 keys")
           .optional(),
         idempotency_key: z.string().min(1).max(64).optional().describe("Repetirla devuelve el mismo link")
-      },
+      }),
       outputSchema: {
         id: z.string(),
         url: z.string(),
@@ -166,7 +178,7 @@ export const registerTools = (server: McpServer, client: Switch) => {
       title: "Listar links",
       description:
         "Links del comercio, del más reciente al más antiguo, con los filtros de GET /links. / The merchant's links, newest first, with GET /links filters.",
-      inputSchema: {
+      inputSchema: strict({
         estado: z
           .string()
           .max(200)
@@ -181,7 +193,7 @@ export const registerTools = (server: McpServer, client: Switch) => {
         origen: z.enum(["api", "panel", "mi_pagina", "boton", "whatsapp"]).optional(),
         limit: z.number().int().min(1).max(200).optional(),
         offset: z.number().int().min(0).optional()
-      },
+      }),
       outputSchema: { links: z.array(link) },
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false }
     },
@@ -198,7 +210,7 @@ export const registerTools = (server: McpServer, client: Switch) => {
     {
       title: "Ver link",
       description: "Un link del comercio por su id. / One of the merchant's links by id.",
-      inputSchema: { id: z.string().min(1).max(100) },
+      inputSchema: strict({ id: z.string().min(1).max(100) }),
       outputSchema: link.shape,
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false }
     },
@@ -213,7 +225,7 @@ export const registerTools = (server: McpServer, client: Switch) => {
       title: "Cancelar link",
       description:
         "Cancela un link que sigue pendiente; uno pagado o en proceso no se cancela. / Cancels a still-pending link; paid or in-progress ones cannot be.",
-      inputSchema: { id: z.string().min(1).max(100) },
+      inputSchema: strict({ id: z.string().min(1).max(100) }),
       outputSchema: { id: z.string(), estado: z.literal("cancelado") },
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false }
     },
@@ -229,7 +241,7 @@ export const registerTools = (server: McpServer, client: Switch) => {
       title: "Ver liquidaciones",
       description:
         "Liquidaciones del comercio: lo acreditado a su cuenta. / The merchant's settlements: what was credited to its account.",
-      inputSchema: { limit: z.number().int().min(1).max(200).optional() },
+      inputSchema: strict({ limit: z.number().int().min(1).max(200).optional() }),
       outputSchema: {
         liquidaciones: z.array(
           z
