@@ -17,10 +17,12 @@ export const registerAccount = (program: Command) => {
         const client = new Switch({ key: key ?? "anonimo:sk_test_sin_llave", baseUrl, fetch: context.fetch })
         const result = await client.recibos.verificar(codigo)
         if (!result.valido) {
+          // The server's own words for the payer ("No existe un comprobante con ese código.").
+          const { mensaje } = result as { mensaje?: string }
           throw new NotFoundError({
             status: 404,
             code: "no_encontrado",
-            detail: (result as { error?: string }).error ?? "el código no corresponde a ningún pago",
+            detail: mensaje ?? "el código no corresponde a ningún pago",
             raw: result
           })
         }
