@@ -35,6 +35,8 @@ describe("GET /verificar/{codigo}", () => {
       prueba: true,
       concepto: "Camisa azul",
       referencia_externa: null,
+      // A simulated payment's reference (`SIMULADO`) has no digits to show.
+      referencia_bancaria: null,
       verificaciones: 1
     })
     expect(first.body.fecha_hora).toBe(link.paid_at)
@@ -53,6 +55,17 @@ describe("GET /verificar/{codigo}", () => {
     expect(second.status).toBe(200)
     expect(second.body.verificaciones).toBe(2)
     expect(second.body.primera_verificacion).toBe(first.body.primera_verificacion)
+
+    // A bank's reference shows its last 4 digits only, whatever else it holds.
+    const db = new Pg.Client({ connectionString: server.databaseUrl })
+    await db.connect()
+    await db.query(
+      "update transacciones set referencia_banco = 'BDV-2024-00981234' where codigo_verificacion = $1",
+      [link.codigo_verificacion]
+    )
+    await db.end()
+    const banked = await call(server.url, "GET", `/switch/v1/verificar/${link.codigo_verificacion}`)
+    expect(banked.body.referencia_bancaria).toBe("****1234")
   })
 
   it("answers 404 no_encontrado for an unknown code", async () => {

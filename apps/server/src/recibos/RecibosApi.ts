@@ -5,7 +5,7 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { CurrentCaller, Recibos, SwitchApi, ValidationError } from "@switch/api"
-import { BankCalendar, Money, RateLimit, ReceiptCode } from "@switch/core"
+import { BankCalendar, Money, RateLimit, ReceiptCode, Venezuela } from "@switch/core"
 import { Effect, Option } from "effect"
 import { Settings } from "../Config.js"
 import { clientIp, tooMany } from "../http/Auth.js"
@@ -29,8 +29,14 @@ interface VerifiedRow {
   readonly referencia_externa: string | null
 }
 
-const mask = (reference: string | null) =>
-  reference === null ? null : reference.length <= 4 ? reference : `****${reference.slice(-4)}`
+/**
+ * SPEC: "masked, last 4 digits only". A reference without digits (a simulated test payment's
+ * `SIMULADO`) has none to show: null.
+ */
+const mask = (reference: string | null) => {
+  const last = reference === null ? "" : Venezuela.ultimos4(reference)
+  return last === "" ? null : `****${last}`
+}
 
 const notFound = () =>
   new Recibos.CodigoNoEncontrado({
