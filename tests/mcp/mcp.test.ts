@@ -162,6 +162,40 @@ describe("MCP tool server", () => {
     expect(mcpOutput).not.toContain(stack.demoKey.split(":")[1])
   })
 
+  it("says the API could not be reached when it cannot be, not an empty detail", async () => {
+    const port = await freePort()
+    const nowhere = `http://127.0.0.1:${await freePort()}`
+    const lonely = spawn(process.execPath, [resolve(__dirname, "../../apps/mcp/dist/main.js")], {
+      env: { ...process.env, MCP_PORT: String(port), SWITCH_API_URL: nowhere },
+      stdio: "ignore"
+    })
+    try {
+      for (let i = 0; i < 100; i++) {
+        if (
+          await fetch(`http://127.0.0.1:${port}/health`).then(
+            (r) => r.ok,
+            () => false
+          )
+        )
+          break
+        await new Promise((r) => setTimeout(r, 100))
+      }
+      const client = new Client({ name: "prueba", version: "1.0.0" })
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`), {
+          requestInit: { headers: { "x-switch-key": stack.demoKey } }
+        })
+      )
+      const result: any = await client.callTool({ name: "ver_link", arguments: { id: "x" } })
+      expect(result.isError).toBe(true)
+      expect(text(result)).toContain("connection_error")
+      expect(text(result)).toContain(`Could not reach Switch at ${nowhere}`)
+      await client.close()
+    } finally {
+      lonely.kill("SIGTERM")
+    }
+  })
+
   it("a key sees only its own merchant and mode", async () => {
     const a = await merchantWithLiveKey(stack, "mcp_a")
     const b = await merchantWithLiveKey(stack, "mcp_b")

@@ -59,7 +59,14 @@ const ok = <T extends Record<string, unknown>>(value: T): CallToolResult => ({
 /** API errors come back as tool results carrying SPEC's code and detail, never as a protocol error. */
 export const toolError = (error: unknown): CallToolResult => {
   if (error instanceof SwitchError) {
-    const detail = typeof error.detail === "string" ? error.detail : JSON.stringify(error.detail ?? "")
+    // Without a detail (no answer at all, or an error that carries none) the SDK's message says
+    // what happened: "Could not reach Switch at ...".
+    const detail =
+      error.detail === undefined || error.detail === null || error.detail === ""
+        ? error.message
+        : typeof error.detail === "string"
+          ? error.detail
+          : JSON.stringify(error.detail)
     return {
       isError: true,
       content: [{ type: "text", text: `${error.code ?? "error"} (HTTP ${error.status ?? "?"}): ${detail}` }]
