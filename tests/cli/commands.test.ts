@@ -218,6 +218,20 @@ describe("links", () => {
     expect(
       (await cli.run(["links", "create", "--monto", "1", "--concepto", "x", "--expira-horas", "0"])).code
     ).toBe(2)
+    // With --json, commander's own usage errors are JSON too, like every other error.
+    for (const argv of [
+      ["--json", "links", "create", "--monto", "1", "--concepto", "x", "--expira-horas", "0"],
+      ["--json", "links", "bogus"],
+      ["--json", "--bogus"],
+      ["links", "list", "--nope", "--json"]
+    ]) {
+      const result = await cli.run(argv)
+      expect(result.code).toBe(2)
+      const error = JSON.parse(result.stderr)
+      expect(error.error).toBe("uso_invalido")
+      expect(typeof error.detail).toBe("string")
+      expect(error.detail.length).toBeGreaterThan(0)
+    }
   })
 
   it("a server validation error exits 1 and prints SPEC's code and field detail", async () => {

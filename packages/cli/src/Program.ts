@@ -14,8 +14,12 @@ import { registerWebhooks } from "./commands/webhooks.js"
 import { ExitCode, type Streams } from "./Output.js"
 import { VERSION } from "./Version.js"
 
-/** Builds the command tree; `streams` receive commander's own help and errors. */
-export const buildProgram = (streams: Streams): Command => {
+/**
+ * Builds the command tree; `streams` receive commander's own help and errors. With `json`
+ * (`--json` among the arguments), commander's usage errors are written as the CLI writes its own
+ * (`{ error: "uso_invalido", detail }`), without the hint to read the help.
+ */
+export const buildProgram = (streams: Streams, options: { readonly json?: boolean } = {}): Command => {
   const program = new Command("switch")
     .description("Switch desde la terminal: links de pago, lotes, comprobantes, webhooks y eventos en vivo")
     .version(VERSION, "-v, --version")
@@ -24,11 +28,17 @@ export const buildProgram = (streams: Streams): Command => {
     .option("--profile <nombre>", "perfil guardado a usar (o SWITCH_PROFILE)")
     .addOption(new Option("--base-url <url>", "dirección del servicio (o SWITCH_BASE_URL)"))
     .option("--no-color", "sin colores (también NO_COLOR o salida que no es una terminal)")
-    .showHelpAfterError("(switch --help para ver la ayuda)")
+    .showHelpAfterError(options.json ? false : "(switch --help para ver la ayuda)")
     .exitOverride()
     .configureOutput({
       writeOut: (text) => streams.out.write(text),
-      writeErr: (text) => streams.err.write(text)
+      writeErr: (text) => streams.err.write(text),
+      outputError: (text, write) =>
+        write(
+          options.json
+            ? `${JSON.stringify({ error: "uso_invalido", detail: text.replace(/^error: /, "").trim() }, null, 2)}\n`
+            : text
+        )
     })
   registerAuth(program)
   registerLinks(program)
@@ -50,7 +60,9 @@ export const run = async (
 ): Promise<number> => {
   setStreams(streams)
   state.exitCode = ExitCode.ok
-  const program = buildProgram(streams)
+  const end = argv.indexOf("--")
+  const json = (end === -1 ? argv : argv.slice(0, end)).includes("--json")
+  const program = buildProgram(streams, { json })
   try {
     await program.parseAsync([...argv], { from: "user" })
     return state.exitCode
