@@ -153,6 +153,8 @@ describe("links", () => {
     const result = await cli.run(["links", "create", "--monto", "10", "--concepto", "QR", "--qr"])
     expect(result.code).toBe(0)
     expect(result.stdout).toMatch(/[▄▀█]{5,}/)
+    // Its stdout is a pipe: no colour, so not one escape code (NO_COLOR and --no-color alike).
+    expect(result.stdout).not.toContain("\u001b[")
   })
 
   it("list shows a table, filters, honours --limit and walks every page with --all", async () => {

@@ -102,7 +102,14 @@ export const registerLinks = (program: Command) => {
           },
           options.idempotencyKey === undefined ? {} : { idempotencyKey: options.idempotencyKey }
         )
-        const qr = options.qr ? await QRCode.toString(link.url, { type: "terminal", small: true }) : undefined
+        // In colour, dark-on-light blocks; without colour (NO_COLOR, --no-color, a file or a pipe)
+        // the same code in half-block characters alone, with no escape codes.
+        const qr = options.qr
+          ? await QRCode.toString(
+              link.url,
+              context.output.color ? { type: "terminal", small: true } : { type: "utf8" }
+            )
+          : undefined
         context.output.result(qr === undefined ? link : { ...link, qr_terminal: qr }, () => {
           const o = context.output
           o.line(`${o.green("✓")} Link ${link.idempotent_replay ? "existente (misma clave)" : "creado"}`)
