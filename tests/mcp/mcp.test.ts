@@ -15,19 +15,12 @@ let mcp: ChildProcess
 let mcpUrl: string
 let mcpOutput = ""
 
-beforeAll(async () => {
-  stack = await startStack({ SWITCH_API_POR_MINUTO: "100000" })
+/** The built MCP server against `apiUrl` on a free port, once its health route answers. */
+const startMcp = async (apiUrl: string) => {
   const port = await freePort()
-  mcpUrl = `http://127.0.0.1:${port}/mcp`
-  mcp = spawn(process.execPath, [resolve(__dirname, "../../apps/mcp/dist/main.js")], {
-    env: { ...process.env, MCP_PORT: String(port), SWITCH_API_URL: stack.url },
+  const child = spawn(process.execPath, [resolve(__dirname, "../../apps/mcp/dist/main.js")], {
+    env: { ...process.env, MCP_PORT: String(port), SWITCH_API_URL: apiUrl },
     stdio: ["ignore", "pipe", "pipe"]
-  })
-  mcp.stdout?.on("data", (c) => {
-    mcpOutput += c
-  })
-  mcp.stderr?.on("data", (c) => {
-    mcpOutput += c
   })
   for (let i = 0; i < 100; i++) {
     if (
@@ -39,6 +32,20 @@ beforeAll(async () => {
       break
     await new Promise((r) => setTimeout(r, 100))
   }
+  return { child, url: `http://127.0.0.1:${port}/mcp` }
+}
+
+beforeAll(async () => {
+  stack = await startStack({ SWITCH_API_POR_MINUTO: "100000" })
+  const started = await startMcp(stack.url)
+  mcp = started.child
+  mcpUrl = started.url
+  mcp.stdout?.on("data", (c) => {
+    mcpOutput += c
+  })
+  mcp.stderr?.on("data", (c) => {
+    mcpOutput += c
+  })
 })
 afterAll(async () => {
   mcp?.kill("SIGTERM")
@@ -163,26 +170,12 @@ describe("MCP tool server", () => {
   })
 
   it("says the API could not be reached when it cannot be, not an empty detail", async () => {
-    const port = await freePort()
     const nowhere = `http://127.0.0.1:${await freePort()}`
-    const lonely = spawn(process.execPath, [resolve(__dirname, "../../apps/mcp/dist/main.js")], {
-      env: { ...process.env, MCP_PORT: String(port), SWITCH_API_URL: nowhere },
-      stdio: "ignore"
-    })
+    const lonely = await startMcp(nowhere)
     try {
-      for (let i = 0; i < 100; i++) {
-        if (
-          await fetch(`http://127.0.0.1:${port}/health`).then(
-            (r) => r.ok,
-            () => false
-          )
-        )
-          break
-        await new Promise((r) => setTimeout(r, 100))
-      }
       const client = new Client({ name: "prueba", version: "1.0.0" })
       await client.connect(
-        new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`), {
+        new StreamableHTTPClientTransport(new URL(lonely.url), {
           requestInit: { headers: { "x-switch-key": stack.demoKey } }
         })
       )
@@ -192,7 +185,7 @@ describe("MCP tool server", () => {
       expect(text(result)).toContain(`Could not reach Switch at ${nowhere}`)
       await client.close()
     } finally {
-      lonely.kill("SIGTERM")
+      lonely.child.kill("SIGTERM")
     }
   })
 
