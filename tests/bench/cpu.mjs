@@ -107,13 +107,3 @@ export const cpuMeter = (serverPid) => {
     result: (requests) => report(ticks, capacity, requests)
   }
 }
-
-/** One span: starts measuring; `stop(requests)` gives {@link cpuMeter}'s result for it. */
-export const measureCpu = (serverPid) => {
-  const meter = cpuMeter(serverPid)
-  meter.start()
-  return (requests) => {
-    meter.stop()
-    return meter.result(requests)
-  }
-}
