@@ -77,6 +77,7 @@ const link = (comercioId: string, over: Partial<NewLink> = {}): NewLink => {
     split: null,
     busqueda: `pedido ${id}`,
     createdAt: at,
+    origen: "api",
     ...over
   }
 }
@@ -136,6 +137,19 @@ describe("link inserts committed together", () => {
     ).rows.map((r) => JSON.stringify(r.row))
     expect(stored).toHaveLength(3)
     expect(new Set(stored).size).toBe(1)
+  })
+
+  it("stores each link's own origen, alone or together (the origen filter means something)", async () => {
+    const { insert, statements } = await processPool()
+    const comercio = await merchant()
+    const alone = link(comercio, { origen: "panel" })
+    await insert(alone)
+    const together = [link(comercio, { origen: "mi_pagina" }), link(comercio, { origen: "whatsapp" })]
+    await Promise.all(together.map(insert))
+    expect(statements).toEqual([1, 2])
+    const stored = await db.query("select id, origen from links where comercio_id = $1", [comercio])
+    const byId = new Map(stored.rows.map((r) => [r.id, r.origen]))
+    for (const l of [alone, ...together]) expect(byId.get(l.id)).toBe(l.origen)
   })
 
   it("answers every row as created when its statement committed but the answer was lost", async () => {

@@ -172,6 +172,23 @@ describe("GET, cancel and simulate", () => {
 })
 
 describe("GET /links filters", () => {
+  it("a link made through the API is stored with origen api, and the origen filter selects by it", async () => {
+    const own = await registerMerchant(server.url)
+    const made = await create({ monto: 5, concepto: "Por la API" }, own.key)
+    expect(made.body.origen).toBe("api")
+    const lote = await call(server.url, "POST", "/switch/v1/lotes", {
+      key: own.key,
+      body: { items: [{ monto: 6, concepto: "Del lote" }] }
+    })
+    expect(lote.status).toBe(201)
+    const list = async (origen: string) =>
+      (await call(server.url, "GET", `/switch/v1/links?origen=${origen}`, { key: own.key })).body as Array<{
+        origen: string
+      }>
+    expect((await list("api")).map((l) => l.origen)).toEqual(["api", "api"])
+    for (const other of ["panel", "mi_pagina", "boton", "whatsapp"]) expect(await list(other)).toEqual([])
+  })
+
   it("filters by estado, amount, q (accent-insensitive) and rejects bad parameters with parametro", async () => {
     const other = await registerMerchant(server.url)
     const mk = (body: unknown) => create(body, other.key)

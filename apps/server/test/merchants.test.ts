@@ -74,6 +74,48 @@ describe("POST /switch/v1/comercios/registrar", () => {
     expect((await register(signup(freshCodigo().padEnd(32, "x")))).status).toBe(201)
   })
 
+  it("registration checks identificacion: V/E cédula digits, a J/G/P RIF with its check digit; email too", async () => {
+    for (const identificacion of [
+      "J-07013380-4",
+      "J-0701338",
+      "G-2000000-1",
+      "P-AB123456",
+      "12345678",
+      "V-12A45",
+      "hola",
+      "X-12345678"
+    ]) {
+      const reply = await register({ ...signup(freshCodigo()), identificacion })
+      expect(reply.status, identificacion).toBe(400)
+      expect(reply.body.error).toBe("validation")
+      expect(Object.keys(reply.body.detail.fieldErrors), identificacion).toEqual(["identificacion"])
+    }
+    for (const email of [
+      "a@b.c",
+      "a..b@tienda.ve",
+      "ventas@tienda..ve",
+      "ventas@-tienda.ve",
+      "ventas @tienda.ve"
+    ]) {
+      const reply = await register({ ...signup(freshCodigo()), email })
+      expect(reply.status, email).toBe(400)
+      expect(Object.keys(reply.body.detail.fieldErrors), email).toEqual(["email"])
+    }
+    for (const [identificacion, tipo_doc] of [
+      ["V-12.345.678", undefined],
+      ["12345678", "E"],
+      ["J070133805", undefined],
+      ["G-20000015-5", undefined]
+    ] as const) {
+      const reply = await register({
+        ...signup(freshCodigo()),
+        identificacion,
+        ...(tipo_doc ? { tipo_doc } : {})
+      })
+      expect(reply.status, identificacion).toBe(201)
+    }
+  })
+
   it("answers 409 for a codigo already taken and keeps the first merchant's key", async () => {
     const codigo = freshCodigo()
     const first = await register(signup(codigo))
@@ -195,6 +237,18 @@ describe("keys (/switch/v1/llaves)", () => {
     const bad = await call(server.url, "POST", "/switch/v1/llaves", { key, body: { label: "x", extra: 1 } })
     expect(bad.status).toBe(400)
     expect(bad.body.error).toBe("validation")
+  })
+
+  it("a key label of only spaces or invisible marks is 400 validation and makes no key", async () => {
+    const { key } = await registerMerchant(server.url)
+    const before = (await call(server.url, "GET", "/switch/v1/llaves", { key })).body.length
+    for (const label of ["   ", "\t \u200b", ""]) {
+      const reply = await call(server.url, "POST", "/switch/v1/llaves", { key, body: { label } })
+      expect(reply.status, JSON.stringify(label)).toBe(400)
+      expect(reply.body.error).toBe("validation")
+      expect(Object.keys(reply.body.detail.fieldErrors)).toEqual(["label"])
+    }
+    expect((await call(server.url, "GET", "/switch/v1/llaves", { key })).body).toHaveLength(before)
   })
 
   it("a revoked key answers 401 from then on", async () => {

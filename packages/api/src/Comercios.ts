@@ -14,6 +14,13 @@ import {
 import { ModeSchema } from "./Links.js"
 import { Authentication } from "./Security.js"
 
+/**
+ * An e-mail address a mail server will take: a local part without spaces (at most 64), a domain
+ * of dot-separated labels of letters, digits and inner hyphens, and a top-level name of letters.
+ */
+const EMAIL =
+  /^(?!\.)(?!.*\.\.)[^\s@]{1,64}(?<!\.)@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/
+
 export const RegistroBody = Schema.Struct({
   codigo: Schema.String.pipe(
     Schema.pattern(/^[a-z0-9_-]{3,32}$/, {
@@ -25,7 +32,7 @@ export const RegistroBody = Schema.Struct({
   tipo_doc: Schema.optional(Instrument.TipoDoc),
   email: Schema.String.pipe(
     Schema.maxLength(254, { message: () => "admite como máximo 254 caracteres" }),
-    Schema.pattern(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, { message: () => "no es un correo válido" })
+    Schema.pattern(EMAIL, { message: () => "no es un correo válido" })
   ).annotations({ message: () => "no es un correo válido" }),
   tipo: Schema.optional(
     Schema.Literal("empresa", "personal").annotations({ message: () => "debe ser empresa o personal" })
@@ -44,7 +51,9 @@ export const RegistroResult = Schema.Struct({
 }).annotations({ identifier: "RegistroResultado" })
 
 export const LlaveBody = Schema.Struct({
-  label: Instrument.text(64),
+  label: Instrument.text(64).pipe(
+    Schema.filter((label) => /[^\s\p{Cf}]/u.test(label), { message: () => "no puede estar en blanco" })
+  ),
   mode: Schema.optional(ModeSchema.annotations({ message: () => "debe ser test o live" }))
 }).annotations({ identifier: "CrearLlave" })
 

@@ -218,3 +218,7 @@ export const decodeLoteCreate = (
   Either.flatMap(decodeLoteBody(ignoringHours(input)), (body) =>
     Either.map(resolveExpiry(body, now), (expiresAt) => ({ body, expiresAt }))
   )
+
+/** Where a link was made (SPEC's `origen`): the API, the portal, the merchant's own page, the pay button or WhatsApp. */
+export const Origenes = ["api", "panel", "mi_pagina", "boton", "whatsapp"] as const
+export type Origen = (typeof Origenes)[number]

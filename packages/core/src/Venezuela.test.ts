@@ -323,3 +323,28 @@ describe("Venezuela identity documents", () => {
     }
   )
 })
+
+describe("Venezuela.parseMerchantId: a merchant's identificacion at sign-up", () => {
+  it.prop(
+    "a J, G or P RIF is accepted only with its own check digit",
+    [fc.constantFrom("J", "G", "P"), digitString(8)],
+    ([letter, body]) => {
+      const digit = Option.getOrThrow(Venezuela.rifCheckDigit(letter, body))
+      expect(Either.isRight(Venezuela.parseMerchantId(`${letter}-${body}-${digit}`))).toBe(true)
+      const wrong = (digit + 1) % 10
+      expect(Venezuela.parseMerchantId(`${letter}-${body}-${wrong}`)).toEqual(
+        Either.left("digito_verificador")
+      )
+    }
+  )
+
+  it("a cédula takes V or E and digits; anything else is refused", () => {
+    expect(Either.isRight(Venezuela.parseMerchantId("V-12.345.678"))).toBe(true)
+    expect(Either.isRight(Venezuela.parseMerchantId("12345678", "E"))).toBe(true)
+    expect(Either.isLeft(Venezuela.parseMerchantId("12345678"))).toBe(true)
+    expect(Either.isLeft(Venezuela.parseMerchantId("V-12A45678"))).toBe(true)
+    expect(Either.isLeft(Venezuela.parseMerchantId("J-123"))).toBe(true)
+    expect(Either.isLeft(Venezuela.parseMerchantId("P-AB12345"))).toBe(true)
+    expect(Either.isLeft(Venezuela.parseMerchantId("hola"))).toBe(true)
+  })
+})

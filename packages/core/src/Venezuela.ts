@@ -321,3 +321,20 @@ export const formatIdentificacion = (id: Identificacion): string =>
   id.tipo_doc !== "P" && /^\d{9}$/.test(id.numero)
     ? `${id.tipo_doc}-${id.numero.slice(0, 8)}-${id.numero.slice(8)}`
     : `${id.tipo_doc}-${id.numero}`
+
+/**
+ * A merchant's `identificacion` at sign-up: V or E take a cédula (1 to 8 digits) or a personal
+ * RIF; J, G and P take a RIF (8 digits and its check digit, verified). A passport alone does not
+ * identify a merchant, so a P must be the RIF SENIAT issues on it.
+ */
+export const parseMerchantId = (
+  text: string,
+  tipoDoc?: string
+): Either.Either<Identificacion, IdentificacionIssue> =>
+  Either.flatMap(parseIdentificacion(text, tipoDoc), (id) =>
+    id.tipo_doc !== "P"
+      ? Either.right(id)
+      : /^\d{9}$/.test(id.numero)
+        ? Either.map(rifNumber("P", id.numero), () => id)
+        : Either.left<IdentificacionIssue>("formato")
+  )

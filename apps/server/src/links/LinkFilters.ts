@@ -3,7 +3,7 @@
  * `400 validation` naming it in `parametro` with a text `detail`.
  */
 import { ValidationError } from "@switch/api"
-import { BankCalendar, LinkMachine, Money } from "@switch/core"
+import { BankCalendar, LinkMachine, LinkRequest, Money } from "@switch/core"
 import { Either } from "effect"
 
 export interface LinkFilters {
@@ -20,7 +20,7 @@ export interface LinkFilters {
   readonly offset: number
 }
 
-export const ORIGENES = ["api", "panel", "mi_pagina", "boton", "whatsapp"] as const
+const ORIGENES = LinkRequest.Origenes
 
 type Params = Readonly<Record<string, string | undefined>>
 

@@ -13,6 +13,7 @@
  * statement may have committed before its answer was lost, and then the row is this request's
  * own link, answered as created.
  */
+import type { LinkRequest } from "@switch/core"
 import { coalesce } from "../platform/Coalesce.js"
 import type { PgPool } from "../platform/Sql.js"
 import type { LinkRow } from "./LinkView.js"
@@ -32,6 +33,8 @@ export interface NewLink {
   readonly split: string | null
   readonly busqueda: string
   readonly createdAt: Date
+  /** Where the link was made; the API's own routes make `api`. */
+  readonly origen: LinkRequest.Origen
 }
 
 /** The JSON columns as Postgres keeps them (its key order), as every later read shows them. */
@@ -39,19 +42,21 @@ export type Inserted = Pick<LinkRow, "metadata" | "split">
 
 const COLUMNS = `
   insert into links (id, comercio_id, mode, monto, concepto, expires_at, success_url, failure_url,
-    metadata, idempotency_key, split, busqueda, created_at)`
+    metadata, idempotency_key, split, busqueda, created_at, origen)`
 
 const ONE_ROW = `
-  select $1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10, $11::jsonb, $12, $13
+  select $1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10, $11::jsonb, $12, $13, $14
   where not exists (select 1 from comercios where id = $2 and estado = 'suspendido')`
 
 const ROWS = `
   select t.id, t.comercio_id, t.mode, t.monto, t.concepto, t.expires_at, t.success_url,
-    t.failure_url, t.metadata::jsonb, t.idempotency_key, t.split::jsonb, t.busqueda, t.created_at
+    t.failure_url, t.metadata::jsonb, t.idempotency_key, t.split::jsonb, t.busqueda, t.created_at,
+    t.origen
   from unnest($1::uuid[], $2::uuid[], $3::text[], $4::bigint[], $5::text[], $6::timestamptz[],
-    $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::timestamptz[])
+    $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::timestamptz[],
+    $14::text[])
     as t(id, comercio_id, mode, monto, concepto, expires_at, success_url, failure_url, metadata,
-      idempotency_key, split, busqueda, created_at)
+      idempotency_key, split, busqueda, created_at, origen)
   where not exists (select 1 from comercios c where c.id = t.comercio_id and c.estado = 'suspendido')`
 
 const CONFLICT = `
@@ -84,7 +89,8 @@ const values = (l: NewLink) => [
   l.idempotencyKey,
   l.split,
   l.busqueda,
-  l.createdAt
+  l.createdAt,
+  l.origen
 ]
 
 /** Rows per statement: enough for every connection a worker serves at once. */
@@ -108,7 +114,7 @@ export const makeLinkInsert = (pool: PgPool["Type"]) => {
       (await own(link)) ?? one(link).catch(async (e) => (await own(link)) ?? Promise.reject(e)),
     many: async (links) => {
       const rowsIn = links.map(values)
-      const columns = Array.from({ length: 13 }, (_, i) => rowsIn.map((row) => row[i]))
+      const columns = Array.from({ length: 14 }, (_, i) => rowsIn.map((row) => row[i]))
       const keyed = links.some((l) => l.idempotencyKey !== null)
       const rows = await pool.run<Inserted & { id: string }>(keyed ? MANY : MANY_UNKEYED, columns)
       const byId = new Map(rows.map((r) => [r.id, r]))

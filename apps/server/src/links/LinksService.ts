@@ -44,6 +44,9 @@ export const snapshot = (row: LinkRow, merchant: MerchantRow): LinkMachine.LinkS
   tieneSplit: row.split !== null
 })
 
+/** Links made through the public API's own routes; the portal and the pages pass their own. */
+const API_ORIGEN: LinkRequest.Origen = "api"
+
 const validation = (errors: Validation.FieldErrors) => new ValidationError({ detail: errors })
 
 /** Split checks at creation, with the merchant's facts; the stored form keeps amounts as numbers. */
@@ -221,7 +224,8 @@ export const LinksServiceLive = Layer.effect(
         idempotencyKey: key,
         split: split === null ? null : JSON.stringify(split),
         busqueda: searchable(body.concepto, id),
-        createdAt: at
+        createdAt: at,
+        origen: API_ORIGEN
       })
       if (stored === undefined) return run(Effect.either(replay(caller, key, at)))
       // Every other column is known here or is the table's default; the JSON columns come back
@@ -240,7 +244,7 @@ export const LinksServiceLive = Layer.effect(
         failure_url: body.failure_url ?? null,
         metadata: stored.metadata,
         idempotency_key: key,
-        origen: "api",
+        origen: API_ORIGEN,
         lote_id: null,
         referencia_externa: null,
         split: stored.split,

@@ -25,6 +25,9 @@ import {
 
 const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
+/** A lote's links are made through the API (the portal's uploads will pass their own). */
+const ORIGEN: LinkRequest.Origen = "api"
+
 const validation = (errors: Validation.FieldErrors) => new ValidationError({ detail: errors })
 
 /** The key an item link is born with when the item brings none: unique by the batch id. */
@@ -128,7 +131,7 @@ export const LotesServiceLive = Layer.effect(
         const inserted = yield* sql<{ lote_pos: number }>`
           insert into links (id, comercio_id, mode, monto, concepto, expires_at, idempotency_key, origen,
             lote_id, lote_pos, referencia_externa, cliente, busqueda, created_at)
-          select t.id, ${caller.comercioId}, ${caller.mode}, t.monto, t.concepto, ${expiresAt}, t.clave, 'api',
+          select t.id, ${caller.comercioId}, ${caller.mode}, t.monto, t.concepto, ${expiresAt}, t.clave, ${ORIGEN},
             ${id}, t.pos, t.referencia, t.cliente, t.busqueda, ${at}
           from unnest(
             ${ids}::uuid[],

@@ -14,7 +14,7 @@ import {
   NotFound,
   ValidationError
 } from "@switch/api"
-import { Fees, Money, Validation } from "@switch/core"
+import { Fees, Money, Validation, Venezuela } from "@switch/core"
 import { Context, Effect, Either, Layer, Option, Redacted } from "effect"
 import { Settings } from "../Config.js"
 import * as KeyCache from "../http/KeyCache.js"
@@ -95,13 +95,19 @@ export const MerchantsServiceLive = Layer.effect(
     const register = (input: unknown) =>
       Effect.gen(function* () {
         const body = yield* Either.mapLeft(Validation.decode(Comercios.RegistroBody)(input), validation)
+        // The merchant's own document: a cédula, or a RIF whose check digit verifies.
+        const doc = yield* Either.mapLeft(
+          Venezuela.parseMerchantId(body.identificacion, body.tipo_doc),
+          (issue) =>
+            validation({ fieldErrors: { identificacion: [Venezuela.identificacionIssueMessage[issue]] } })
+        )
         const id = randomUUID()
         const key = Keys.generate("test")
         const created = yield* sql.withTransaction(
           Effect.gen(function* () {
             const rows = yield* sql`
               insert into comercios (id, codigo, nombre, identificacion, tipo_doc, email, tipo)
-              values (${id}, ${body.codigo}, ${body.nombre}, ${body.identificacion}, ${body.tipo_doc ?? null},
+              values (${id}, ${body.codigo}, ${body.nombre}, ${Venezuela.formatIdentificacion(doc)}, ${doc.tipo_doc},
                 ${body.email}, ${body.tipo ?? "empresa"})
               on conflict (codigo) do nothing returning id`
             if (rows.length === 0) return false
