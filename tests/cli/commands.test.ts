@@ -331,12 +331,35 @@ describe("register, admin and webhooks", () => {
     const wrongToken = await cli.run(["admin", "approve", "cli_tienda", "--admin-token", "malo"])
     expect(wrongToken.code).toBe(1)
 
-    const approved = await cli.json(["admin", "approve", "cli_tienda"], {
+    // Approval needs the settlement account in the merchant's own name.
+    const withoutAccount = await cli.run(["admin", "approve", "cli_tienda", "--json"], {
+      env: { SWITCH_ADMIN_TOKEN: ADMIN_TOKEN }
+    })
+    expect(withoutAccount.code).toBe(1)
+    expect(withoutAccount.stdout + withoutAccount.stderr).toContain("cuenta_liquidacion_requerida")
+    const cuenta = JSON.stringify({
+      tipo: "cuenta",
+      valor: "01050194651194079423",
+      banco: "0105",
+      identificacion: "J-07013380-5",
+      nombre: "Tienda CLI"
+    })
+    const approved = await cli.json(["admin", "approve", "cli_tienda", "--cuenta", cuenta], {
       env: { SWITCH_ADMIN_TOKEN: ADMIN_TOKEN }
     })
     expect(approved).toMatchObject({ codigo: "cli_tienda", estado: "activo" })
     expect(approved.api_key).toMatch(/^sk_live_/)
     const liveKey = `cli_tienda:${approved.api_key}`
+    // Approving again changes nothing and shows no new key.
+    const again = await cli.json(["admin", "approve", "cli_tienda"], {
+      env: { SWITCH_ADMIN_TOKEN: ADMIN_TOKEN }
+    })
+    expect(again).toMatchObject({ codigo: "cli_tienda", estado: "activo", ya_aprobado: true })
+    expect(again.api_key).toBeUndefined()
+    const reviewed = await cli.json(["admin", "review", "cli_tienda"], {
+      env: { SWITCH_ADMIN_TOKEN: ADMIN_TOKEN }
+    })
+    expect(reviewed).toMatchObject({ codigo: "cli_tienda", revisado: true })
 
     const set = await cli.json(
       ["admin", "set", "cli_tienda", "comision_pct=1.5", "tope_diario=300USD", "liquidacion_inmediata=true"],

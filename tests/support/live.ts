@@ -10,7 +10,7 @@ import { readdirSync, readFileSync, readlinkSync, rmSync } from "node:fs"
 import { createServer, type IncomingHttpHeaders } from "node:http"
 import { resolve } from "node:path"
 import { type BankSim, type Falla, startBankSim } from "@switch/bank-sim"
-import { ADMIN_TOKEN, call, merchantWithLiveKey, serverEnv } from "./stack.js"
+import { call, merchantWithLiveKey, OWN_ACCOUNT, serverEnv } from "./stack.js"
 
 export { serverEnv }
 
@@ -132,26 +132,14 @@ export const startBank = async (): Promise<Bank> => {
 // Merchants, links and the payment page
 
 /** An account of the stack's merchants (RIF J-07013380-5) at bank 0105, with valid check digits. */
-export const SETTLEMENT_ACCOUNT = {
-  tipo: "cuenta",
-  valor: "01050194651194079423",
-  banco: "0105",
-  identificacion: "J-07013380-5",
-  nombre: "Comercio"
-} as const
+export const SETTLEMENT_ACCOUNT = OWN_ACCOUNT
 
 /**
  * A merchant approved for live mode whose collections reach {@link SETTLEMENT_ACCOUNT} (a live
  * debit names the merchant's account as the collector).
  */
 export const liveMerchant = async (base: string, codigo: string) => {
-  const m = await merchantWithLiveKey({ url: base }, codigo)
-  const patched = await call(base, "PATCH", `/admin/v1/comercios/${codigo}`, {
-    headers: { "x-admin-token": ADMIN_TOKEN },
-    body: { cuenta_liquidacion: SETTLEMENT_ACCOUNT }
-  })
-  if (patched.status !== 200) throw new Error(`patch: ${patched.status} ${JSON.stringify(patched.body)}`)
-  return m
+  return merchantWithLiveKey({ url: base }, codigo)
 }
 
 /** A live link of `monto` bolivars; returns its id. */

@@ -117,6 +117,15 @@ export const call = async (
   return { status: response.status, body, headers: response.headers }
 }
 
+/** The settlement account merchants made here are approved with: in their own RIF. */
+export const OWN_ACCOUNT = {
+  tipo: "cuenta",
+  valor: "01050194651194079423",
+  banco: "0105",
+  identificacion: "J-07013380-5",
+  nombre: "Comercio"
+} as const
+
 /** Registers a merchant, approves it, and returns its test and live keys. */
 export const merchantWithLiveKey = async (stack: Pick<Stack, "url">, codigo: string) => {
   const reg = await call(stack.url, "POST", "/switch/v1/comercios/registrar", {
@@ -129,8 +138,14 @@ export const merchantWithLiveKey = async (stack: Pick<Stack, "url">, codigo: str
   })
   if (reg.status !== 201) throw new Error(`register: ${reg.status} ${JSON.stringify(reg.body)}`)
   const ok = await call(stack.url, "POST", `/admin/v1/comercios/${codigo}/aprobar`, {
-    headers: { "x-admin-token": ADMIN_TOKEN }
+    headers: { "x-admin-token": ADMIN_TOKEN },
+    body: { cuenta_liquidacion: OWN_ACCOUNT }
   })
   if (ok.status !== 200) throw new Error(`approve: ${ok.status} ${JSON.stringify(ok.body)}`)
+  // Reviewed too: the new-account caps are in dollars and would need a BCV rate.
+  const reviewed = await call(stack.url, "POST", `/admin/v1/comercios/${codigo}/revisar`, {
+    headers: { "x-admin-token": ADMIN_TOKEN }
+  })
+  if (reviewed.status !== 200) throw new Error(`review: ${reviewed.status} ${JSON.stringify(reviewed.body)}`)
   return { codigo, testKey: `${codigo}:${reg.body.api_key}`, liveKey: `${codigo}:${ok.body.api_key}` }
 }

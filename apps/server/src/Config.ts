@@ -28,8 +28,9 @@ export interface ServerSettings {
   /** SWITCH_CONCILIAR_SEGUNDOS: wait between bank queries of an operation with no final answer (30). */
   readonly conciliarSegundos: number
   /**
-   * SWITCH_CONCILIAR_ABANDONO_SEGUNDOS: after this, an operation the bank never saw (direct API,
-   * or a payment on the page) is settled as not done (4 h).
+   * SWITCH_CONCILIAR_ABANDONO_SEGUNDOS (4 h): after this, an operation the bank answers it never
+   * received (direct API, or a payment on the page) is settled as not done; one the bank cannot
+   * be asked about (its query fails) goes to review for a person instead.
    */
   readonly conciliarAbandonoSegundos: number
   /**
@@ -43,6 +44,8 @@ export interface ServerSettings {
    * (http/ClientAddress.ts). Empty by default: the socket's address is the client's.
    */
   readonly proxiesConfiables: ReadonlyArray<string>
+  /** Hours a BCV rate stays usable (`SWITCH_TASA_MAX_HORAS`, 48); an older one counts as missing. */
+  readonly tasaMaxHoras: number
 }
 
 const ABIERTO: BankCalendar.BankCloseStatus = { _tag: "Abierto" }
@@ -79,6 +82,7 @@ export const fromEnv = (env: NodeJS.ProcessEnv, secret: string, port: number): S
   conciliarSegundos: positiveNumber(env.SWITCH_CONCILIAR_SEGUNDOS, 30),
   conciliarAbandonoSegundos: positiveNumber(env.SWITCH_CONCILIAR_ABANDONO_SEGUNDOS, 4 * 3600),
   cierreBancario: env.SWITCH_CIERRE_BANCARIO !== "0",
+  tasaMaxHoras: positiveNumber(env.SWITCH_TASA_MAX_HORAS, 48),
   proxiesConfiables: (env.SWITCH_PROXIES_CONFIABLES ?? "")
     .split(",")
     .map((entry) => entry.trim())

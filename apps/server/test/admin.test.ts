@@ -2,6 +2,7 @@ import { Venezuela } from "@switch/core"
 import { Option } from "effect"
 import Pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { openPage } from "./checkoutHarness.js"
 import { approveMerchant, call, registerMerchant, startServer, type TestServer } from "./harness.js"
 
 let server: TestServer
@@ -109,7 +110,9 @@ describe("admin token", () => {
 describe("POST /admin/v1/comercios/{codigo}/aprobar", () => {
   it("completes KYC, activates the merchant and returns a working live key once", async () => {
     const { codigo, key } = await registerMerchant(server.url)
-    const reply = await admin("POST", `/admin/v1/comercios/${codigo}/aprobar`)
+    const reply = await admin("POST", `/admin/v1/comercios/${codigo}/aprobar`, {
+      cuenta_liquidacion: ownAccount()
+    })
     expect(reply.status).toBe(200)
     expect(Object.keys(reply.body).sort()).toEqual(["api_key", "codigo", "estado", "kyc_tier"])
     expect(reply.body).toMatchObject({ codigo, estado: "activo", kyc_tier: 1 })
@@ -130,8 +133,10 @@ describe("POST /admin/v1/comercios/{codigo}/aprobar", () => {
     const testList = await call(server.url, "GET", "/switch/v1/links", { key })
     expect(testList.body.map((l: { id: string }) => l.id)).not.toContain(link.body.id)
 
+    // Approval is not the review: the new-account caps stay until POST .../revisar.
     const view = await admin("GET", `/admin/v1/comercios/${codigo}`)
-    expect(view.body).toMatchObject({ estado: "activo", kyc_tier: 1, revisado: true })
+    expect(view.body).toMatchObject({ estado: "activo", kyc_tier: 1, revisado: false })
+    expect(view.body.cuenta_liquidacion).toMatchObject({ valor: "01050194651194079423", banco: "0105" })
     // The key is stored only as a hash.
     const rows = await dbQuery("select hash, label from llaves where mode = 'live' and ultimos4 = $1", [
       reply.body.api_key.slice(-4)
@@ -139,14 +144,91 @@ describe("POST /admin/v1/comercios/{codigo}/aprobar", () => {
     expect(rows.some((r) => r.label === "aprobacion" && r.hash !== reply.body.api_key)).toBe(true)
   })
 
-  it("approving again issues another live key and both work", async () => {
+  it("approving twice returns the same state and mints no second live key", async () => {
     const { codigo } = await registerMerchant(server.url)
     const first = await approveMerchant(server, codigo)
-    const second = await approveMerchant(server, codigo)
-    expect(second).not.toBe(first)
-    for (const live of [first, second]) {
-      expect((await call(server.url, "GET", "/switch/v1/llaves", { key: live })).status).toBe(200)
+    const liveKeys = async () =>
+      (
+        await dbQuery(
+          "select count(*)::int as n from llaves l join comercios c on c.id = l.comercio_id where c.codigo = $1 and l.mode = 'live'",
+          [codigo]
+        )
+      )[0].n
+    expect(await liveKeys()).toBe(1)
+    for (const body of [undefined, { cuenta_liquidacion: ownAccount() }]) {
+      const again = await admin("POST", `/admin/v1/comercios/${codigo}/aprobar`, body)
+      expect(again.status).toBe(200)
+      expect(again.body).toEqual({ codigo, estado: "activo", kyc_tier: 1, ya_aprobado: true })
     }
+    expect(await liveKeys()).toBe(1)
+    expect((await call(server.url, "GET", "/switch/v1/llaves", { key: first })).status).toBe(200)
+  })
+
+  it("approval for live mode requires a settlement account in the merchant's own name", async () => {
+    const { codigo } = await registerMerchant(server.url)
+    const none = await admin("POST", `/admin/v1/comercios/${codigo}/aprobar`)
+    expect(none.status).toBe(409)
+    expect(none.body.error).toBe("cuenta_liquidacion_requerida")
+    expect(typeof none.body.detail).toBe("string")
+    const other = await admin("POST", `/admin/v1/comercios/${codigo}/aprobar`, {
+      cuenta_liquidacion: { ...ownAccount(), identificacion: "V-12345678" }
+    })
+    expect(other.status).toBe(400)
+    expect(Object.keys(other.body.detail.fieldErrors)).toEqual(["cuenta_liquidacion.identificacion"])
+    const unknownField = await admin("POST", `/admin/v1/comercios/${codigo}/aprobar`, {
+      cuenta: ownAccount()
+    })
+    expect(unknownField.status).toBe(400)
+    // Nothing changed: still pending, no live key.
+    const view = await admin("GET", `/admin/v1/comercios/${codigo}`)
+    expect(view.body).toMatchObject({
+      estado: "pendiente",
+      kyc_tier: 0,
+      cuenta_liquidacion: null,
+      aprobado_at: null
+    })
+    // An account set beforehand (PATCH) is enough; once approved it can be replaced, never cleared.
+    expect((await patch(codigo, { cuenta_liquidacion: ownAccount() })).status).toBe(200)
+    const approved = await admin("POST", `/admin/v1/comercios/${codigo}/aprobar`)
+    expect(approved.status).toBe(200)
+    expect(approved.body.api_key).toMatch(/^sk_live_/)
+    const cleared = await patch(codigo, { cuenta_liquidacion: null })
+    expect(cleared.status).toBe(409)
+    expect(cleared.body.error).toBe("cuenta_liquidacion_requerida")
+    expect((await admin("GET", `/admin/v1/comercios/${codigo}`)).body.cuenta_liquidacion).not.toBeNull()
+  })
+
+  it("a merchant approved before it needed an account cannot take a live payment: nothing reaches the bank", async () => {
+    const { codigo } = await registerMerchant(server.url)
+    const live = await approveMerchant(server, codigo)
+    // As an approval before this rule left it: live, with no settlement account on record.
+    await dbQuery("update comercios set cuenta_liquidacion = null where codigo = $1", [codigo])
+    const link = await call(server.url, "POST", "/switch/v1/links", {
+      key: live,
+      body: { monto: 10, concepto: "x" }
+    })
+    const page = await openPage(server.url, link.body.id)
+    const code = await page.post("/codigo", {
+      banco: "0102",
+      tipo_doc: "V",
+      identificacion: "12345678",
+      telefono: "04141234567"
+    })
+    expect(code.status).toBe(409)
+    expect(code.body.error).toBe("comercio_sin_cuenta")
+  })
+
+  it("POST .../revisar marks the account reviewed (lifting the new-account caps), the same when repeated", async () => {
+    const { codigo } = await registerMerchant(server.url)
+    await approveMerchant(server, codigo, { reviewed: false })
+    expect((await admin("GET", `/admin/v1/comercios/${codigo}`)).body.revisado).toBe(false)
+    for (let i = 0; i < 2; i++) {
+      const reply = await admin("POST", `/admin/v1/comercios/${codigo}/revisar`)
+      expect(reply.status).toBe(200)
+      expect(reply.body).toMatchObject({ codigo, estado: "activo", revisado: true })
+    }
+    expect((await admin("POST", "/admin/v1/comercios/no-existe/revisar")).status).toBe(404)
+    expect((await admin("POST", `/admin/v1/comercios/${codigo}/revisar`, undefined, "malo")).status).toBe(401)
   })
 
   it("answers 404 for an unknown or malformed merchant code", async () => {

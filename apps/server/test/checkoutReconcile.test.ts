@@ -75,7 +75,7 @@ const payerWithCode = async () => {
 }
 
 describe("checkout reconciliation", () => {
-  it("a debit the bank never received (5xx) waits in revision, then is settled as not done and the link reopens", async () => {
+  it("a debit the bank answers it never received (5xx, then 404 to queries) waits in revision, then is settled as not done and the link reopens", async () => {
     const id = await newLink()
     const { body } = await payerWithCode()
     await simCall(rig, "POST", "/admin/fallas", { ruta: "debito", tipo: "error_5xx", veces: 1 })
@@ -96,6 +96,58 @@ describe("checkout reconciliation", () => {
     expect(after.solicitudes.debito - (before.solicitudes.debito ?? 0)).toBe(1)
     const events = await rig.db.query("select 1 from eventos where data->>'link_id' = $1", [id])
     expect(events.rows).toHaveLength(0)
+  })
+
+  it("a debit never acknowledged whose queries keep failing goes to review after the window: the link is never reopened", async () => {
+    const id = await newLink()
+    const { body } = await payerWithCode()
+    await simCall(rig, "POST", "/admin/fallas", {
+      fallas: [
+        { ruta: "debito", tipo: "error_5xx", veces: 1 },
+        { ruta: "consulta", tipo: "error_5xx", veces: 100_000 }
+      ]
+    })
+    try {
+      const before = await counters(rig)
+      const page = await openPage(rig.server.url, id)
+      expect((await page.post("/pagar", body)).body).toEqual({ estado: "procesando" })
+      const review = async () =>
+        (await rig.db.query("select estado, revision_desde from intentos_pago where link_id = $1", [id]))
+          .rows[0]
+      // The window is 3 s: past it the attempt is marked for a person, and the link stays put.
+      const end = Date.now() + 8_000
+      while (Date.now() < end && (await review())?.revision_desde === null)
+        await new Promise((r) => setTimeout(r, 100))
+      expect((await review()).revision_desde).not.toBeNull()
+      expect(await until(id, "pendiente", 1_500)).toBe("revision")
+      expect((await review()).estado).toBe("DESCONOCIDA")
+      const events = await rig.db.query("select 1 from eventos where data->>'link_id' = $1", [id])
+      expect(events.rows).toHaveLength(0)
+      const settled = await rig.db.query(
+        "select 1 from transacciones where link_id = $1 and operacion = 'liquidacion'",
+        [id]
+      )
+      expect(settled.rows).toHaveLength(0)
+      expect((await counters(rig)).debitos_aplicados).toBe(before.debitos_aplicados)
+    } finally {
+      await simCall(rig, "DELETE", "/admin/fallas")
+    }
+  })
+
+  it("PENDIENTE_BCV from the bank keeps a page payment processing (queried later), never rejected", async () => {
+    const id = await newLink()
+    const { body } = await payerWithCode()
+    await simCall(rig, "POST", "/admin/fallas", { ruta: "debito", tipo: "rechazo", codigo: "09", veces: 1 })
+    const page = await openPage(rig.server.url, id)
+    expect((await page.post("/pagar", body)).body).toEqual({ estado: "procesando" })
+    expect(await linkState(id)).toBe("procesando")
+    await new Promise((r) => setTimeout(r, 1_500))
+    expect(await linkState(id)).toBe("procesando")
+    const attempt = await rig.db.query(
+      "select estado, motivo_rechazo from intentos_pago where link_id = $1",
+      [id]
+    )
+    expect(attempt.rows).toEqual([{ estado: "PENDIENTE", motivo_rechazo: null }])
   })
 
   it("an attempt left sending by a stopped process is asked about after the bank call's deadline and pays the link once", async () => {

@@ -165,6 +165,24 @@ describe("live mode against the bank simulator", () => {
     expect(await notices(rig, r.body.id)).toEqual({ "transaccion.rechazada": 1 })
   })
 
+  it("PENDIENTE_BCV from the bank is not a final rejection: the operation stays PENDIENTE and is queried later", async () => {
+    const p = await payer(rig, 50_000)
+    const body = tokenBody(p, 100)
+    await post(m.live, "/cobrar/token", body)
+    await simCall(rig, "POST", "/admin/fallas", { ruta: "debito", tipo: "rechazo", codigo: "09", veces: 1 })
+    const r = await post(m.live, "/cobrar", { ...body, otp: await codeFor(rig, p) })
+    expect(r.body).toMatchObject({ estado: "PENDIENTE", motivo_rechazo: null })
+    const row = (
+      await rig.db.query("select estado, proxima_consulta from transacciones where id = $1", [r.body.id])
+    ).rows[0]
+    expect(row.estado).toBe("PENDIENTE")
+    expect(row.proxima_consulta).not.toBeNull()
+    // Later queries answer the same code: still waiting, never RECHAZADA, no notice yet.
+    await new Promise((resolve) => setTimeout(resolve, 1_000))
+    expect((await until(rig, m.live, r.body.id, "RECHAZADA", 300)).estado).toBe("PENDIENTE")
+    expect(await notices(rig, r.body.id)).toEqual({})
+  })
+
   it("20 concurrent repeats of /cobrar make one bank debit and all answer the same", async () => {
     const p = await payer(rig, 50_000)
     const body = tokenBody(p, 10)

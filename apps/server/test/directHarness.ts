@@ -77,10 +77,13 @@ export const startDirect = async (overrides: Partial<ServerSettings> = {}): Prom
 /** A merchant just registered (not reviewed): its test key only. */
 export const registerMerchantOnly = (rig: DirectRig) => registerMerchant(rig.server.url)
 
-/** A merchant with its test key and (approved) live key. */
-export const merchant = async (rig: DirectRig) => {
+/**
+ * A merchant with its test key and (approved) live key; reviewed unless `reviewed` is false, so
+ * the new-account caps (in dollars) stay out of the way.
+ */
+export const merchant = async (rig: DirectRig, options: { reviewed?: boolean } = {}) => {
   const m = await registerMerchant(rig.server.url)
-  const live = await approveMerchant(rig.server, m.codigo)
+  const live = await approveMerchant(rig.server, m.codigo, options)
   return { codigo: m.codigo, test: m.key, live }
 }
 

@@ -15,7 +15,6 @@ import {
   merchant,
   notices,
   payer,
-  registerMerchantOnly,
   simCall,
   startDirect,
   stored,
@@ -110,10 +109,10 @@ describe("receive caps", () => {
     )
   })
 
-  it("an account not yet reviewed has the new-account cap of US$ 300 a day", async () => {
+  it("new accounts keep the caps of US$ 300 a day on live money until an operator reviews them; approval is not review", async () => {
     await admin(rig, "PUT", "/admin/v1/tasa-bcv", { ves_por_usd: 40 })
-    const fresh = await registerMerchantOnly(rig)
-    const refused = await post(fresh.key, "/cobrar/token", tokenBody(await payer(rig), 12_000.01))
+    const fresh = await merchant(rig, { reviewed: false })
+    const refused = await post(fresh.live, "/cobrar/token", tokenBody(await payer(rig), 12_000.01))
     expect(refused.status).toBe(409)
     expect(refused.body).toMatchObject({
       error: "tope_diario_excedido",
@@ -121,9 +120,92 @@ describe("receive caps", () => {
       tope_usd: 300,
       tasa_bcv: 40
     })
-    expect((await post(fresh.key, "/cobrar/token", tokenBody(await payer(rig), 12_000))).body.estado).toBe(
+    expect((await post(fresh.live, "/cobrar/token", tokenBody(await payer(rig), 12_000))).body.estado).toBe(
       "ACEPTADA"
     )
+    // Test money is not live money: only the merchant's own limits apply there.
+    expect(
+      (await post(fresh.test, "/cobrar/token", tokenBody(await payer(rig), 12_000.01))).body.estado
+    ).toBe("ACEPTADA")
+    expect((await admin(rig, "POST", `/admin/v1/comercios/${fresh.codigo}/revisar`)).status).toBe(200)
+    expect(
+      (await post(fresh.live, "/cobrar/token", tokenBody(await payer(rig), 12_000.01))).body.estado
+    ).toBe("ACEPTADA")
+  })
+})
+
+describe("dollar limits fail closed without a usable BCV rate", () => {
+  const setRate = async (ves_por_usd: number, hoursAgo = 0) => {
+    await rig.db.query("delete from tasas_bcv")
+    await rig.db.query(
+      "insert into tasas_bcv (ves_por_usd, created_at) values ($1, now() - make_interval(hours => $2))",
+      [ves_por_usd, hoursAgo]
+    )
+  }
+
+  it("with a dollar cap and no rate (or one older than SWITCH_TASA_MAX_HORAS) the code request is 503 tasa_no_disponible and reaches no bank", async () => {
+    const m = await merchant(rig)
+    await patch(m.codigo, { tope_diario: { monto: 300, moneda: "USD" } })
+    const fresh = await merchant(rig, { reviewed: false })
+    const bolivares = await merchant(rig)
+    await patch(bolivares.codigo, { tope_diario: { monto: 100_000, moneda: "VES" } })
+    try {
+      for (const state of ["none", "stale"] as const) {
+        if (state === "none") await rig.db.query("delete from tasas_bcv")
+        else await setRate(40, 49)
+        const codigos = (await counters(rig)).solicitudes.codigo ?? 0
+        for (const key of [m.live, m.test, fresh.live]) {
+          const r = await post(key, "/cobrar/token", tokenBody(await payer(rig), 10))
+          expect(r.status, `${state} ${key}`).toBe(503)
+          expect(r.body.error).toBe("tasa_no_disponible")
+          expect(typeof r.body.motivo).toBe("string")
+        }
+        // The payer's page says the same, before any bank is asked.
+        const link = await post(m.live, "/links", { monto: 10, concepto: "Pedido" })
+        const page = await openPage(rig.server.url, link.body.id)
+        const p = await payer(rig)
+        const code = await page.post("/codigo", {
+          banco: p.banco,
+          tipo_doc: "V",
+          identificacion: "12345678",
+          telefono: p.valor
+        })
+        expect(code.status).toBe(503)
+        expect(code.body).toMatchObject({ error: "tasa_no_disponible" })
+        expect((await counters(rig)).solicitudes.codigo ?? 0).toBe(codigos)
+        // Limits in bolivars need no rate.
+        expect(
+          (await post(bolivares.live, "/cobrar/token", tokenBody(await payer(rig), 10))).body.estado
+        ).toBe("ACEPTADA")
+      }
+      // A rate younger than the limit lets the charges through again.
+      await setRate(40, 47)
+      expect((await post(m.live, "/cobrar/token", tokenBody(await payer(rig), 10))).body.estado).toBe(
+        "ACEPTADA"
+      )
+    } finally {
+      await setRate(40)
+    }
+  })
+
+  it("a code already requested is not debited once the rate goes stale under a dollar limit", async () => {
+    await setRate(40)
+    const m = await merchant(rig)
+    await patch(m.codigo, { monto_max: { monto: 100, moneda: "USD" } })
+    const p = await payer(rig, 50_000)
+    const body = tokenBody(p, 10)
+    expect((await post(m.live, "/cobrar/token", body)).body.estado).toBe("ACEPTADA")
+    await setRate(40, 49)
+    try {
+      const before = await counters(rig)
+      const r = await post(m.live, "/cobrar", { ...body, otp: await codeFor(rig, p) })
+      expect(r.status).toBe(503)
+      expect(r.body.error).toBe("tasa_no_disponible")
+      expect((await counters(rig)).debitos_aplicados).toBe(before.debitos_aplicados)
+      expect(await balance(rig, p.banco, p.valor)).toBe(50_000)
+    } finally {
+      await setRate(40)
+    }
   })
 })
 

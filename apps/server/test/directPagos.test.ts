@@ -156,6 +156,42 @@ describe("idempotency and the unknown", () => {
   })
 })
 
+describe("an operation the bank cannot be asked about", () => {
+  it("unresolved after the window while the bank's queries fail, a payout goes to review: never settled as not done", async () => {
+    const b = await payer(rig, 0)
+    await simCall(rig, "POST", "/admin/fallas", {
+      fallas: [
+        { ruta: "transferencia", tipo: "error_5xx", veces: 1 },
+        { ruta: "consulta", tipo: "error_5xx", veces: 100_000 }
+      ]
+    })
+    try {
+      const before = await counters(rig)
+      const r = await post(m.live, "/pagar", pagoBody(b, 9, { via: "pago_movil" }))
+      expect(r.body.estado).toBe("DESCONOCIDA")
+      // The window is 2 s; wait well past it.
+      const end = Date.now() + 8_000
+      let row: any = null
+      while (Date.now() < end) {
+        row = (await rig.db.query("select * from transacciones where id = $1", [r.body.id])).rows[0]
+        if (row?.revision_desde !== null && row?.revision_desde !== undefined) break
+        await new Promise((resolve) => setTimeout(resolve, 100))
+      }
+      expect(row.revision_desde).not.toBeNull()
+      await new Promise((resolve) => setTimeout(resolve, 1_000))
+      const after = (await rig.db.query("select * from transacciones where id = $1", [r.body.id])).rows[0]
+      expect(after).toMatchObject({ estado: "DESCONOCIDA", motivo_rechazo: null })
+      expect((await until(rig, m.live, r.body.id, "RECHAZADA", 300)).estado).toBe("DESCONOCIDA")
+      expect(await notices(rig, r.body.id)).toEqual({})
+      const counted = await counters(rig)
+      expect(counted.solicitudes.transferencia - before.solicitudes.transferencia).toBe(1)
+      expect(counted.creditos_aplicados).toBe(before.creditos_aplicados)
+    } finally {
+      await simCall(rig, "DELETE", "/admin/fallas")
+    }
+  })
+})
+
 describe("dispersiones", () => {
   it("each payment is its own operation; a repeat returns the same results and pays nothing more", async () => {
     const [a, b] = [await payer(rig, 0), await payer(rig, 0)]

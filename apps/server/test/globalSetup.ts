@@ -40,7 +40,8 @@ export default async function setup(project: TestProject) {
       conciliarSegundos: 0.2,
       conciliarAbandonoSegundos: 5,
       cierreBancario: true,
-      proxiesConfiables: []
+      proxiesConfiables: [],
+      tasaMaxHoras: 48
     },
     { seed: false }
   )

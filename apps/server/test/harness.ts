@@ -43,6 +43,7 @@ export const testSettings = (overrides: Partial<ServerSettings> = {}): ServerSet
   conciliarAbandonoSegundos: 5,
   cierreBancario: true,
   proxiesConfiables: [],
+  tasaMaxHoras: 48,
   ...overrides
 })
 
@@ -112,12 +113,36 @@ export const registerMerchant = async (base: string, codigo = `c${randomUUID().s
   return { codigo, key: `${codigo}:${reply.body.api_key}` }
 }
 
-/** Approves a merchant through the admin API and returns its live `x-switch-key` value. */
-export const approveMerchant = async (server: TestServer, codigo: string) => {
+/** The settlement account of every merchant {@link registerMerchant} makes: in its own RIF. */
+export const OWN_ACCOUNT = {
+  tipo: "cuenta",
+  valor: "01050194651194079423",
+  banco: "0105",
+  identificacion: "J-07013380-5",
+  nombre: "Comercio"
+} as const
+
+/**
+ * Approves a merchant through the admin API, with its settlement account, and returns its live
+ * `x-switch-key` value. Unless `reviewed` is false, the account is also reviewed, so the
+ * new-account caps (in dollars, needing a BCV rate) do not apply.
+ */
+export const approveMerchant = async (
+  server: TestServer,
+  codigo: string,
+  options: { reviewed?: boolean } = {}
+) => {
+  const headers = { "x-admin-token": "admin-de-prueba" }
   const reply = await call(server.url, "POST", `/admin/v1/comercios/${codigo}/aprobar`, {
-    headers: { "x-admin-token": "admin-de-prueba" }
+    headers,
+    body: { cuenta_liquidacion: OWN_ACCOUNT }
   })
   if (reply.status !== 200) throw new Error(`approve failed: ${reply.status} ${JSON.stringify(reply.body)}`)
+  if (options.reviewed !== false) {
+    const review = await call(server.url, "POST", `/admin/v1/comercios/${codigo}/revisar`, { headers })
+    if (review.status !== 200)
+      throw new Error(`review failed: ${review.status} ${JSON.stringify(review.body)}`)
+  }
   return `${codigo}:${reply.body.api_key}`
 }
 

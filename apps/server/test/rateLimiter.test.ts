@@ -72,3 +72,20 @@ describe("rate limiter", () => {
     expect(allowed).toBeGreaterThanOrEqual(2_000 - 2 * 31)
   })
 })
+
+describe("durability", () => {
+  it("rate and cap counters survive a Postgres crash: no table is UNLOGGED", async () => {
+    const client = new Pg.Client({ connectionString: databaseUrl })
+    await client.connect()
+    try {
+      const { rows } = await client.query(
+        `select c.relname, c.relpersistence from pg_class c join pg_namespace n on n.oid = c.relnamespace
+         where c.relkind in ('r', 'p') and n.nspname not in ('pg_catalog', 'information_schema')`
+      )
+      expect(rows.map((r) => r.relname)).toContain("contadores")
+      expect(rows.filter((r) => r.relpersistence === "u").map((r) => r.relname)).toEqual([])
+    } finally {
+      await client.end()
+    }
+  })
+})

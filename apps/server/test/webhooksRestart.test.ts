@@ -6,7 +6,7 @@ import { type ChildProcess, spawn } from "node:child_process"
 import { resolve } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { freePort } from "../src/platform/Postgres.js"
-import { call, freshDatabase, registerMerchant } from "./harness.js"
+import { call, freshDatabase, OWN_ACCOUNT, registerMerchant } from "./harness.js"
 import {
   eventually,
   paySimulated,
@@ -86,6 +86,10 @@ afterAll(async () => {
 const setup = async (base: string, url: string) => {
   const m = await registerMerchant(base)
   const approved = await call(base, "POST", `/admin/v1/comercios/${m.codigo}/aprobar`, {
+    headers: { "x-admin-token": "admin-de-prueba" },
+    body: { cuenta_liquidacion: OWN_ACCOUNT }
+  })
+  await call(base, "POST", `/admin/v1/comercios/${m.codigo}/revisar`, {
     headers: { "x-admin-token": "admin-de-prueba" }
   })
   const liveKey = `${m.codigo}:${approved.body.api_key}`

@@ -58,6 +58,19 @@ export class BankClosed extends Schema.Class<BankClosed>("BankClosed")(
   HttpApiSchema.annotations({ status: 503, description: "Cierre bancario diario; header Retry-After" })
 ) {}
 
+/**
+ * `503 tasa_no_disponible`: a limit in dollars is in force (the new-account caps included) and
+ * no BCV rate, or only one older than `SWITCH_TASA_MAX_HORAS`, is on record; nothing is asked
+ * of the bank. `motivo` is text for the payer.
+ */
+export class RateUnavailable extends Schema.Class<RateUnavailable>("RateUnavailable")(
+  { error: Schema.Literal("tasa_no_disponible"), motivo: Schema.String },
+  HttpApiSchema.annotations({
+    status: 503,
+    description: "Sin tasa BCV vigente para aplicar límites en dólares"
+  })
+) {}
+
 /** A UUID, as every direct-API `idempotency_key` must be. */
 export const Uuid = Schema.String.pipe(
   Schema.pattern(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, {
@@ -189,10 +202,11 @@ export class DirectGroup extends HttpApiGroup.make("direct")
       .addError(CapExceeded)
       .addError(DirectConflict)
       .addError(BankClosed)
+      .addError(RateUnavailable)
       .annotate(OpenApi.Summary, "Cobro: solicitar el código al banco del pagador")
       .annotate(
         OpenApi.Description,
-        "`ACEPTADA`: el código fue solicitado (vale unos 120 s). En modo prueba el código es simulado y `12345678` se acepta. `409 tope_*` si el cobro pasaría un tope; `503 cierre_bancario` de 23:45 a 01:30 (modo live)."
+        "`ACEPTADA`: el código fue solicitado (vale unos 120 s). En modo prueba el código es simulado y `12345678` se acepta. `409 tope_*` si el cobro pasaría un tope; `503 cierre_bancario` de 23:45 a 01:30 (modo live); `503 tasa_no_disponible` si un límite en dólares no puede convertirse por falta de una tasa BCV vigente."
       )
   )
   .add(
@@ -204,6 +218,7 @@ export class DirectGroup extends HttpApiGroup.make("direct")
       .addError(CapExceeded)
       .addError(DirectConflict)
       .addError(BankClosed)
+      .addError(RateUnavailable)
       .annotate(OpenApi.Summary, "Cobro: ejecutar el débito con el código")
       .annotate(OpenApi.Description, `Reusar el \`idempotency_key\` de \`/cobrar/token\`. ${resultadoDoc}`)
   )

@@ -390,3 +390,38 @@ describe("Caps: 409 body", () => {
     })
   })
 })
+
+describe("Caps: dollar limits fail closed without a rate", () => {
+  const arbLimits = fc.record({
+    caps: fc.record({ topeDiario: arbOptionalLimit, topeAcumulado: arbOptionalLimit }),
+    limits: fc.record({
+      montoMin: arbOptionalLimit,
+      montoMax: arbOptionalLimit,
+      maxDiario: arbOptionalLimit
+    }),
+    revisado: fc.boolean()
+  })
+
+  it.prop("a rate is needed exactly when some limit in force is in dollars", [arbLimits], ([input]) => {
+    const dollar = [
+      input.caps.topeDiario,
+      input.caps.topeAcumulado,
+      input.limits.montoMin,
+      input.limits.montoMax,
+      input.limits.maxDiario
+    ].some((l) => l?.moneda === "USD")
+    expect(Caps.needsRate(input)).toBe(dollar || !input.revisado)
+  })
+
+  it("an account not yet reviewed always needs the rate: its new-account caps are in dollars", () => {
+    expect(Caps.needsRate({ caps: {}, limits: {}, revisado: false })).toBe(true)
+    expect(Caps.needsRate({ caps: { topeDiario: ves(100) }, limits: {}, revisado: true })).toBe(false)
+    expect(Caps.needsRate({ caps: {}, limits: { montoMax: usd(100) }, revisado: true })).toBe(true)
+  })
+
+  it("a rate older than the allowed hours counts as missing", () => {
+    const setAt = new Date("2026-11-20T12:00:00Z")
+    expect(Caps.rateIsFresh(setAt, new Date("2026-11-22T12:00:00Z"), 48)).toBe(true)
+    expect(Caps.rateIsFresh(setAt, new Date("2026-11-22T12:00:00.001Z"), 48)).toBe(false)
+  })
+})

@@ -249,3 +249,37 @@ export const refusalBody = (r: CapRefusal, conLlaveComercio: boolean): CapRefusa
     ...(r.tasa_bcv === undefined ? {} : { tasa_bcv: rateToNumber(r.tasa_bcv) })
   }
 }
+
+// ---------------------------------------------------------------------------------------------
+// The BCV rate the dollar limits need
+// ---------------------------------------------------------------------------------------------
+
+/** The limits in force on a charge, before any is converted to bolivars. */
+export interface LimitsInForce {
+  readonly caps: ReceiveCaps
+  readonly limits: ChargeLimits
+  /** Whether the new-account caps are lifted (the merchant was reviewed, or the money is test). */
+  readonly revisado: boolean
+}
+
+/**
+ * Whether a charge cannot be judged without the BCV rate: some limit in force (the new-account
+ * caps included) is set in dollars. Such a charge fails closed when no usable rate exists.
+ */
+export const needsRate = (input: LimitsInForce): boolean =>
+  !input.revisado ||
+  [
+    input.caps.topeDiario,
+    input.caps.topeAcumulado,
+    input.limits.montoMin,
+    input.limits.montoMax,
+    input.limits.maxDiario
+  ].some((limit) => limit != null && limit.moneda === "USD")
+
+/** Whether a rate set at `setAt` is still usable at `at`: older than `maxHours`, it counts as missing. */
+export const rateIsFresh = (setAt: Date, at: Date, maxHours: number): boolean =>
+  at.getTime() - setAt.getTime() <= maxHours * 3_600_000
+
+/** Payer text (`motivo`) when a dollar limit cannot be converted: no rate, or a stale one. */
+export const MOTIVO_TASA_NO_DISPONIBLE =
+  "Este comercio no puede recibir pagos en este momento porque falta la tasa oficial del BCV. Intenta de nuevo más tarde."

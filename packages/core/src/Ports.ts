@@ -28,6 +28,11 @@ export interface BankAnswer {
   readonly referencia_banco: string | null
   readonly endtoend: string | null
   readonly motivo_rechazo: MotivoRechazo | null
+  /**
+   * Set by `query` only, with `estado` `DESCONOCIDA`: the bank answered that it never received
+   * the operation. Unset when the query itself failed (no answer, a 5xx), which says nothing.
+   */
+  readonly noRecibida?: boolean
 }
 
 /** Common fields of an order sent to a bank; `operacionId` is our id, sent so the bank can dedupe. */

@@ -18,12 +18,27 @@ export const newMerchant = async (prefix = "sdk") => {
 /** A new merchant approved by the admin API, with its test and live clients. */
 export const newLiveMerchant = async (prefix = "sdkl") => {
   const merchant = await newMerchant(prefix)
-  const response = await fetch(`${baseUrl()}/admin/v1/comercios/${merchant.codigo}/aprobar`, {
-    method: "POST",
-    headers: { "x-admin-token": inject("adminToken") }
+  const admin = (path: string, body?: unknown) =>
+    fetch(`${baseUrl()}/admin/v1/comercios/${merchant.codigo}/${path}`, {
+      method: "POST",
+      headers: { "x-admin-token": inject("adminToken"), "content-type": "application/json" },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) })
+    })
+  // Approval needs the settlement account in the merchant's own RIF; the review lifts the
+  // new-account caps (in dollars, which would need a BCV rate).
+  const response = await admin("aprobar", {
+    cuenta_liquidacion: {
+      tipo: "cuenta",
+      valor: "01050194651194079423",
+      banco: "0105",
+      identificacion: "J-07013380-5",
+      nombre: "Comercio"
+    }
   })
   const body = (await response.json()) as { api_key: string }
   if (response.status !== 200) throw new Error(`approve: ${response.status} ${JSON.stringify(body)}`)
+  const reviewed = await admin("revisar")
+  if (reviewed.status !== 200) throw new Error(`review: ${reviewed.status} ${await reviewed.text()}`)
   const liveKey = `${merchant.codigo}:${body.api_key}`
   return { ...merchant, liveKey, live: new Switch({ key: liveKey, baseUrl: baseUrl() }) }
 }

@@ -55,6 +55,11 @@ export const PatchBody = Schema.Struct({
 })
 export type PatchBody = typeof PatchBody.Type
 
+/** `POST /admin/v1/comercios/{codigo}/aprobar`: the settlement account may come with the approval. */
+export const ApproveBody = Schema.Struct({
+  cuenta_liquidacion: Schema.optional(Instrument.Instrument)
+})
+
 /** Largest rate `numeric(20, 8)` holds: 12 integer digits. */
 const MAX_RATE_SCALED = 10n ** 12n * 100_000_000n
 
@@ -170,6 +175,36 @@ export type PatchFailure =
   | { readonly _tag: "Invalid"; readonly detail: Validation.FieldErrors }
   /** `estado: "activo"` on a merchant never approved: approval is `POST .../aprobar`. */
   | { readonly _tag: "RequiresApproval" }
+  /** An approved merchant (or one being approved) without a settlement account. */
+  | { readonly _tag: "AccountRequired" }
+
+/**
+ * The settlement account a merchant will have: `given` (`null` clears it, `undefined` keeps the
+ * one on record), checked and in the merchant's own name. An approved merchant, or one being
+ * approved (`required`), must have one: live money never reaches the bank without it.
+ */
+export const settlementAccount = (
+  row: AdminRow,
+  given: Instrument.Instrument | null | undefined,
+  required = true
+): Either.Either<Instrument.Instrument | null, PatchFailure> => {
+  if (given === undefined || given === null) {
+    const cuenta = given === null ? null : row.cuenta_liquidacion
+    return cuenta === null && required ? Either.left({ _tag: "AccountRequired" }) : Either.right(cuenta)
+  }
+  const checked = checkInstrument("cuenta_liquidacion", given)
+  if (Either.isLeft(checked)) return Either.left({ _tag: "Invalid", detail: checked.left })
+  if (!isOwnedBy(checked.right, row)) {
+    return Either.left({
+      _tag: "Invalid",
+      detail: Validation.fieldError(
+        "cuenta_liquidacion.identificacion",
+        "la cuenta de liquidación debe estar a nombre del comercio"
+      )
+    })
+  }
+  return Either.right(checked.right)
+}
 
 /**
  * The merchant after a patch. `estado: "activo"` lifts a suspension: the merchant goes back to
@@ -180,23 +215,9 @@ export const applyPatch = (row: AdminRow, patch: PatchBody): Either.Either<Admin
   if (Object.values(patch).every((value) => value === undefined)) {
     return invalid(Validation.fieldError(Validation.ROOT, "indica al menos un campo"))
   }
-  let cuentaLiquidacion = row.cuenta_liquidacion
-  if (patch.cuenta_liquidacion !== undefined) {
-    if (patch.cuenta_liquidacion === null) cuentaLiquidacion = null
-    else {
-      const checked = checkInstrument("cuenta_liquidacion", patch.cuenta_liquidacion)
-      if (Either.isLeft(checked)) return invalid(checked.left)
-      if (!isOwnedBy(checked.right, row)) {
-        return invalid(
-          Validation.fieldError(
-            "cuenta_liquidacion.identificacion",
-            "la cuenta de liquidación debe estar a nombre del comercio"
-          )
-        )
-      }
-      cuentaLiquidacion = checked.right
-    }
-  }
+  const cuenta = settlementAccount(row, patch.cuenta_liquidacion, row.aprobado_at !== null)
+  if (Either.isLeft(cuenta)) return Either.left(cuenta.left)
+  const cuentaLiquidacion = cuenta.right
   const pick = <K extends keyof AdminRow>(key: K, value: AdminRow[K] | undefined): AdminRow[K] =>
     value === undefined ? row[key] : value
   const limit = (key: "monto_min" | "monto_max" | "max_diario" | "tope_diario" | "tope_acumulado") => {
@@ -255,6 +276,7 @@ export const adminView = (row: AdminRow) => ({
   estado: row.estado,
   kyc_tier: row.kyc_tier,
   revisado: row.revisado,
+  aprobado_at: row.aprobado_at === null ? null : row.aprobado_at.toISOString(),
   comision_pct: Money.percentFromBasisPoints(
     Fees.commissionPctFor(row.comision_bp === null ? null : Money.BasisPoints(row.comision_bp))
   ),

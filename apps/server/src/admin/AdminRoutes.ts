@@ -4,14 +4,21 @@
  * that setting is absent the whole admin API answers `404` as if it did not exist.
  *
  * Routes and the choices SPEC and DESIGN leave open:
- * - `POST /admin/v1/comercios/{codigo}/aprobar`: KYC tier at least 1, reviewed, `activo`, and a new
- *   live key labelled `aprobacion`, returned once. Approving again issues another live key (the
- *   earlier ones keep working; revoke them with the keys API). A suspended merchant answers
- *   `409 comercio_suspendido`: approval never lifts a suspension by the way.
+ * - `POST /admin/v1/comercios/{codigo}/aprobar` (body optional: `{cuenta_liquidacion}`): KYC tier
+ *   at least 1, `activo`, and a first live key labelled `aprobacion`, returned once. It needs a
+ *   settlement account in the merchant's own name, on record or in the body (else
+ *   `409 cuenta_liquidacion_requerida`), so no live payment reaches the bank without one.
+ *   Approving again answers `200` with the same state and `ya_aprobado: true`, and mints no key
+ *   (more live keys come from the keys API). A suspended merchant answers
+ *   `409 comercio_suspendido`: approval never lifts a suspension by the way. Approval is not the
+ *   account review: the new-account caps (US$ 300 a day, US$ 1,000 in total) stay on live money.
+ * - `POST /admin/v1/comercios/{codigo}/revisar`: marks the account reviewed, lifting the
+ *   new-account caps; `200` with the admin view, the same when repeated.
  * - `PATCH /admin/v1/comercios/{codigo}`: `null` clears a limit, the agreed commission (back to
  *   the 1 % default), the tip cap or the settlement account. `estado: "activo"` lifts a
  *   suspension (back to `pendiente` if the merchant was never approved) and answers
- *   `409 requiere_aprobacion` for a merchant still pending. The settlement account must be in the
+ *   `409 requiere_aprobacion` for a merchant still pending. An approved merchant's settlement
+ *   account can be replaced, not cleared (`409 cuenta_liquidacion_requerida`). The settlement account must be in the
  *   merchant's own id (SPEC: receiving accounts are in the merchant's name); accounts are stored
  *   as 20 digits, phones as 11, ids in their canonical form.
  * - `POST /admin/v1/comercios/{codigo}/cuentas-aprobadas`: `201` with the list when added, `200`
@@ -120,7 +127,15 @@ export const AdminRoutesLive = HttpApiBuilder.Router.use((router) =>
     )
     yield* router.post(
       "/admin/v1/comercios/:codigo/aprobar",
-      guarded(Effect.map(Effect.flatMap(codigo, admin.approve), (approved) => json(approved)))
+      guarded(
+        Effect.gen(function* () {
+          return json(yield* admin.approve(yield* codigo, yield* body))
+        })
+      )
+    )
+    yield* router.post(
+      "/admin/v1/comercios/:codigo/revisar",
+      guarded(Effect.map(Effect.flatMap(codigo, admin.review), (view) => json(view)))
     )
     yield* router.post(
       "/admin/v1/comercios/:codigo/cuentas-aprobadas",

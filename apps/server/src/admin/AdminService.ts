@@ -10,13 +10,16 @@ import { Context, Effect, Either, Layer, Option, Schema } from "effect"
 import { insertKey } from "../merchants/MerchantsService.js"
 import {
   type AdminRow,
+  ApproveBody,
   adminView,
   applyPatch,
   checkInstrument,
   decode,
   MAX_CUENTAS_APROBADAS,
   PatchBody,
+  type PatchFailure,
   sameAccount,
+  settlementAccount,
   TasaBody
 } from "./AdminBody.js"
 import * as TasaBcv from "./TasaBcv.js"
@@ -39,10 +42,20 @@ export class AdminService extends Context.Tag("@switch/server/AdminService")<
   AdminService,
   {
     readonly view: (codigo: string) => Effect.Effect<AdminView, AdminError>
-    /** KYC tier at least 1, reviewed, `activo`, and a new live key (returned once). */
+    /**
+     * KYC tier at least 1, `activo`, the settlement account in the merchant's own name (on record
+     * or in the body), and a first live key returned once; approving again changes nothing.
+     */
     readonly approve: (
-      codigo: string
-    ) => Effect.Effect<{ codigo: string; estado: "activo"; kyc_tier: number; api_key: string }, AdminError>
+      codigo: string,
+      body: unknown
+    ) => Effect.Effect<
+      | { codigo: string; estado: "activo"; kyc_tier: number; api_key: string }
+      | { codigo: string; estado: "activo"; kyc_tier: number; ya_aprobado: true },
+      AdminError
+    >
+    /** Marks the account reviewed: the new-account caps no longer apply. */
+    readonly review: (codigo: string) => Effect.Effect<AdminView, AdminError>
     readonly patch: (codigo: string, body: unknown) => Effect.Effect<AdminView, AdminError>
     readonly setRate: (body: unknown) => Effect.Effect<ReturnType<typeof TasaBcv.view>, AdminError>
     readonly currentRate: Effect.Effect<ReturnType<typeof TasaBcv.view>, AdminError>
@@ -56,6 +69,24 @@ export class AdminService extends Context.Tag("@switch/server/AdminService")<
     >
   }
 >() {}
+
+/** A rule that refused a change to a merchant, as the admin API answers it. */
+const patchError = (failure: PatchFailure): AdminError => {
+  switch (failure._tag) {
+    case "Invalid":
+      return AdminError.validation(failure.detail)
+    case "RequiresApproval":
+      return AdminError.conflict(
+        "requiere_aprobacion",
+        "Un comercio pendiente se activa con POST /admin/v1/comercios/{codigo}/aprobar."
+      )
+    case "AccountRequired":
+      return AdminError.conflict(
+        "cuenta_liquidacion_requerida",
+        "Un comercio aprobado necesita su cuenta de liquidación a su nombre (cuenta_liquidacion): regístrala antes de aprobarlo; no se puede quitar después."
+      )
+  }
+}
 
 const decodeOr = <A, I>(schema: Schema.Schema<A, I>, input: unknown) =>
   Either.mapLeft(decode(schema)(input), AdminError.validation)
@@ -80,9 +111,10 @@ export const AdminServiceLive = Layer.effect(
         rows[0] === undefined ? Effect.fail(AdminError.notFound()) : Effect.succeed(adminView(rows[0]))
       ).pipe(Effect.catchTag("SqlError", Effect.die))
 
-    const approve = (codigo: string) =>
-      sql
-        .withTransaction(
+    const approve = (codigo: string, input: unknown) =>
+      Effect.gen(function* () {
+        const body = yield* decodeOr(ApproveBody, input)
+        return yield* sql.withTransaction(
           Effect.gen(function* () {
             const row = yield* lock(codigo)
             // Approving never lifts a suspension by the way: that is an explicit `estado` change.
@@ -94,8 +126,20 @@ export const AdminServiceLive = Layer.effect(
                 )
               )
             }
+            // Approved already: the same state, and no second live key (the first was shown once).
+            if (row.aprobado_at !== null) {
+              return {
+                codigo: row.codigo,
+                estado: "activo" as const,
+                kyc_tier: row.kyc_tier,
+                ya_aprobado: true as const
+              }
+            }
+            const cuenta = yield* Either.mapLeft(settlementAccount(row, body.cuenta_liquidacion), patchError)
+            // KYC done and live enabled; the new-account caps stay until `revisar`.
             const rows = yield* sql<{ kyc_tier: number }>`
-              update comercios set estado = 'activo', kyc_tier = greatest(kyc_tier, 1), revisado = true
+              update comercios set estado = 'activo', kyc_tier = greatest(kyc_tier, 1), aprobado_at = now(),
+                cuenta_liquidacion = ${sql.json(cuenta)}
               where id = ${row.id} returning kyc_tier`
             const { key } = yield* insertKey(row.id, "aprobacion", "live").pipe(provideSql)
             return {
@@ -106,6 +150,18 @@ export const AdminServiceLive = Layer.effect(
             }
           })
         )
+      }).pipe(Effect.catchTag("SqlError", Effect.die))
+
+    /** The account review: lifts the new-account caps of live money. Idempotent. */
+    const review = (codigo: string) =>
+      sql
+        .withTransaction(
+          Effect.gen(function* () {
+            const row = yield* lock(codigo)
+            yield* sql`update comercios set revisado = true where id = ${row.id}`
+            return adminView({ ...row, revisado: true })
+          })
+        )
         .pipe(Effect.catchTag("SqlError", Effect.die))
 
     const patch = (codigo: string, input: unknown) =>
@@ -114,14 +170,7 @@ export const AdminServiceLive = Layer.effect(
         return yield* sql.withTransaction(
           Effect.gen(function* () {
             const row = yield* lock(codigo)
-            const next = yield* Either.mapLeft(applyPatch(row, body), (failure) =>
-              failure._tag === "Invalid"
-                ? AdminError.validation(failure.detail)
-                : AdminError.conflict(
-                    "requiere_aprobacion",
-                    "Un comercio pendiente se activa con POST /admin/v1/comercios/{codigo}/aprobar."
-                  )
-            )
+            const next = yield* Either.mapLeft(applyPatch(row, body), patchError)
             const json = <A>(value: A | null) => (value === null ? null : sql.json(value))
             const rows = yield* sql<AdminRow>`
               update comercios set
@@ -190,6 +239,6 @@ export const AdminServiceLive = Layer.effect(
         )
       }).pipe(Effect.catchTag("SqlError", Effect.die))
 
-    return { view, approve, patch, setRate, currentRate, addApprovedAccount }
+    return { view, approve, review, patch, setRate, currentRate, addApprovedAccount }
   })
 )

@@ -49,6 +49,17 @@ export const MOTIVOS: Readonly<Record<string, Resultado.MotivoRechazo>> = {
   "96": "RECHAZO_TECNICO"
 }
 
+/** The bank's code for an operation in central-bank settlement: waiting, whatever its state says. */
+const PENDIENTE_BCV = "09"
+/** The bank's code for an operation it never received (with a 404 to a query). */
+const NO_ENCONTRADA = "25"
+
+const codeOf = (body: unknown): string | undefined => {
+  const codigo =
+    typeof body === "object" && body !== null ? (body as Record<string, unknown>).codigo_respuesta : undefined
+  return typeof codigo === "string" ? codigo : undefined
+}
+
 const answer = (
   estado: Ports.BankAnswer["estado"],
   motivo: Resultado.MotivoRechazo | null = null,
@@ -70,9 +81,12 @@ export const normalise = (body: unknown): Ports.BankAnswer => {
     case "APROBADA":
       return answer("LIQUIDADA", null, ref, e2e)
     case "EN_PROCESO":
-      return answer(codigo === "09" ? "PENDIENTE" : "ACEPTADA", null, ref, e2e)
+      return answer(codigo === PENDIENTE_BCV ? "PENDIENTE" : "ACEPTADA", null, ref, e2e)
     case "RECHAZADA":
-      return answer("RECHAZADA", MOTIVOS[codigo] ?? "DESCONOCIDO", ref, e2e)
+      // SPEC: `PENDIENTE_BCV` is "in central-bank settlement; query later", never a final no.
+      return codigo === PENDIENTE_BCV
+        ? answer("PENDIENTE", null, ref, e2e)
+        : answer("RECHAZADA", MOTIVOS[codigo] ?? "DESCONOCIDO", ref, e2e)
     default:
       return answer("DESCONOCIDA")
   }
@@ -194,11 +208,15 @@ export const makeHttpBank = (options: {
         via: o.via,
         ...(o.bancoRuta === undefined ? {} : { banco_ruta: o.bancoRuta })
       }),
-    // A query never changes anything: no answer or "never received" both read as still unknown.
+    // A query never changes anything. "Never received" (404) is still unknown, but the bank has
+    // said it (`noRecibida`); no answer or a 5xx says nothing at all.
     query: (operacionId) =>
-      Effect.map(call("GET", `/v1/operaciones/${encodeURIComponent(operacionId)}`), (o) =>
-        o._tag === "Answered" && o.status < 300 ? normalise(o.body) : answer("DESCONOCIDA")
-      ),
+      Effect.map(call("GET", `/v1/operaciones/${encodeURIComponent(operacionId)}`), (o) => {
+        if (o._tag === "Answered" && o.status < 300) return normalise(o.body)
+        if (o._tag === "Answered" && o.status === 404 && codeOf(o.body) === NO_ENCONTRADA)
+          return { ...answer("DESCONOCIDA"), noRecibida: true }
+        return answer("DESCONOCIDA")
+      }),
     reverse: (o) =>
       order("/v1/reversos", {
         operacion_id: o.operacionId,

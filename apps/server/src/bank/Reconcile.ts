@@ -5,10 +5,12 @@
  * the claim pushes the time forward, so two processes never ask about the same one at once),
  * asks the bank by the operation's bank id, and records the answer (Store.apply: notices once).
  *
- * Nothing is ever resent. An operation the bank still does not know after
- * `conciliarAbandonoSegundos` is settled as not done: a payout `RECHAZADA
- * SIN_DEBITO_EN_EXTRACTO` (SPEC), anything else `RECHAZADA BANCO_NO_DISPONIBLE`. Queries back
- * off from `conciliarSegundos` doubling up to an hour.
+ * Nothing is ever resent. An operation still unknown after `conciliarAbandonoSegundos` is
+ * settled by what the bank says of it: one it answers it never received was not done (a payout
+ * `RECHAZADA SIN_DEBITO_EN_EXTRACTO` as SPEC says, anything else `RECHAZADA
+ * BANCO_NO_DISPONIBLE`); one it cannot be asked about (queries fail) may have moved money, so it
+ * is marked for review (`revision_desde`) and stays `DESCONOCIDA` for a person, still queried.
+ * Queries back off from `conciliarSegundos` doubling up to an hour.
  */
 import { PgClient } from "@effect/sql-pg"
 import type { Ports } from "@switch/core"
@@ -38,19 +40,28 @@ const reconcileOne = (row: Store.OpRow) =>
     const updated = yield* Store.apply({ ...row, fase: "enviada" }, answer, at)
     if (updated.estado === "LIQUIDADA" || updated.estado === "RECHAZADA") return
     const unknownSince = updated.desconocida_desde
+    const sql = yield* PgClient.PgClient
     if (
       answer.estado === "DESCONOCIDA" &&
       unknownSince !== null &&
       at.getTime() - unknownSince.getTime() >= settings.conciliarAbandonoSegundos * 1000
     ) {
-      // Operators should look at the bank: settled without it ever answering.
-      yield* Effect.logWarning(
-        `operación ${row.id}: sin respuesta del banco en la ventana, se da por no hecha`
-      )
-      yield* Store.apply(updated, giveUp(updated), at)
-      return
+      if (answer.noRecibida === true) {
+        // The bank says it never received the order: nothing was done.
+        yield* Effect.logWarning(`operación ${row.id}: el banco nunca la recibió, se da por no hecha`)
+        yield* Store.apply(updated, giveUp(updated), at)
+        return
+      }
+      // The bank cannot be asked (its queries fail): the money may have moved, so a person
+      // decides. The operation stays DESCONOCIDA and is still queried, at the longest interval.
+      const marked = yield* sql`
+        update transacciones set revision_desde = ${at}
+        where id = ${row.id} and revision_desde is null returning id`.pipe(Effect.orDie)
+      if (marked.length > 0)
+        yield* Effect.logWarning(
+          `operación ${row.id}: el banco no responde consultas tras la ventana; queda en revisión`
+        )
     }
-    const sql = yield* PgClient.PgClient
     const wait = Math.min(settings.conciliarSegundos * 2 ** Math.min(row.consultas, 12), MAX_ESPERA_S)
     yield* sql`
       update transacciones set proxima_consulta = ${new Date(at.getTime() + wait * 1000)}

@@ -18,6 +18,7 @@ import { decodeCodeRequest, decodePayment, huella } from "./Input.js"
 import {
   BANK_WINDOW_MS,
   type LastAttempt,
+  noAccount,
   notFound,
   PageError,
   type PageModel,
@@ -25,12 +26,13 @@ import {
   party,
   payerParty,
   REJECTION_SHOWN_MS,
+  rateUnavailable,
   type Status,
   suspended,
   unavailable,
   validation
 } from "./Model.js"
-import { NOT_DONE, shouldAsk, toApply } from "./Reconcile.js"
+import { decide, NOT_DONE, shouldAsk } from "./Reconcile.js"
 import { type Attempt, applyAnswer, CHECKOUT_COLUMNS, type CheckoutLink, IN_FLIGHT } from "./Settle.js"
 
 export class Checkout extends Context.Tag("@switch/server/Checkout")<
@@ -87,21 +89,33 @@ export const CheckoutLive = Layer.effect(
       Effect.gen(function* () {
         if (!shouldAsk(attempt, at, settings.bankTimeoutMs)) return
         const answer = yield* banks.forMode(link.mode).query(attempt.id)
-        const apply = toApply({
+        const decision = decide({
           linkEstado: link.estado,
           attempt,
           answer,
           at,
           abandonMs: settings.conciliarAbandonoSegundos * 1000
         })
-        if (Option.isSome(apply)) {
-          if (apply.value === NOT_DONE) {
-            // Operators should look at the bank: settled without it ever answering.
-            yield* Effect.logWarning(
-              `pago ${attempt.id} del link ${link.id}: sin respuesta del banco en la ventana, se da por no hecho`
-            )
+        switch (decision._tag) {
+          case "Esperar":
+            return
+          case "Revision": {
+            // Marked once; the link stays in `revision` and later queries may still settle it.
+            const marked = yield* sql`
+              update intentos_pago set revision_desde = ${at}
+              where id = ${attempt.id} and revision_desde is null returning id`.pipe(Effect.orDie)
+            if (marked.length > 0)
+              yield* Effect.logWarning(
+                `pago ${attempt.id} del link ${link.id}: el banco no responde consultas tras la ventana; queda en revisión para un operador`
+              )
+            return
           }
-          yield* provide(applyAnswer({ attempt, link, merchant, answer: apply.value, at }))
+          case "Aplicar":
+            if (decision.answer === NOT_DONE)
+              yield* Effect.logWarning(
+                `pago ${attempt.id} del link ${link.id}: el banco nunca lo recibió, se da por no hecho`
+              )
+            yield* provide(applyAnswer({ attempt, link, merchant, answer: decision.answer, at }))
         }
       })
 
@@ -157,6 +171,7 @@ export const CheckoutLive = Layer.effect(
         const estado = visible(link, at)
         if (estado !== "pendiente") return yield* Effect.fail(unavailable(estado))
         if (merchant.estado === "suspendido") return yield* Effect.fail(suspended)
+        if (link.mode === "live" && merchant.cuenta_liquidacion === null) return yield* Effect.fail(noAccount)
         const cierre = bankClose(settings, at)
         // Test links are not affected by the banks' close.
         if (link.mode === "live" && cierre._tag === "Cerrado") {
@@ -172,7 +187,9 @@ export const CheckoutLive = Layer.effect(
             )
           )
         }
-        const cap = yield* provide(capRefusal(merchant, link.mode, Money.Cents(link.monto), at))
+        const cap = yield* provide(capRefusal(merchant, link.mode, Money.Cents(link.monto), at)).pipe(
+          Effect.catchTag("RateUnavailable", () => Effect.fail(rateUnavailable))
+        )
         if (Option.isSome(cap))
           return yield* Effect.fail(new PageError(409, { ...Caps.refusalBody(cap.value, false) }))
         const keys = yield* provide(
@@ -272,8 +289,11 @@ export const CheckoutLive = Layer.effect(
           if (start.left._tag === "ComercioSuspendido") return yield* Effect.fail(suspended)
           return yield* Effect.fail(unavailable(start.left._tag === "LinkExpirado" ? "expirado" : estado))
         }
+        if (link.mode === "live" && merchant.cuenta_liquidacion === null) return yield* Effect.fail(noAccount)
         const total = Money.Cents(link.monto + tip.right)
-        const limit = yield* provide(chargeRefusal(merchant, link.mode, total, at))
+        const limit = yield* provide(chargeRefusal(merchant, link.mode, total, at)).pipe(
+          Effect.catchTag("RateUnavailable", () => Effect.fail(rateUnavailable))
+        )
         if (Option.isSome(limit))
           return {
             estado: "rechazado",

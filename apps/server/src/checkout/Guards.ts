@@ -8,6 +8,7 @@ import type { Mode } from "@switch/api"
 import { BankCalendar, Caps, Money, RateLimit } from "@switch/core"
 import { Data, Effect, Option } from "effect"
 import { currentRate } from "../admin/TasaBcv.js"
+import { Settings } from "../Config.js"
 import type { MerchantRow } from "../merchants/Merchants.js"
 
 /** Bolivar cents a merchant has collected in a mode: today (Caracas) and ever. */
@@ -46,52 +47,73 @@ export const usage = (comercioId: string, mode: Mode, at: Date, except: string |
   }).pipe(Effect.orDie)
 
 /**
- * The BCV rate and the limits it can convert. Until an operator sets a rate, dollar limits
- * (including the new-account caps) cannot be converted and are not applied.
+ * A limit in dollars is in force and no usable BCV rate exists (none set, or one older than
+ * `SWITCH_TASA_MAX_HORAS`): the charge fails closed instead of skipping the limit.
  */
-export const limitsAt = (merchant: MerchantRow) =>
-  Effect.map(currentRate, (tasa) => {
-    const usable = <L extends { readonly moneda: string }>(limit: L | null) =>
-      limit !== null && (Option.isSome(tasa) || limit.moneda === "VES") ? limit : null
-    return {
-      tasa: Option.match(tasa, {
-        onNone: (): Money.Rate => ({ _tag: "Rate", scaled: 100_000_000n }),
-        onSome: (t) => t.rate
-      }),
-      revisado: merchant.revisado || Option.isNone(tasa),
-      topeDiario: usable(merchant.tope_diario),
-      topeAcumulado: usable(merchant.tope_acumulado),
-      montoMin: usable(merchant.monto_min),
-      montoMax: usable(merchant.monto_max),
-      maxDiario: usable(merchant.max_diario)
+export class RateUnavailable extends Data.TaggedError("RateUnavailable") {}
+
+/** A rate that converts nothing: every limit in force is in bolivars. */
+const NO_RATE: Money.Rate = { _tag: "Rate", scaled: 100_000_000n }
+
+/**
+ * The limits in force on a merchant's charge in `mode`, with the rate that converts them. The
+ * new-account caps guard live money only (test money rehearses the merchant's own limits).
+ */
+export const limitsAt = (merchant: MerchantRow, mode: Mode, at: Date) =>
+  Effect.gen(function* () {
+    const settings = yield* Settings
+    const rate = Option.filter(yield* currentRate, (t) =>
+      Caps.rateIsFresh(t.actualizadaEn, at, settings.tasaMaxHoras)
+    )
+    const inForce: Caps.LimitsInForce = {
+      caps: { topeDiario: merchant.tope_diario, topeAcumulado: merchant.tope_acumulado },
+      limits: { montoMin: merchant.monto_min, montoMax: merchant.monto_max, maxDiario: merchant.max_diario },
+      revisado: merchant.revisado || mode === "test"
     }
+    if (Option.isNone(rate) && Caps.needsRate(inForce)) return yield* Effect.fail(new RateUnavailable())
+    return { ...inForce, tasa: Option.match(rate, { onNone: () => NO_RATE, onSome: (t) => t.rate }) }
   })
 
 /** The receive-cap refusal for a charge of `total` cents, if the caps are full. */
-export const capRefusal = (merchant: MerchantRow, mode: Mode, total: Money.Cents, at: Date) =>
+export const capRefusal = (
+  merchant: MerchantRow,
+  mode: Mode,
+  total: Money.Cents,
+  at: Date,
+  except: string | null = null
+) =>
   Effect.gen(function* () {
-    const limits = yield* limitsAt(merchant)
-    const used = yield* usage(merchant.id, mode, at)
+    const limits = yield* limitsAt(merchant, mode, at)
+    const used = yield* usage(merchant.id, mode, at, except)
     const check = Caps.checkReceiveCap({
       monto: total,
       usadoHoy: used.hoy,
       usadoTotal: used.total,
-      caps: { topeDiario: limits.topeDiario, topeAcumulado: limits.topeAcumulado },
+      caps: limits.caps,
       revisado: limits.revisado,
       tasa: limits.tasa
     })
     return check._tag === "Rechazado" ? Option.some(check.refusal) : Option.none()
   })
 
-/** The per-charge limits (minimum, maximum, per day): a refusal is a bank-style rejection. */
-export const chargeRefusal = (merchant: MerchantRow, mode: Mode, total: Money.Cents, at: Date) =>
+/**
+ * The per-charge limits (minimum, maximum, per day): a refusal is a bank-style rejection.
+ * `except` is a direct collection being charged, already in flight, so it is not counted twice.
+ */
+export const chargeRefusal = (
+  merchant: MerchantRow,
+  mode: Mode,
+  total: Money.Cents,
+  at: Date,
+  except: string | null = null
+) =>
   Effect.gen(function* () {
-    const limits = yield* limitsAt(merchant)
-    const used = yield* usage(merchant.id, mode, at)
+    const limits = yield* limitsAt(merchant, mode, at)
+    const used = yield* usage(merchant.id, mode, at, except)
     const check = Caps.checkCharge({
       monto: total,
       usadoHoy: used.hoy,
-      limits: { montoMin: limits.montoMin, montoMax: limits.montoMax, maxDiario: limits.maxDiario },
+      limits: limits.limits,
       tasa: limits.tasa
     })
     return check._tag === "Rechazado" ? Option.some(check.motivo_rechazo) : Option.none()

@@ -1,5 +1,5 @@
 /** What the payment page's service shows and answers: its models, refusals and bank parties. */
-import type { BankCalendar, LinkMachine, Ports, Resultado } from "@switch/core"
+import { type BankCalendar, Caps, type LinkMachine, type Ports, type Resultado } from "@switch/core"
 import type { Option } from "effect"
 import type { MerchantRow } from "../merchants/Merchants.js"
 import type { Payer } from "./Input.js"
@@ -61,8 +61,20 @@ export const suspended = new PageError(403, {
   error: "comercio_suspendido",
   motivo: "Este comercio no puede recibir pagos en este momento."
 })
+/** A live payment to a merchant with no settlement account on record never reaches the bank. */
+export const noAccount = new PageError(409, {
+  error: "comercio_sin_cuenta",
+  motivo: "Este comercio no puede recibir pagos en este momento."
+})
+
+/** A dollar limit in force and no usable BCV rate: nothing is asked of the bank (Guards.ts). */
+export const rateUnavailable = new PageError(503, {
+  error: "tasa_no_disponible",
+  motivo: Caps.MOTIVO_TASA_NO_DISPONIBLE
+})
 export const validation = (detail: unknown) => new PageError(400, { error: "validation", detail })
 
+/** The merchant as the bank sees it; a test payment may go without a settlement account. */
 export const party = (merchant: MerchantRow & { identificacion?: string }): Ports.Party =>
   merchant.cuenta_liquidacion ?? {
     tipo: "cuenta",

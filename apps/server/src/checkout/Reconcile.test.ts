@@ -1,7 +1,6 @@
 import type { Ports } from "@switch/core"
-import { Option } from "effect"
 import { describe, expect, it } from "vitest"
-import { NOT_DONE, shouldAsk, toApply } from "./Reconcile.js"
+import { decide, NOT_DONE, shouldAsk } from "./Reconcile.js"
 
 const T0 = new Date("2026-11-21T14:00:00Z")
 const later = (ms: number) => new Date(T0.getTime() + ms)
@@ -23,74 +22,90 @@ describe("page reconciliation decisions", () => {
   it("applies every final answer, whatever the link shows", () => {
     for (const linkEstado of ["cobrando", "procesando", "revision"] as const) {
       for (const estado of ["LIQUIDADA", "RECHAZADA"] as const) {
-        const out = toApply({
+        const out = decide({
           linkEstado,
           attempt: attempt("PENDIENTE"),
           answer: answer(estado),
           at: T0,
           abandonMs: 1
         })
-        expect(out).toEqual(Option.some(answer(estado)))
+        expect(out).toEqual({ _tag: "Aplicar", answer: answer(estado) })
       }
     }
   })
 
   it("an open answer leaves a processing link as it is, and no news never demotes it to revision", () => {
     for (const estado of ["ACEPTADA", "PENDIENTE", "DESCONOCIDA"] as const) {
-      const out = toApply({
+      const out = decide({
         linkEstado: "procesando",
         attempt: attempt("PENDIENTE"),
         answer: answer(estado),
         at: later(10 * 3600_000),
         abandonMs: 1
       })
-      expect(out).toEqual(Option.none())
+      expect(out).toEqual({ _tag: "Esperar" })
     }
   })
 
   it("a lost sending attempt the bank does not know becomes unknown (revision)", () => {
-    const out = toApply({
+    const out = decide({
       linkEstado: "cobrando",
       attempt: attempt("ENVIANDO"),
       answer: answer("DESCONOCIDA"),
       at: later(60_000),
       abandonMs: 4 * 3600_000
     })
-    expect(out).toEqual(Option.some(answer("DESCONOCIDA")))
+    expect(out).toEqual({ _tag: "Aplicar", answer: answer("DESCONOCIDA") })
   })
 
   it("an order the bank acknowledged is never given up on because a later query fails", () => {
     for (const estado of ["ACEPTADA", "PENDIENTE"]) {
-      const out = toApply({
+      const out = decide({
         linkEstado: "revision",
         attempt: attempt(estado),
         answer: answer("DESCONOCIDA"),
         at: later(10 * 3600_000),
         abandonMs: 4 * 3600_000
       })
-      expect(out).toEqual(Option.none())
+      expect(out).toEqual({ _tag: "Esperar" })
     }
     // Its acknowledgement is applied, so the attempt leaves DESCONOCIDA (Settle.ts).
-    const acknowledged = toApply({
+    const acknowledged = decide({
       linkEstado: "revision",
       attempt: attempt("DESCONOCIDA"),
       answer: answer("PENDIENTE"),
       at: later(60_000),
       abandonMs: 4 * 3600_000
     })
-    expect(acknowledged).toEqual(Option.some(answer("PENDIENTE")))
+    expect(acknowledged).toEqual({ _tag: "Aplicar", answer: answer("PENDIENTE") })
   })
 
-  it("an order still unknown after the abandon window is settled as not done, never before", () => {
+  it("an order the bank says it never received is settled as not done after the abandon window, never before", () => {
+    const input = {
+      linkEstado: "revision" as const,
+      attempt: attempt("DESCONOCIDA"),
+      answer: { ...answer("DESCONOCIDA"), noRecibida: true }
+    }
+    expect(decide({ ...input, at: later(4 * 3600_000 - 1), abandonMs: 4 * 3600_000 })).toEqual({
+      _tag: "Esperar"
+    })
+    expect(decide({ ...input, at: later(4 * 3600_000), abandonMs: 4 * 3600_000 })).toEqual({
+      _tag: "Aplicar",
+      answer: NOT_DONE
+    })
+    expect(NOT_DONE).toMatchObject({ estado: "RECHAZADA", motivo_rechazo: "BANCO_NO_DISPONIBLE" })
+  })
+
+  it("an order unresolved after the window whose query fails goes to review, never settled as not done", () => {
     const input = {
       linkEstado: "revision" as const,
       attempt: attempt("DESCONOCIDA"),
       answer: answer("DESCONOCIDA")
     }
-    expect(toApply({ ...input, at: later(4 * 3600_000 - 1), abandonMs: 4 * 3600_000 })).toEqual(Option.none())
-    expect(toApply({ ...input, at: later(4 * 3600_000), abandonMs: 4 * 3600_000 })).toEqual(
-      Option.some(NOT_DONE)
-    )
-    expect(NOT_DONE).toMatchObject({ estado: "RECHAZADA", motivo_rechazo: "BANCO_NO_DISPONIBLE" })
+    expect(decide({ ...input, at: later(4 * 3600_000 - 1), abandonMs: 4 * 3600_000 })).toEqual({
+      _tag: "Esperar"
+    })
+    for (const ms of [4 * 3600_000, 48 * 3600_000])
+      expect(decide({ ...input, at: later(ms), abandonMs: 4 * 3600_000 })).toEqual({ _tag: "Revision" })
   })
 })

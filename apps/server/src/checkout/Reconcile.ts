@@ -3,7 +3,6 @@
  * to ask the bank about an attempt, and which answer (if any) to apply after asking.
  */
 import type { LinkMachine, Ports } from "@switch/core"
-import { Option } from "effect"
 
 /**
  * An attempt still "sending" after its bank call's deadline (three tries of `bankTimeoutMs`,
@@ -32,28 +31,42 @@ export interface Waiting {
 export const shouldAsk = (attempt: Waiting, at: Date, bankTimeoutMs: number): boolean =>
   attempt.estado !== "ENVIANDO" || at.getTime() - attempt.created_at.getTime() >= staleSendMs(bankTimeoutMs)
 
+/** What to do after asking the bank about a waiting attempt. */
+export type Decision =
+  /** No news: leave the attempt and the link as they are. */
+  | { readonly _tag: "Esperar" }
+  /** Apply this answer (final, an acknowledgement, or "unknown" for a lost sending attempt). */
+  | { readonly _tag: "Aplicar"; readonly answer: Ports.BankAnswer }
+  /** Unresolved after the window and the bank cannot be asked: a person decides (the link stays in `revision`). */
+  | { readonly _tag: "Revision" }
+
+const wait: Decision = { _tag: "Esperar" }
+const apply = (answer: Ports.BankAnswer): Decision => ({ _tag: "Aplicar", answer })
+
 /**
- * The answer to apply after asking, or none. A query with no news changes nothing, except that
- * a lost "sending" attempt becomes unknown (the link goes to `revision`), and an order the bank
- * has never acknowledged and still does not know `abandonMs` after that was not done: it is
- * settled `RECHAZADA BANCO_NO_DISPONIBLE` and the link reopens instead of waiting in `revision`
- * forever. Once the bank has acknowledged the order (`ACEPTADA`/`PENDIENTE`), only its final
- * answer closes it: a query that fails then is never taken for "not done".
+ * What to do after asking. A query with no news changes nothing, except that a lost "sending"
+ * attempt becomes unknown (the link goes to `revision`). An order the bank never acknowledged
+ * and that is still unknown `abandonMs` after that is settled by what the bank says of it: one
+ * the bank answers it never received was not done (`RECHAZADA BANCO_NO_DISPONIBLE`, the link
+ * reopens); one the bank cannot be asked about (its query fails) may have been debited, so it
+ * goes to a person and nothing is reopened or paid out meanwhile. Once the bank has
+ * acknowledged the order (`ACEPTADA`/`PENDIENTE`), only its final answer closes it.
  */
-export const toApply = (input: {
+export const decide = (input: {
   readonly linkEstado: LinkMachine.LinkState
   readonly attempt: Waiting
   readonly answer: Ports.BankAnswer
   readonly at: Date
   readonly abandonMs: number
-}): Option.Option<Ports.BankAnswer> => {
+}): Decision => {
   const { linkEstado, attempt, answer, at } = input
   const stillOpen = answer.estado === "ACEPTADA" || answer.estado === "PENDIENTE"
-  if (stillOpen && linkEstado === "procesando") return Option.none()
-  if (answer.estado !== "DESCONOCIDA") return Option.some(answer)
-  if (linkEstado === "procesando") return Option.none()
-  if (linkEstado !== "revision") return Option.some(answer)
-  if (attempt.estado !== "DESCONOCIDA") return Option.none()
+  if (stillOpen && linkEstado === "procesando") return wait
+  if (answer.estado !== "DESCONOCIDA") return apply(answer)
+  if (linkEstado === "procesando") return wait
+  if (linkEstado !== "revision") return apply(answer)
+  if (attempt.estado !== "DESCONOCIDA") return wait
   const unknownForMs = at.getTime() - attempt.actualizado_at.getTime()
-  return unknownForMs < input.abandonMs ? Option.none() : Option.some(NOT_DONE)
+  if (unknownForMs < input.abandonMs) return wait
+  return answer.noRecibida === true ? apply(NOT_DONE) : { _tag: "Revision" }
 }

@@ -10,7 +10,7 @@
  */
 import type { Caller } from "@switch/api"
 import { Direct } from "@switch/api"
-import { BankCalendar, Money, type Ports } from "@switch/core"
+import { BankCalendar, Caps, Money, type Ports } from "@switch/core"
 import { Effect, Option } from "effect"
 import { Settings } from "../Config.js"
 import {
@@ -24,7 +24,7 @@ import {
   requireOwn,
   storedParty
 } from "./Common.js"
-import { capRefusal, chargeRefusal, closedFor } from "./Limits.js"
+import { capRefusal, chargeRefusal, closedFor, limitsAt } from "./Limits.js"
 import * as Store from "./Store.js"
 
 /** The original result of an operation found under the key, unless the key is another's (`409`). */
@@ -40,6 +40,12 @@ const rejectWithout = (motivo: Ports.BankAnswer["motivo_rechazo"]): Ports.BankAn
   endtoend: null,
   motivo_rechazo: motivo
 })
+
+/** `503 tasa_no_disponible`: a dollar limit in force and no usable BCV rate (Guards.ts). */
+const noRate = () =>
+  Effect.fail(
+    new Direct.RateUnavailable({ error: "tasa_no_disponible", motivo: Caps.MOTIVO_TASA_NO_DISPONIBLE })
+  )
 
 /** Refusals that stop a code request: the banks' close (live) and a receive cap. */
 const codeGate = (
@@ -61,7 +67,9 @@ const codeGate = (
           reintentar_en: closed.value
         })
       )
-    const cap = yield* capRefusal(merchant, caller.mode, monto, at)
+    const cap = yield* capRefusal(merchant, caller.mode, monto, at).pipe(
+      Effect.catchTag("RateUnavailable", noRate)
+    )
     if (Option.isSome(cap)) return yield* Effect.fail(new Direct.CapExceeded(cap.value))
     return merchant
   })
@@ -93,7 +101,9 @@ export const requestCode = (caller: Caller, raw: unknown) =>
       detalle: detalleOf(body),
       at
     }
-    const limit = yield* chargeRefusal(merchant, caller.mode, monto, at)
+    const limit = yield* chargeRefusal(merchant, caller.mode, monto, at).pipe(
+      Effect.catchTag("RateUnavailable", noRate)
+    )
     if (Option.isSome(limit)) {
       // Refused by the merchant's per-charge limits: no code. Recorded with its notice, as a
       // bank's rejection is, so a repeat answers the same.
@@ -142,7 +152,10 @@ const debit = (caller: Caller, row: Store.OpRow, otp: string) =>
   Effect.gen(function* () {
     const at = yield* now
     const merchant = yield* merchantOf(caller)
-    const limit = yield* chargeRefusal(merchant, caller.mode, Money.Cents(row.monto), at, row.id)
+    // The rate was checked before the claim; one gone stale since refuses without debiting.
+    const limit = yield* chargeRefusal(merchant, caller.mode, Money.Cents(row.monto), at, row.id).pipe(
+      Effect.catchTag("RateUnavailable", () => Effect.succeed(Option.some("RECHAZO_TECNICO" as const)))
+    )
     if (Option.isSome(limit)) return yield* Store.apply(row, rejectWithout(limit.value), at)
     const bank = yield* bankFor(caller.mode)
     const answer = yield* bank.debit({
@@ -167,6 +180,10 @@ export const collect = (caller: Caller, raw: unknown) =>
       if (Option.isSome(conflict)) return yield* Effect.fail(conflict.value)
       // A code already requested is not stopped by the caps (SPEC): only the first /cobrar debits.
       if (row.fase === "codigo" && (row.estado === "ACEPTADA" || row.estado === "DESCONOCIDA")) {
+        // Dollar limits still apply to the debit: without a usable rate nothing is claimed.
+        yield* limitsAt(yield* merchantOf(caller), caller.mode, yield* now).pipe(
+          Effect.catchTag("RateUnavailable", noRate)
+        )
         const claimed = yield* Store.claim(row, "codigo", `${row.id}:debito`, yield* now)
         if (Option.isSome(claimed))
           return { row: yield* debit(caller, claimed.value, body.otp), replay: false }

@@ -37,10 +37,17 @@ const closedAnswer = (e: Direct.BankClosed) =>
 /** `409 tope_*` with every field of its body (`tope`, `usado`, dollar fields). */
 const capAnswer = (e: Direct.CapExceeded) => Effect.succeed(json({ ...e }, 409))
 
-const codeAnswers = <A, E, R>(effect: Effect.Effect<A, E | Direct.BankClosed | Direct.CapExceeded, R>) =>
+/** `503 tasa_no_disponible` with `motivo` for the payer. */
+const rateAnswer = (e: Direct.RateUnavailable) =>
+  Effect.succeed(json({ error: e.error, motivo: e.motivo }, 503))
+
+const codeAnswers = <A, E, R>(
+  effect: Effect.Effect<A, E | Direct.BankClosed | Direct.CapExceeded | Direct.RateUnavailable, R>
+) =>
   effect.pipe(
     Effect.catchIf((e): e is Direct.BankClosed => e instanceof Direct.BankClosed, closedAnswer),
-    Effect.catchIf((e): e is Direct.CapExceeded => e instanceof Direct.CapExceeded, capAnswer)
+    Effect.catchIf((e): e is Direct.CapExceeded => e instanceof Direct.CapExceeded, capAnswer),
+    Effect.catchIf((e): e is Direct.RateUnavailable => e instanceof Direct.RateUnavailable, rateAnswer)
   )
 
 export const DirectApiLive = HttpApiBuilder.group(SwitchApi, "direct", (handlers) =>

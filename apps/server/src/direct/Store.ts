@@ -41,6 +41,8 @@ export interface OpRow {
   readonly original_id: string | null
   readonly retry_nonce: string | null
   readonly desconocida_desde: Date | null
+  /** Unresolved after the abandon window while the bank could not be asked: a person decides. */
+  readonly revision_desde: Date | null
   readonly proxima_consulta: Date | null
   readonly consultas: number
   readonly updated_at: Date

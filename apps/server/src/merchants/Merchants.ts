@@ -11,6 +11,8 @@ export interface MerchantRow {
   readonly estado: "pendiente" | "activo" | "suspendido"
   readonly kyc_tier: number
   readonly revisado: boolean
+  /** When an operator approved the merchant for live mode; null until then. */
+  readonly aprobado_at: Date | null
   readonly comision_bp: number | null
   readonly liquidacion_inmediata: boolean
   readonly pagar_habilitado: boolean

@@ -1,4 +1,4 @@
-/** `admin approve|suspend|set|get|tasa-bcv`: DESIGN §5's operator API (`/admin/v1`, `x-admin-token`). */
+/** `admin approve|review|suspend|set|get|tasa-bcv`: DESIGN §5's operator API (`/admin/v1`, `x-admin-token`). */
 import { readFileSync } from "node:fs"
 import { errorFromResponse } from "@switch/sdk"
 import { type Command, InvalidArgumentError } from "commander"
@@ -105,18 +105,44 @@ export const registerAdmin = (program: Command) => {
 
   admin
     .command("approve <codigo>")
-    .description("aprueba un comercio (KYC hecho, live habilitado) y muestra su primera llave live una vez")
+    .description(
+      "aprueba un comercio (KYC hecho, live habilitado; requiere su cuenta de liquidación) y muestra su primera llave live una vez"
+    )
+    .option(
+      "--cuenta <json>",
+      "cuenta de liquidación a nombre del comercio: un Instrument en JSON, o @archivo.json"
+    )
     .action(
-      action(async (context, codigo: string) => {
-        const view = await adminCall(context, "POST", `${codigoPath(codigo)}/aprobar`)
+      action(async (context, codigo: string, options: { cuenta?: string }) => {
+        const body =
+          options.cuenta === undefined
+            ? undefined
+            : Object.fromEntries([parseAdminField(`cuenta_liquidacion=${options.cuenta}`)])
+        const view = await adminCall(context, "POST", `${codigoPath(codigo)}/aprobar`, body)
         context.output.result(view, () => {
           const o = context.output
           o.line(`${o.green("✓")} ${codigo} aprobado: estado ${view.estado}, KYC ${view.kyc_tier}`)
           if (typeof view.api_key === "string") {
             o.line(`  llave live: ${o.bold(`${codigo}:${view.api_key}`)}`)
             o.note(o.yellow("Guarda la llave live ahora: no se vuelve a mostrar."))
+          } else if (view.ya_aprobado === true) {
+            o.note(
+              "Ya estaba aprobado: su llave live se mostró una sola vez; crea otra con POST /switch/v1/llaves (mode live)."
+            )
           }
         })
+        return 0
+      })
+    )
+
+  admin
+    .command("review <codigo>")
+    .description(
+      "marca la cuenta revisada: levanta los topes de cuenta nueva (US$ 300 al día, US$ 1.000 en total)"
+    )
+    .action(
+      action(async (context, codigo: string) => {
+        showView(context, await adminCall(context, "POST", `${codigoPath(codigo)}/revisar`))
         return 0
       })
     )
