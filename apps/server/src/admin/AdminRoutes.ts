@@ -27,7 +27,7 @@ import type { RateLimit } from "@switch/core"
 import { Effect, Layer, Option, Redacted } from "effect"
 import { Settings } from "../Config.js"
 import { clientIp } from "../http/Auth.js"
-import { json, jsonBody } from "../http/Respond.js"
+import { json, jsonBody, secretJson } from "../http/Respond.js"
 import { RateLimiter } from "../platform/RateLimiter.js"
 import { AdminError, AdminService, AdminServiceLive } from "./AdminService.js"
 
@@ -120,7 +120,7 @@ export const AdminRoutesLive = HttpApiBuilder.Router.use((router) =>
     )
     yield* router.post(
       "/admin/v1/comercios/:codigo/aprobar",
-      guarded(Effect.map(Effect.flatMap(codigo, admin.approve), (approved) => json(approved)))
+      guarded(Effect.map(Effect.flatMap(codigo, admin.approve), (approved) => secretJson(approved)))
     )
     yield* router.post(
       "/admin/v1/comercios/:codigo/cuentas-aprobadas",

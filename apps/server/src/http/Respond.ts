@@ -83,3 +83,10 @@ export const jsonBody = Effect.flatMap(
 
 /** A JSON response with the given status. */
 export const json = (body: unknown, status = 200) => HttpServerResponse.unsafeJson(body, { status })
+
+/**
+ * A JSON response carrying a key or a secret, shown this once: `Cache-Control: no-store`, so no
+ * browser, proxy or CDN keeps a copy of it.
+ */
+export const secretJson = (body: unknown, status = 200) =>
+  HttpServerResponse.unsafeJson(body, { status, headers: { "cache-control": "no-store" } })
