@@ -11,6 +11,7 @@ import direct from "../migrations/0004_direct.js"
 import unloggedCounters from "../migrations/0005_unlogged_counters.js"
 import flows from "../migrations/0006_flows.js"
 import idempotencyLower from "../migrations/0007_idempotency_lower.js"
+import colaTrabajadores from "../migrations/0008_cola_trabajadores.js"
 import { preparingClient, registry } from "./Prepared.js"
 
 /** int8 (bigint cents, counts) as JS numbers: every amount fits in a safe integer. */
@@ -93,7 +94,8 @@ export const migrations = PgMigrator.fromRecord({
   "0004_direct": direct,
   "0005_unlogged_counters": unloggedCounters,
   "0006_flows": flows,
-  "0007_idempotency_lower": idempotencyLower
+  "0007_idempotency_lower": idempotencyLower,
+  "0008_cola_trabajadores": colaTrabajadores
 })
 
 /** Runs pending migrations; several processes starting at once wait on the migrator's lock. */
