@@ -4,6 +4,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import { resolve } from "node:path"
+import Pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { freePort } from "../src/platform/Postgres.js"
 import { call, freshDatabase, OWN_ACCOUNT, registerMerchant } from "./harness.js"
@@ -192,4 +193,117 @@ describe("kill -9", () => {
     expect(signaturesValid(notice, m.secret)).toBe(true)
     await kill9(second)
   }, 60_000)
+})
+
+/**
+ * Freezes the given servers, writes a notice for `link`, and holds its delivery's row locked so
+ * that the attempt's claim, once a runner takes the job, waits; the servers go on. Returns the
+ * delivery id and the lock's holder (roll it back to let the claim through).
+ */
+const takenButNotClaimed = async (procs: ReadonlyArray<Proc>, codigo: string, link: string) => {
+  for (const p of procs) p.child.kill("SIGSTOP")
+  await query(
+    databaseUrl,
+    `insert into eventos (id, comercio_id, mode, evento, data)
+     select gen_random_uuid(), id, 'test', 'link.pagado', json_build_object('mode', 'test', 'link_id', $2::text)::jsonb
+     from comercios where codigo = $1`,
+    [codigo, link]
+  )
+  const [delivery] = await query(
+    databaseUrl,
+    "select e.id from webhook_entregas e join eventos v on v.id = e.evento_id where v.data->>'link_id' = $1",
+    [link]
+  )
+  const holder = new Pg.Client({ connectionString: databaseUrl })
+  await holder.connect()
+  await holder.query("begin")
+  await holder.query("select 1 from webhook_entregas where id = $1 for update", [delivery.id])
+  for (const p of procs) p.child.kill("SIGCONT")
+  const lockedBy = await eventually(async () => {
+    const [job] = await query(
+      databaseUrl,
+      "select locked_by from graphile_worker._private_jobs where payload->>'id' = $1",
+      [delivery.id]
+    )
+    return job?.locked_by as string | null | undefined
+  }, 20_000)
+  // The runner's claim is under way, waiting on the row.
+  await eventually(
+    async () =>
+      (
+        await query(
+          databaseUrl,
+          `select 1 from pg_stat_activity
+           where datname = current_database() and wait_event_type = 'Lock' and query like '%update webhook_entregas%'`
+        )
+      ).length > 0,
+    20_000
+  )
+  return { deliveryId: delivery.id as string, holder, lockedBy }
+}
+
+describe("a job taken by a runner", () => {
+  beforeAll(() => {
+    receiver.respond = () => ({ status: 200 })
+  })
+
+  it("whose process was killed with -9 before claiming it runs again within 60 s of the restart", async () => {
+    const first = await start()
+    const m = await setup(first.url, `${receiver.url}?taken`)
+    const { deliveryId, holder, lockedBy } = await takenButNotClaimed([first], m.codigo, "L-taken")
+    await kill9(first)
+    await holder.query("rollback")
+    await holder.end()
+    const [row] = await query(databaseUrl, "select estado, intentos from webhook_entregas where id = $1", [
+      deliveryId
+    ])
+    expect(row).toMatchObject({ estado: "pendiente", intentos: 0 })
+    const [job] = await query(
+      databaseUrl,
+      "select locked_by from graphile_worker._private_jobs where payload->>'id' = $1",
+      [deliveryId]
+    )
+    expect(job?.locked_by).toBe(lockedBy)
+
+    const restarted = Date.now()
+    const second = await start()
+    const notice = await eventually(
+      () => receiver.received.find((r) => r.body.includes("L-taken")),
+      60_000 - (Date.now() - restarted),
+      250
+    )
+    expect(Date.now() - restarted).toBeLessThan(60_000)
+    expect(signaturesValid(notice, m.secret)).toBe(true)
+    await kill9(second)
+  }, 120_000)
+
+  it("of a live sibling process is never unlocked, however long its attempt waits", async () => {
+    const a = await start()
+    const b = await start()
+    const m = await setup(a.url, `${receiver.url}?sibling`)
+    const { deliveryId, holder, lockedBy } = await takenButNotClaimed([a, b], m.codigo, "L-sibling")
+    // Past the silence after which a runner counts as dead, with both processes beating.
+    const until = Date.now() + 40_000
+    while (Date.now() < until) {
+      const [job] = await query(
+        databaseUrl,
+        "select locked_by from graphile_worker._private_jobs where payload->>'id' = $1",
+        [deliveryId]
+      )
+      expect(job?.locked_by).toBe(lockedBy)
+      await new Promise((r) => setTimeout(r, 1_000))
+    }
+    await holder.query("rollback")
+    await holder.end()
+    const [done] = await eventually(async () => {
+      const rows = await query(databaseUrl, "select estado, intentos from webhook_entregas where id = $1", [
+        deliveryId
+      ])
+      return rows[0]?.estado === "entregado" ? rows : null
+    })
+    expect(done).toMatchObject({ estado: "entregado", intentos: 1 })
+    expect(receiver.received.filter((r) => r.body.includes("L-sibling"))).toHaveLength(1)
+    await kill9(a)
+    await kill9(b)
+  }, 120_000)
 })

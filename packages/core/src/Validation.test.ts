@@ -23,4 +23,37 @@ describe("Validation", () => {
       Either.left({ fieldErrors: { otro: ["campo no permitido"] } })
     )
   })
+
+  it("a field named like an object method is a field error of that name, never a thrown TypeError", () => {
+    const names = ["toString", "constructor", "valueOf", "hasOwnProperty", "__proto__", "isPrototypeOf"]
+    for (const name of names) {
+      const body = JSON.parse(`{"nombre":"x","${name}":1}`)
+      const result = decode(body)
+      expect(Either.isLeft(result), name).toBe(true)
+      if (Either.isLeft(result)) {
+        expect(Object.hasOwn(result.left.fieldErrors, name), name).toBe(true)
+        expect(result.left.fieldErrors[name], name).toEqual(["campo no permitido"])
+      }
+    }
+  })
+
+  it("a __proto__ key stays a key when nulls are dropped: the copy's prototype never changes", () => {
+    const copy = Validation.dropNulls(JSON.parse('{"__proto__":{"polluted":true},"a":null}')) as object
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype)
+    expect((copy as { polluted?: unknown }).polluted).toBeUndefined()
+    expect(Object.keys(copy)).toEqual(["__proto__"])
+  })
+
+  it("nesting tens of thousands of levels deep is walked without overflowing the stack", () => {
+    const depth = 50_000
+    const deep = JSON.parse(`${'{"a":'.repeat(depth)}"\\u0000"${"}".repeat(depth)}`)
+    const nul = decode({ nombre: "x", extra: deep })
+    expect(Either.isLeft(nul)).toBe(true)
+    if (Either.isLeft(nul)) expect(Object.keys(nul.left.fieldErrors)[0]?.split(".")).toHaveLength(depth + 1)
+    const arrays = JSON.parse(`${"[".repeat(depth)}null${"]".repeat(depth)}`)
+    expect(Either.isRight(decode({ nombre: "x", extra: arrays }))).toBe(true)
+    let inner: unknown = Validation.dropNulls(arrays)
+    for (let i = 0; i < depth; i++) inner = (inner as Array<unknown>)[0]
+    expect(inner).toBeNull()
+  })
 })

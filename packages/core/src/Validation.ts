@@ -36,27 +36,30 @@ const GENERIC = "tipo de dato inválido"
  * Groups a parse error's issues by field path. An optional field is a union with `undefined`,
  * so a bad value also fails the `undefined` member; that generic text is dropped wherever a
  * more specific message exists at the same path or below it.
+ *
+ * Paths are the client's field names, so they are grouped in a Map: in a plain object a field
+ * named `toString` or `constructor` would find the object's own methods.
  */
 export const fieldErrors = (error: ParseResult.ParseError): FieldErrors => {
-  const grouped: Record<string, Array<string>> = {}
+  const grouped = new Map<string, Array<string>>()
   for (const issue of ParseResult.ArrayFormatter.formatErrorSync(error)) {
     const key = pathKey(issue.path)
     const message = structuralMessage(issue)
-    const list = grouped[key] ?? []
+    const list = grouped.get(key) ?? []
     if (!list.includes(message)) list.push(message)
-    grouped[key] = list
+    grouped.set(key, list)
   }
-  const keys = Object.keys(grouped)
-  for (const key of keys) {
-    const list = grouped[key] ?? []
+  const keys = [...grouped.keys()]
+  for (const [key, list] of grouped) {
     const specific = list.some((m) => m !== GENERIC) || keys.some((k) => k.startsWith(`${key}.`))
     if (specific && list.includes(GENERIC)) {
       const rest = list.filter((m) => m !== GENERIC)
-      if (rest.length === 0) delete grouped[key]
-      else grouped[key] = rest
+      if (rest.length === 0) grouped.delete(key)
+      else grouped.set(key, rest)
     }
   }
-  return { fieldErrors: grouped }
+  // fromEntries defines each key as the object's own property, `__proto__` included.
+  return { fieldErrors: Object.fromEntries(grouped) }
 }
 
 /** Builds a detail from explicit (field, message) pairs, for checks that run after decoding. */
@@ -67,31 +70,78 @@ export const fieldError = (field: string, message: string): FieldErrors => ({
 /** Decode options every API body uses: every issue reported, no other properties accepted. */
 export const strict = { errors: "all", onExcessProperty: "error" } as const
 
+const isObject = (value: unknown): value is object => value !== null && typeof value === "object"
+
+/** Sets `key` as an own property even when it is `__proto__` (whose setter would change the prototype). */
+const put = (target: Record<string, unknown>, key: string, value: unknown) => {
+  if (key === "__proto__")
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true })
+  else target[key] = value
+}
+
 /**
  * Drops object properties whose value is `null`, at any depth: clients (and SDKs) send `null`
  * for "not given", and treating it as absent keeps one shape per field in the schemas.
+ * Walked with a list of its own rather than the call stack, so no nesting overflows it.
  */
 export const dropNulls = (input: unknown): unknown => {
-  if (Array.isArray(input)) return input.map(dropNulls)
-  if (input === null || typeof input !== "object") return input
-  const out: Record<string, unknown> = {}
-  for (const [key, value] of Object.entries(input)) {
-    if (value !== null) out[key] = dropNulls(value)
+  // Arrays and objects still to copy, each with its copy (empty until its turn comes).
+  const pending: Array<readonly [object, Array<unknown> | Record<string, unknown>]> = []
+  const copy = (value: unknown): unknown => {
+    if (!isObject(value)) return value
+    const empty = Array.isArray(value) ? [] : {}
+    pending.push([value, empty])
+    return empty
   }
-  return out
+  const root = copy(input)
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [from, to] = next
+    if (Array.isArray(to)) for (const value of from as Array<unknown>) to.push(copy(value))
+    else for (const [key, value] of Object.entries(from)) if (value !== null) put(to, key, copy(value))
+  }
+  return root
+}
+
+/** A field's path, linked to its parent's: joined only for the few paths reported. */
+interface PathNode {
+  readonly key: string
+  readonly parent: PathNode | null
+}
+
+const joinPath = (prefix: ReadonlyArray<string>, node: PathNode | null): string => {
+  const keys: Array<string> = []
+  for (let at = node; at !== null; at = at.parent) keys.push(at.key)
+  const all = [...prefix, ...keys.reverse()]
+  return all.length === 0 ? ROOT : all.join(".")
 }
 
 /**
  * Paths of strings (keys or values) holding a NUL character, which no text field accepts and
- * Postgres cannot store.
+ * Postgres cannot store. Walked with a list of its own rather than the call stack, so no
+ * nesting overflows it.
  */
 export const nulCharacters = (input: unknown, path: ReadonlyArray<string> = []): ReadonlyArray<string> => {
-  if (typeof input === "string")
-    return input.includes("\u0000") ? [path.length === 0 ? ROOT : path.join(".")] : []
-  if (input === null || typeof input !== "object") return []
-  return Object.entries(input).flatMap(([key, value]) =>
-    key.includes("\u0000") ? [[...path, key].join(".")] : nulCharacters(value, [...path, key])
-  )
+  const found: Array<string> = []
+  // An entry is a value to look into, or (`key`) a key found holding a NUL.
+  const pending: Array<{ readonly value?: unknown; readonly at: PathNode | null; readonly key?: true }> = [
+    { value: input, at: null }
+  ]
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const { value, at } = next
+    if (next.key === true) found.push(joinPath(path, at))
+    else if (typeof value === "string") {
+      if (value.includes("\u0000")) found.push(joinPath(path, at))
+    } else if (isObject(value)) {
+      // Pushed in reverse, so paths come out in the body's order.
+      const entries = Object.entries(value)
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [key, child] = entries[i] as [string, unknown]
+        const node = { key, parent: at }
+        pending.push(key.includes("\u0000") ? { at: node, key: true } : { value: child, at: node })
+      }
+    }
+  }
+  return found
 }
 
 /** Decodes an unknown body strictly (nulls read as absent), failing with SPEC's `fieldErrors` detail. */

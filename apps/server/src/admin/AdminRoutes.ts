@@ -34,7 +34,7 @@ import type { RateLimit } from "@switch/core"
 import { Effect, Layer, Option, Redacted } from "effect"
 import { Settings } from "../Config.js"
 import { clientIp } from "../http/Auth.js"
-import { json, jsonBody } from "../http/Respond.js"
+import { json, jsonBody, secretJson } from "../http/Respond.js"
 import { RateLimiter } from "../platform/RateLimiter.js"
 import { AdminError, AdminService, AdminServiceLive } from "./AdminService.js"
 
@@ -129,7 +129,8 @@ export const AdminRoutesLive = HttpApiBuilder.Router.use((router) =>
       "/admin/v1/comercios/:codigo/aprobar",
       guarded(
         Effect.gen(function* () {
-          return json(yield* admin.approve(yield* codigo, yield* body))
+          // The first approval carries the live key: never kept by a cache.
+          return secretJson(yield* admin.approve(yield* codigo, yield* body))
         })
       )
     )

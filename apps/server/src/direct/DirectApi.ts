@@ -3,26 +3,21 @@ import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import type { SqlClient } from "@effect/sql"
 import type { PgClient } from "@effect/sql-pg"
 import { CurrentCaller, Direct, SwitchApi } from "@switch/api"
-import { Effect } from "effect"
+import { Effect, Either } from "effect"
 import type { Banks } from "../bank/Banks.js"
 import type { Settings } from "../Config.js"
-import { bodyText, json, notJson, tooLarge } from "../http/Respond.js"
+import { bodyText, json, parseJson, tooLarge } from "../http/Respond.js"
 import { collect, requestCode } from "./Cobros.js"
 import { consultar } from "./Consultas.js"
 import { dispersar, pagar } from "./Pagos.js"
 import { reintegro, reverso } from "./Reintegros.js"
 import { resultado } from "./Store.js"
 
-/** The body as JSON; malformed JSON is the direct API's `400 VALIDATION`. */
+/** The body as JSON (`parseJson`); a body it refuses is the direct API's `400 VALIDATION`. */
 const body = bodyText(() => new Direct.DirectValidationError({ detail: tooLarge })).pipe(
-  Effect.flatMap((text) => {
-    if (text.trim() === "") return Effect.succeed<unknown>({})
-    try {
-      return Effect.succeed<unknown>(JSON.parse(text))
-    } catch {
-      return Effect.fail(new Direct.DirectValidationError({ detail: notJson }))
-    }
-  })
+  Effect.flatMap((text) =>
+    Either.mapLeft(parseJson(text), (e) => new Direct.DirectValidationError({ detail: e.detail }))
+  )
 )
 
 /** `503 cierre_bancario` with SPEC's `Retry-After` header. */

@@ -14,6 +14,7 @@ import {
   timingSafeEqual
 } from "node:crypto"
 import { Either } from "effect"
+import * as SafeJson from "../http/SafeJson.js"
 
 export interface Envelope {
   readonly encrypted_flow_data: string
@@ -76,7 +77,9 @@ export const open = (envelope: Envelope, privateKeyPem: string): Either.Either<O
       decipher.update(data.subarray(0, data.length - TAG_LENGTH)),
       decipher.final()
     ])
-    return Either.right({ payload: JSON.parse(clear.toString("utf8")), aesKey, iv })
+    const payload = SafeJson.parse(clear.toString("utf8"))
+    if (Either.isLeft(payload)) return Either.left({ _tag: "NoDescifrable", status: 421 })
+    return Either.right({ payload: payload.right, aesKey, iv })
   } catch {
     return Either.left({ _tag: "NoDescifrable", status: 421 })
   }

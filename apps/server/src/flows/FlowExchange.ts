@@ -9,6 +9,7 @@ import type { Mode } from "@switch/api"
 import { BankCalendar, type Instrument, Money, Resultado, Venezuela } from "@switch/core"
 import { Effect, Either, Option } from "effect"
 import { bankClose, Settings } from "../Config.js"
+import * as SafeJson from "../http/SafeJson.js"
 import { type CollectOrder, FlowCollector } from "./Collector.js"
 import * as Envelope from "./Envelope.js"
 import { SCREENS } from "./FlowDefinition.js"
@@ -59,13 +60,9 @@ export const exchange = (
     if (!Envelope.verifyHubSignature(raw, headers["x-hub-signature-256"], binding.appSecret)) {
       return { status: 432, json: { error: "firma_invalida" } } satisfies Reply
     }
-    let body: unknown
-    try {
-      body = JSON.parse(raw.toString("utf8"))
-    } catch {
-      return { status: 400, json: { error: "sobre_invalido" } } satisfies Reply
-    }
-    const envelope = Envelope.parseEnvelope(body)
+    const body = SafeJson.parse(raw.toString("utf8"))
+    if (Either.isLeft(body)) return { status: 400, json: { error: "sobre_invalido" } } satisfies Reply
+    const envelope = Envelope.parseEnvelope(body.right)
     if (Either.isLeft(envelope)) return { status: 400, json: { error: "sobre_invalido" } } satisfies Reply
     if (binding.privateKey === null) return { status: 500, json: { error: "error_interno" } } satisfies Reply
     const opened = Envelope.open(envelope.right, binding.privateKey)

@@ -2,7 +2,7 @@
 import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { CurrentCaller, SwitchApi } from "@switch/api"
 import { Effect } from "effect"
-import { json, jsonBody } from "../http/Respond.js"
+import { json, jsonBody, secretJson } from "../http/Respond.js"
 import { FlowsService } from "./FlowsService.js"
 
 export const FlowsSetupApiLive = HttpApiBuilder.group(SwitchApi, "flowsSetup", (handlers) =>
@@ -12,7 +12,7 @@ export const FlowsSetupApiLive = HttpApiBuilder.group(SwitchApi, "flowsSetup", (
       .handleRaw("config", () =>
         Effect.gen(function* () {
           const caller = yield* CurrentCaller
-          return json(yield* flows.configure(caller, yield* jsonBody), 201)
+          return secretJson(yield* flows.configure(caller, yield* jsonBody), 201)
         })
       )
       .handleRaw("definicion", () =>

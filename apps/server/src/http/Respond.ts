@@ -3,6 +3,7 @@ import { HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { ValidationError } from "@switch/api"
 import { Validation } from "@switch/core"
 import { Effect, Either } from "effect"
+import * as SafeJson from "./SafeJson.js"
 
 /** SPEC's validation detail for a body that is not JSON: the whole body (`_`) is the field. */
 export const notJson = { fieldErrors: { [Validation.ROOT]: ["El cuerpo no es JSON válido."] } }
@@ -23,33 +24,46 @@ export const notUnicode = {
   fieldErrors: { [Validation.ROOT]: ["El cuerpo tiene texto que no es Unicode válido."] }
 }
 
-/** Half of a surrogate pair: Postgres would store it as U+FFFD, so two texts could become one. */
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
+/** SPEC's validation detail for a body nested deeper than {@link SafeJson.MAX_DEPTH}. */
+export const tooDeep = {
+  fieldErrors: {
+    [Validation.ROOT]: [`El cuerpo anida listas u objetos a más de ${SafeJson.MAX_DEPTH} niveles.`]
+  }
+}
 
-const wellFormed = (value: unknown): boolean => {
-  if (typeof value === "string") return !LONE_SURROGATE.test(value)
-  if (Array.isArray(value)) return value.every(wellFormed)
-  if (value !== null && typeof value === "object")
-    return Object.entries(value).every(([k, v]) => !LONE_SURROGATE.test(k) && wellFormed(v))
-  return true
+/** SPEC's validation detail for a body holding `__proto__` or `constructor.prototype`. */
+export const prototypeKey = {
+  fieldErrors: {
+    [Validation.ROOT]: ["El cuerpo tiene un campo __proto__ o constructor.prototype, que no se acepta."]
+  }
+}
+
+/** The validation detail of each refusal of {@link SafeJson.parse}. */
+const refusalDetail = (refusal: SafeJson.Refusal) => {
+  switch (refusal) {
+    case "malformado":
+      return notJson
+    case "anidado":
+      return tooDeep
+    case "prototipo":
+      return prototypeKey
+    case "unicode":
+      return notUnicode
+  }
 }
 
 /**
- * A body's text as JSON; an empty body reads as `{}`, malformed JSON is `400 validation`, and so
- * is a lone surrogate, which only a `\u` escape can carry in (UTF-8 has none).
+ * A body's text as JSON; an empty body reads as `{}`. Malformed JSON, nesting past
+ * {@link SafeJson.MAX_DEPTH}, a `__proto__` or `constructor.prototype` key and a lone surrogate
+ * are `400 validation` (see `SafeJson.ts`).
  */
-export const parseJson = (text: string): Either.Either<unknown, ValidationError> => {
-  if (text.trim() === "") return Either.right({})
-  let value: unknown
-  try {
-    value = JSON.parse(text)
-  } catch {
-    return Either.left(new ValidationError({ detail: notJson }))
-  }
-  if (text.includes("\\u") && !wellFormed(value))
-    return Either.left(new ValidationError({ detail: notUnicode }))
-  return Either.right(value)
-}
+export const parseJson = (text: string): Either.Either<unknown, ValidationError> =>
+  text.trim() === ""
+    ? Either.right({})
+    : Either.mapLeft(
+        SafeJson.parse(text),
+        (refusal) => new ValidationError({ detail: refusalDetail(refusal) })
+      )
 
 /** The request body as text, up to {@link MAX_BODY_BYTES} (set for the app in Http.ts). */
 export const bodyText = <E>(refuse: () => E) =>
@@ -69,3 +83,10 @@ export const jsonBody = Effect.flatMap(
 
 /** A JSON response with the given status. */
 export const json = (body: unknown, status = 200) => HttpServerResponse.unsafeJson(body, { status })
+
+/**
+ * A JSON response carrying a key or a secret, shown this once: `Cache-Control: no-store`, so no
+ * browser, proxy or CDN keeps a copy of it.
+ */
+export const secretJson = (body: unknown, status = 200) =>
+  HttpServerResponse.unsafeJson(body, { status, headers: { "cache-control": "no-store" } })

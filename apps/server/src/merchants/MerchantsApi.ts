@@ -5,7 +5,7 @@ import type { RateLimit } from "@switch/core"
 import { Effect } from "effect"
 import { Settings } from "../Config.js"
 import { clientIp, tooMany } from "../http/Auth.js"
-import { json, jsonBody } from "../http/Respond.js"
+import { json, jsonBody, secretJson } from "../http/Respond.js"
 import { RateLimiter } from "../platform/RateLimiter.js"
 import { MerchantsService } from "./MerchantsService.js"
 
@@ -25,7 +25,7 @@ export const RegistroApiLive = HttpApiBuilder.group(SwitchApi, "registro", (hand
       Effect.gen(function* () {
         const decision = yield* limiter.hit(policy, yield* clientIp)
         if (!decision.allowed) return yield* Effect.fail(tooMany(decision.retryAfterSeconds))
-        return json(yield* merchants.register(yield* jsonBody), 201)
+        return secretJson(yield* merchants.register(yield* jsonBody), 201)
       })
     )
   })
@@ -41,7 +41,7 @@ export const LlavesApiLive = HttpApiBuilder.group(SwitchApi, "llaves", (handlers
       .handleRaw("create", () =>
         Effect.gen(function* () {
           const caller = yield* CurrentCaller
-          return json(yield* merchants.createKey(caller, yield* jsonBody), 201)
+          return secretJson(yield* merchants.createKey(caller, yield* jsonBody), 201)
         })
       )
       .handle("revoke", ({ path }) =>

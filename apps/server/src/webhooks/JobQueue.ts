@@ -5,11 +5,19 @@
  * change always has its job, and a job survives any crash after the commit. graphile-worker's
  * row locks make sure several processes never run the same job at once.
  *
+ * A process killed while holding a job leaves it locked under its worker's id, and
+ * graphile-worker frees such locks only after 4 hours. So every worker's id is written to
+ * `cola_trabajadores` before it asks for its first job, and its process renews them every
+ * {@link LATIDO}; any process unlocks the jobs of ids silent for {@link MUERTO_TRAS}, which only a
+ * dead (or stalled that long) process can be. A live sibling's ids keep beating, so its jobs
+ * are never touched.
+ *
  * Tasks: `webhook_entrega` (one delivery attempt) and `liquidar` (immediate settlement).
  */
+import { hostname } from "node:os"
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
-import { Effect, Layer, Option, Redacted, Runtime } from "effect"
+import { Effect, Layer, Option, Redacted, Runtime, Schedule } from "effect"
 import { Logger, run, type TaskList } from "graphile-worker"
 import Pg from "pg"
 import type { Settings } from "../Config.js"
@@ -29,10 +37,11 @@ const asRecord = (payload: unknown): Record<string, unknown> =>
 const ABANDONED_AFTER = "5 minutes"
 
 /**
- * Frees jobs whose runner died holding them (a kill -9 between taking a job and committing its
- * claim): graphile-worker itself only frees such locks after 4 hours. A job freed while somehow
- * still running is harmless: every task claims its attempt in a transaction first, so a second
- * run of the same attempt does nothing. Housekeeping runs this in every process.
+ * Frees jobs whose runner died holding them without ever being registered (a process of a
+ * version before `cola_trabajadores`, or one whose registration failed); registered runners
+ * are found dead far sooner by {@link heartbeat}. A job freed while somehow still running is
+ * harmless: every task claims its attempt in a transaction first, so a second run of the same
+ * attempt does nothing. Housekeeping runs this in every process.
  */
 export const unlockAbandoned = Effect.flatMap(
   SqlClient.SqlClient,
@@ -41,6 +50,75 @@ export const unlockAbandoned = Effect.flatMap(
       select distinct locked_by from graphile_worker.jobs
       where locked_by is not null and locked_at < now() - ${ABANDONED_AFTER}::interval))`
 ).pipe(Effect.asVoid)
+
+/** How often a process renews its workers' rows. */
+export const LATIDO = "5 seconds"
+/** Silence after which a worker's process is taken for dead: six missed beats. */
+export const MUERTO_TRAS = "30 seconds"
+
+/** What names this process in `cola_trabajadores`, for whoever reads the table. */
+const PROCESO = `${hostname()}:${process.pid}`
+
+/**
+ * Renews this process's workers and unlocks the jobs of workers silent for {@link MUERTO_TRAS}
+ * (their rows go with them: a process that was only stalled writes its rows again on its next
+ * beat). Safe to race: a dead worker's row is deleted, and its jobs unlocked, by one process.
+ */
+export const heartbeat = (workerIds: ReadonlyArray<string>) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    Effect.zipRight(
+      workerIds.length === 0
+        ? Effect.void
+        : sql`
+            insert into cola_trabajadores (worker_id, proceso)
+            select unnest(${workerIds}::text[]), ${PROCESO}
+            on conflict (worker_id) do update set latido = now(), proceso = excluded.proceso`,
+      sql`
+        with muertos as (
+          delete from cola_trabajadores where latido < now() - ${MUERTO_TRAS}::interval
+          returning worker_id)
+        select graphile_worker.force_unlock_workers(array(select worker_id from muertos))`
+    )
+  ).pipe(Effect.asVoid)
+
+declare global {
+  namespace GraphileConfig {
+    interface Plugins {
+      SwitchColaTrabajadores: true
+    }
+  }
+}
+
+/**
+ * Registers each worker of this process before it asks for its first job (graphile-worker
+ * awaits `startWorker` first), so no job is ever locked under an id the table lacks; a worker
+ * that stops cleanly removes its row.
+ */
+const registry = (alive: Set<string>): GraphileConfig.Plugin => ({
+  name: "SwitchColaTrabajadores",
+  version: "1.0.0",
+  worker: {
+    hooks: {
+      async startWorker(_ctx, { worker, withPgClient }) {
+        // Kept in memory first: if this insert fails, the next beat writes the row.
+        alive.add(worker.workerId)
+        await withPgClient((client) =>
+          client.query(
+            `insert into cola_trabajadores (worker_id, proceso) values ($1, $2)
+             on conflict (worker_id) do update set latido = now(), proceso = excluded.proceso`,
+            [worker.workerId, PROCESO]
+          )
+        )
+      },
+      async stopWorker(_ctx, { worker, withPgClient }) {
+        alive.delete(worker.workerId)
+        await withPgClient((client) =>
+          client.query("delete from cola_trabajadores where worker_id = $1", [worker.workerId])
+        ).catch(() => undefined)
+      }
+    }
+  }
+})
 
 /** The runner; its tasks use the sender, the banks (when provided) and Postgres. */
 export const JobQueueLive = Layer.scopedDiscard(
@@ -78,6 +156,7 @@ export const JobQueueLive = Layer.scopedDiscard(
       }),
       (p) => Effect.promise(() => p.end().catch(() => undefined))
     )
+    const alive = new Set<string>()
     // Started beside the HTTP server rather than before it, so start-up is not longer for it.
     const runner = Effect.acquireRelease(
       Effect.promise(() =>
@@ -87,10 +166,18 @@ export const JobQueueLive = Layer.scopedDiscard(
           pollInterval: POLL_MS,
           noHandleSignals: true,
           taskList,
-          logger
+          logger,
+          preset: { plugins: [registry(alive)] }
         })
       ),
       (r) => Effect.promise(() => r.stop().catch(() => undefined))
+    )
+    // The first beat runs at start-up: jobs of workers that died long enough ago are freed now.
+    yield* Effect.forkScoped(
+      Effect.suspend(() => heartbeat([...alive])).pipe(
+        Effect.catchAllCause((cause) => Effect.logWarning("job runner heartbeat failed", cause)),
+        Effect.repeat(Schedule.spaced(LATIDO))
+      )
     )
     yield* Effect.forkScoped(
       Effect.scoped(Effect.zipRight(runner, Effect.never)).pipe(

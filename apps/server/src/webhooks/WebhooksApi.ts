@@ -2,7 +2,7 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { CurrentCaller, SwitchApi } from "@switch/api"
 import { Effect } from "effect"
-import { json, jsonBody } from "../http/Respond.js"
+import { json, jsonBody, secretJson } from "../http/Respond.js"
 import { WebhooksService } from "./WebhooksService.js"
 
 export const WebhooksApiLive = HttpApiBuilder.group(SwitchApi, "webhooks", (handlers) =>
@@ -15,7 +15,7 @@ export const WebhooksApiLive = HttpApiBuilder.group(SwitchApi, "webhooks", (hand
       .handleRaw("create", () =>
         Effect.gen(function* () {
           const caller = yield* CurrentCaller
-          return json(yield* webhooks.create(caller, yield* jsonBody), 201)
+          return secretJson(yield* webhooks.create(caller, yield* jsonBody), 201)
         })
       )
       .handle("get", ({ path }) =>
