@@ -1,21 +1,25 @@
 /**
  * The payment page in real Chromium (Debian's /usr/bin/chromium via playwright-core) against
- * the built server on embedded Postgres. Build first: `npx turbo run build`.
+ * the built server on embedded Postgres. Build first: `npx turbo run build`. Test links use the
+ * sandbox bank; live links go to the bank simulator in this process, whose faults make it slow.
  */
 import { mkdirSync } from "node:fs"
 import { resolve } from "node:path"
 import { type Browser, chromium, type Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { type Bank, liveMerchant, startBank } from "../support/live.js"
 import { call, type Stack, startStack } from "../support/stack.js"
 
 const ARTIFACTS = resolve(__dirname, "artifacts")
 const TIENDA = "https://tienda.example"
 
 let stack: Stack
+let bank: Bank
 let browser: Browser
 
 beforeAll(async () => {
-  stack = await startStack()
+  bank = await startBank()
+  stack = await startStack({ SWITCH_BANK_URL: bank.url, SWITCH_CIERRE_BANCARIO: "0" })
   browser = await chromium.launch({
     executablePath: "/usr/bin/chromium",
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
@@ -24,11 +28,12 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close()
   await stack?.stop()
+  await bank?.close()
 })
 
-const newLink = async (body: Record<string, unknown> = {}) => {
+const newLink = async (body: Record<string, unknown> = {}, key = stack.demoKey) => {
   const r = await call(stack.url, "POST", "/switch/v1/links", {
-    key: stack.demoKey,
+    key,
     body: { monto: 1234.56, concepto: "Camisa azul talla M", ...body }
   })
   expect(r.status).toBe(201)
@@ -49,11 +54,11 @@ const openPage = async (width = 390) => {
   return { page, errors, close: () => context.close() }
 }
 
-const fillPayer = async (page: Page) => {
-  await page.getByLabel("Tu banco", { exact: true }).selectOption("0102")
+const fillPayer = async (page: Page, payer = { banco: "0102", telefono: "04141234567" }) => {
+  await page.getByLabel("Tu banco", { exact: true }).selectOption(payer.banco)
   await page.getByLabel("Tipo de documento").selectOption("V")
   await page.getByLabel("Número de documento").fill("12345678")
-  await page.getByLabel("Teléfono registrado en tu banco").fill("04141234567")
+  await page.getByLabel("Teléfono registrado en tu banco").fill(payer.telefono)
 }
 
 const payWith = async (page: Page, otp: string) => {
@@ -111,9 +116,12 @@ describe("paying a link in the browser", () => {
     const { page, close } = await openPage()
     await page.goto(`${stack.url}/l/${id}`)
     await fillPayer(page)
+    // The screen shows before the bank answers; reloading returns to it once the bank took the payment.
+    const taken = page.waitForResponse((r) => r.url().endsWith("/pagar"))
     await payWith(page, "33333333")
     await page.locator("#procesando").waitFor()
     expect(await page.locator("#pago").isVisible()).toBe(false)
+    expect(await (await taken).json()).toEqual({ estado: "procesando" })
     await page.reload()
     await page.locator("#procesando").waitFor()
     expect(await page.locator("#pagar").count()).toBe(0)
@@ -234,4 +242,38 @@ describe("paying a link in the browser", () => {
     expect(errors).toEqual([])
     await close()
   })
+})
+
+describe("the payer's page", () => {
+  it("the processing screen shows as soon as the payer submits, before the bank answers", async () => {
+    const { liveKey } = await liveMerchant(stack.url, "lento")
+    const payer = await bank.payer()
+    const id = await newLink({ monto: 50 }, liveKey)
+    const otp = await bank.code(payer, 5_000)
+    const { page, close } = await openPage()
+    await page.goto(`${stack.url}/l/${id}`)
+    await fillPayer(page, payer)
+    await page.getByLabel("Código de 8 dígitos de tu banco").fill(otp)
+    await bank.fault({ ruta: "debito", tipo: "latencia", ms: 6_000, veces: 1 })
+    const before = await bank.counters()
+    let answered = false
+    const reply = page
+      .waitForResponse((r) => r.url().endsWith("/pagar"))
+      .then((r) => {
+        answered = true
+        return r
+      })
+    await page.locator("#pagar").click()
+    await page.locator("#procesando").waitFor({ timeout: 2_000 })
+    expect(await page.locator("#pago").isVisible()).toBe(false)
+    // The bank is still sleeping on the debit: nothing answered, nothing debited.
+    expect(answered).toBe(false)
+    expect((await bank.counters()).debitos_aplicados).toBe(before.debitos_aplicados)
+    expect((await reply).status()).toBe(200)
+    await page.locator("#recibo").waitFor({ timeout: 20_000 })
+    expect((await bank.counters()).debitos_aplicados).toBe(before.debitos_aplicados + 1)
+    await close()
+  })
+
+
 })

@@ -40,10 +40,16 @@ export const js = String.raw`(function () {
   }
   if (d.refrescar) setTimeout(reload, Number(d.refrescar) * 1000);
 
-  function processing(elapsed) {
+  /** The processing screen, at once: the bank may take seconds to answer the payment. */
+  function showProcessing() {
     show($("pago"), false);
     show($("procesando"), true);
     window.addEventListener("beforeunload", guard);
+    var h = $("procesando-titulo");
+    if (h) h.focus();
+  }
+  /** Polls the link until the bank's answer settles it; only once the payment was taken. */
+  function follow(elapsed) {
     var start = Date.now() - (elapsed || 0);
     function tick() {
       if (Date.now() - start >= 90000) show($("lento"), true);
@@ -55,10 +61,8 @@ export const js = String.raw`(function () {
         }, function () { setTimeout(tick, 5000); });
     }
     tick();
-    var h = $("procesando-titulo");
-    if (h) h.focus();
   }
-  if (d.estado === "procesando") processing(Number(d.transcurrido) || 0);
+  if (d.estado === "procesando") { showProcessing(); follow(Number(d.transcurrido) || 0); }
 
   var form = $("pago");
   if (!form) return;
@@ -127,29 +131,28 @@ export const js = String.raw`(function () {
     var alta = $("alta_cliente");
     v.alta_cliente = !!(alta && alta.checked);
     remember(v);
-    window.addEventListener("beforeunload", guard);
+    showProcessing();
+    var sent = Date.now();
+    /** The bank did not take the payment: back to the form, with why. */
+    function back(text) {
+      window.removeEventListener("beforeunload", guard);
+      show($("procesando"), false);
+      show(form, true);
+      busy = false;
+      pagar.disabled = false;
+      fail(text);
+    }
     post("/pagar", v).then(function (r) {
       var b = r.body;
       if (r.status === 200 && b.estado === "rechazado") {
-        window.removeEventListener("beforeunload", guard);
-        busy = false;
-        pagar.disabled = false;
         $("otp").value = "";
-        fail(b.motivo + " Puedes intentarlo de nuevo con un código nuevo.");
+        back(b.motivo + " Puedes intentarlo de nuevo con un código nuevo.");
         show(volver, true);
-      } else if (r.status === 200 && b.estado === "procesando") processing(0);
+      } else if (r.status === 200 && b.estado === "procesando") follow(Date.now() - sent);
       else if (r.status === 200 || (r.status === 409 && b.error === "link_no_disponible")) reload();
-      else {
-        window.removeEventListener("beforeunload", guard);
-        busy = false;
-        pagar.disabled = false;
-        fail(message(b));
-      }
+      else back(message(b));
     }, function () {
-      window.removeEventListener("beforeunload", guard);
-      busy = false;
-      pagar.disabled = false;
-      fail("Sin conexión. Revisa tu internet; si tu banco te debitó, recarga la página antes de pagar otra vez.");
+      back("Sin conexión. Revisa tu internet; si tu banco te debitó, recarga la página antes de pagar otra vez.");
     });
   });
   if (volver) volver.addEventListener("click", function () { leave(d.rechazado); });
