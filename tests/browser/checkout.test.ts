@@ -8,7 +8,7 @@ import { resolve } from "node:path"
 import { type Browser, chromium, type Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type Bank, liveMerchant, startBank } from "../support/live.js"
-import { call, type Stack, startStack } from "../support/stack.js"
+import { ADMIN_TOKEN, call, type Stack, startStack } from "../support/stack.js"
 
 const ARTIFACTS = resolve(__dirname, "artifacts")
 const TIENDA = "https://tienda.example"
@@ -54,6 +54,28 @@ const openPage = async (width = 390) => {
   return { page, errors, close: () => context.close() }
 }
 
+/** A merchant of its own (test key), `personal` or `empresa`, taking tips up to `propina` %. */
+const newMerchant = async (codigo: string, tipo: "empresa" | "personal", propina?: number) => {
+  const reg = await call(stack.url, "POST", "/switch/v1/comercios/registrar", {
+    body: {
+      codigo,
+      nombre: `Comercio ${codigo}`,
+      identificacion: "J-07013380-5",
+      email: `${codigo}@example.com`,
+      tipo
+    }
+  })
+  expect(reg.status).toBe(201)
+  if (propina !== undefined) {
+    const patched = await call(stack.url, "PATCH", `/admin/v1/comercios/${codigo}`, {
+      headers: { "x-admin-token": ADMIN_TOKEN },
+      body: { propina_max_pct: propina }
+    })
+    expect(patched.status).toBe(200)
+  }
+  return `${codigo}:${reg.body.api_key}`
+}
+
 const fillPayer = async (page: Page, payer = { banco: "0102", telefono: "04141234567" }) => {
   await page.getByLabel("Tu banco", { exact: true }).selectOption(payer.banco)
   await page.getByLabel("Tipo de documento").selectOption("V")
@@ -65,6 +87,9 @@ const payWith = async (page: Page, otp: string) => {
   await page.getByLabel("Código de 8 dígitos de tu banco").fill(otp)
   await page.locator("#pagar").click()
 }
+
+/** The payer data the page keeps in this browser, or null. */
+const stored = (page: Page) => page.evaluate<string | null>(`localStorage.getItem("switch-pagador")`)
 
 const transactionsOf = async (linkId: string) => {
   const r = await call(stack.url, "GET", "/switch/v1/transacciones?limit=200", { key: stack.demoKey })
@@ -272,6 +297,49 @@ describe("the payer's page", () => {
     expect((await reply).status()).toBe(200)
     await page.locator("#recibo").waitFor({ timeout: 20_000 })
     expect((await bank.counters()).debitos_aplicados).toBe(before.debitos_aplicados + 1)
+    await close()
+  })
+
+  it("a personal merchant's page stores nothing in this browser while 'Guardar mis datos' is unchecked", async () => {
+    const key = await newMerchant("personal-sin-guardar", "personal")
+    const { page, close } = await openPage()
+    await page.goto(`${stack.url}/l/${await newLink({}, key)}`)
+    expect(await page.getByLabel(/Guardar mis datos/).isChecked()).toBe(false)
+    await fillPayer(page)
+    await page.getByLabel(/Tu nombre/).fill("Ana Pérez")
+    await payWith(page, "12345678")
+    await page.locator("#recibo").waitFor()
+    expect(await stored(page)).toBeNull()
+    expect(await page.evaluate<number>("localStorage.length")).toBe(0)
+    await page.goto(`${stack.url}/l/${await newLink({}, key)}`)
+    expect(await page.locator("#telefono").inputValue()).toBe("")
+    expect(await page.getByRole("button", { name: "Olvidar mis datos" }).isVisible()).toBe(false)
+    await close()
+  })
+
+  it("'Guardar mis datos' checked stores the payer's data, and 'Olvidar mis datos' clears it and the form", async () => {
+    const key = await newMerchant("personal-guardar", "personal")
+    const { page, close } = await openPage()
+    await page.goto(`${stack.url}/l/${await newLink({}, key)}`)
+    await fillPayer(page)
+    await page.getByLabel(/Tu nombre/).fill("Ana Pérez")
+    await page.getByLabel(/Guardar mis datos/).check()
+    await payWith(page, "12345678")
+    await page.locator("#recibo").waitFor()
+    expect(JSON.parse((await stored(page)) ?? "{}")).toMatchObject({
+      telefono: "04141234567",
+      nombre: "Ana Pérez"
+    })
+
+    await page.goto(`${stack.url}/l/${await newLink({}, key)}`)
+    expect(await page.locator("#telefono").inputValue()).toBe("04141234567")
+    await page.getByRole("button", { name: "Olvidar mis datos" }).click()
+    expect(await stored(page)).toBeNull()
+    for (const field of ["#banco", "#identificacion", "#telefono", "#nombre"])
+      expect(await page.locator(field).inputValue()).toBe("")
+    expect(await page.getByRole("button", { name: "Olvidar mis datos" }).isVisible()).toBe(false)
+    await page.reload()
+    expect(await page.locator("#telefono").inputValue()).toBe("")
     await close()
   })
 

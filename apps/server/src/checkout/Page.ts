@@ -100,6 +100,7 @@ const form = (m: PageModel) => {
         : "Guardar mis datos para pagar más rápido"
     }</label>
   </div>
+  <button type="button" id="olvidar" class="enlace" hidden>Olvidar mis datos</button>
   <button type="submit" id="pagar" class="primario">Pagar ${esc(Money.format(Money.Cents(link.monto)))}</button>
   ${
     link.failure_url === null
@@ -168,6 +169,7 @@ export const renderPage = (m: PageModel, csrf: string, assets: Assets) => {
   const data = attrs({
     link: link.id,
     estado: inFlight ? "procesando" : estado,
+    tipo: merchant.tipo,
     monto: link.monto,
     redirect,
     rechazado: link.failure_url === null ? undefined : returnUrl(link.failure_url, "rechazado"),

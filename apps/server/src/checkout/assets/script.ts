@@ -1,7 +1,8 @@
 /**
  * The payment page's only script (served as a static file: the CSP allows no inline script).
  * It asks for the code, pays, follows the processing screen, counts down the return to the
- * merchant and remembers the payer's bank data in localStorage only.
+ * merchant and remembers the payer's bank data in localStorage only: on a personal account's
+ * page only when the payer ticks "Guardar mis datos", and "Olvidar mis datos" erases it.
  */
 export const js = String.raw`(function () {
   "use strict";
@@ -67,10 +68,22 @@ export const js = String.raw`(function () {
   var form = $("pago");
   if (!form) return;
   var alerta = $("error"), info = $("info"), pedir = $("pedir"), pagar = $("pagar"), volver = $("volver");
+  var olvidar = $("olvidar"), alta = $("alta_cliente");
   try {
-    var saved = JSON.parse(localStorage.getItem(KEY) || "{}");
-    FIELDS.forEach(function (f) { var el = $(f); if (el && saved[f] && !el.value) el.value = saved[f]; });
+    var saved = JSON.parse(localStorage.getItem(KEY) || "null");
+    if (saved) {
+      FIELDS.forEach(function (f) { var el = $(f); if (el && saved[f] && !el.value) el.value = saved[f]; });
+      show(olvidar, true);
+    }
   } catch (e) { /* storage unavailable: nothing remembered */ }
+  if (olvidar) olvidar.addEventListener("click", function () {
+    try { localStorage.removeItem(KEY); } catch (e) { /* nothing stored */ }
+    FIELDS.forEach(function (f) { var el = $(f); if (el) el.value = el.tagName === "SELECT" ? el.options[0].value : ""; });
+    if (alta) alta.checked = false;
+    show(olvidar, false);
+    info.textContent = "Borramos tus datos de este navegador.";
+    $("banco").focus();
+  });
 
   function values() {
     var v = {};
@@ -78,6 +91,8 @@ export const js = String.raw`(function () {
     return v;
   }
   function remember(v) {
+    // A personal account's checkbox is the payer's choice to be remembered; unticked, nothing is kept.
+    if (d.tipo === "personal" && !v.alta_cliente) return;
     try {
       localStorage.setItem(KEY, JSON.stringify({ banco: v.banco, tipo_doc: v.tipo_doc,
         identificacion: v.identificacion, telefono: v.telefono, nombre: v.nombre }));
@@ -128,7 +143,6 @@ export const js = String.raw`(function () {
     var v = values();
     v.otp = $("otp").value.trim();
     if (propina) v.propina = propina.value.trim().replace(",", ".");
-    var alta = $("alta_cliente");
     v.alta_cliente = !!(alta && alta.checked);
     remember(v);
     showProcessing();

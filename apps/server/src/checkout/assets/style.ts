@@ -28,6 +28,7 @@ button,.boton{display:block;width:100%;font:inherit;font-weight:600;text-align:c
 .primario{background:#174ea6;color:#fff}
 .secundario{background:#fff;color:#174ea6}
 button:disabled{opacity:.6;cursor:wait}
+button.enlace{display:inline-block;width:auto;min-height:1.5rem;padding:.25rem 0;margin:0 0 .5rem;border:0;background:none;color:#174ea6;font-weight:400;text-decoration:underline}
 dl{display:grid;grid-template-columns:auto 1fr;gap:.25rem .75rem}
 dt{color:#4a545e}
 dd{margin:0;font-weight:600;overflow-wrap:anywhere}
