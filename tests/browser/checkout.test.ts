@@ -343,5 +343,39 @@ describe("the payer's page", () => {
     await close()
   })
 
+  it("a tip typed the Venezuelan way moves the pay button's total, and processing and success show amount plus tip", async () => {
+    const key = await newMerchant("propinas", "empresa", 100)
+    const id = await newLink({ monto: 2000 }, key)
+    const { page, close } = await openPage()
+    await page.goto(`${stack.url}/l/${id}`)
+    const propina = page.getByLabel(/Propina/)
+    for (const [typed, button] of [
+      ["1.234,56", "Pagar Bs 3.234,56"],
+      ["1234,56", "Pagar Bs 3.234,56"],
+      ["1.234", "Pagar Bs 3.234,00"],
+      ["1234.56", "Pagar Bs 3.234,56"],
+      ["", "Pagar Bs 2.000,00"],
+      ["1.234,56", "Pagar Bs 3.234,56"]
+    ] as const) {
+      await propina.fill(typed)
+      expect(await page.locator("#pagar").textContent()).toBe(button)
+    }
+    await fillPayer(page)
+    const taken = page.waitForResponse((r) => r.url().endsWith("/pagar"))
+    await payWith(page, "33333333")
+    await page.locator("#procesando").waitFor()
+    await expect(page.locator("#procesando").textContent()).resolves.toContain("Bs 3.234,56")
+    await taken
+    await page.reload()
+    await page.locator("#procesando").waitFor()
+    await expect(page.locator("#procesando").textContent()).resolves.toContain("Bs 3.234,56")
+    await page.locator("#recibo").waitFor({ timeout: 20_000 })
+    await expect(page.locator("#recibo-monto").textContent()).resolves.toBe("Bs 3.234,56")
+    await expect(page.locator(".monto").textContent()).resolves.toBe("Bs 3.234,56")
+    const link = await call(stack.url, "GET", `/switch/v1/links/${id}`, { key })
+    expect(link.body).toMatchObject({ monto: 2000, propina: 1234.56, total: 3234.56 })
+    await close()
+  })
+
 
 })

@@ -110,9 +110,11 @@ const form = (m: PageModel) => {
 </form>`
 }
 
-const processing = (hidden: boolean) => `
+/** `total`: what the bank is asked to debit, the amount plus the tip (the script sets it when the payer submits). */
+const processing = (hidden: boolean, total: number) => `
 <section id="procesando" aria-live="polite"${hidden ? " hidden" : ""}>
   <h2 id="procesando-titulo" tabindex="-1">Procesando tu pago…</h2>
+  <p>Total a debitar: <strong id="procesando-total">${esc(Money.format(Money.Cents(total)))}</strong></p>
   <p>Tu banco está confirmando el pago. No cierres esta página ni pagues otra vez.</p>
   <p id="lento" class="aviso" hidden>El banco está tardando más de lo normal. Tu pago sigue en proceso y no hace falta pagar de nuevo: esta página se actualizará sola cuando el banco responda.</p>
 </section>`
@@ -128,7 +130,7 @@ const receipt = (m: PageModel) => {
 <section id="recibo">
   <h2 class="ok">Pago exitoso</h2>
   <dl>
-    <dt>Monto</dt><dd id="recibo-monto">${esc(Money.format(Money.Cents(link.monto + link.propina)))}</dd>${extra}
+    <dt>Total debitado</dt><dd id="recibo-monto">${esc(Money.format(Money.Cents(link.monto + link.propina)))}</dd>${extra}
     <dt>Referencia</dt><dd id="recibo-referencia">${esc(referencia)}</dd>
     <dt>Comprobante</dt><dd><a id="recibo-codigo" href="/switch/v1/verificar/${esc(codigo)}">${esc(codigo)}</a></dd>
     <dt>Fecha</dt><dd>${esc(BankCalendar.formatCaracas(paidAt))}</dd>
@@ -150,6 +152,8 @@ export const renderPage = (m: PageModel, csrf: string, assets: Assets) => {
   const { link, merchant, estado } = m
   const inFlight = estado === "cobrando" || estado === "procesando" || estado === "revision"
   const last = Option.getOrNull(m.last)
+  // From the first submission on, the link holds the tip: the bank debits the amount plus it.
+  const debited = link.monto + link.propina
   let body: string
   let redirect: string | undefined
   switch (estado) {
@@ -164,7 +168,7 @@ export const renderPage = (m: PageModel, csrf: string, assets: Assets) => {
       if (link.failure_url !== null) redirect = returnUrl(link.failure_url, estado)
       break
     default:
-      body = inFlight ? processing(false) : `${form(m)}${processing(true)}`
+      body = inFlight ? processing(false, debited) : `${form(m)}${processing(true, debited)}`
   }
   const data = attrs({
     link: link.id,
@@ -198,7 +202,7 @@ ${banner}
 <header>
   <p class="comercio">${esc(merchant.nombre)}</p>
   <h1>${esc(link.concepto ?? "Pago")}</h1>
-  <p class="monto" aria-label="Monto a pagar">${esc(Money.format(Money.Cents(link.monto)))}</p>
+  <p class="monto" aria-label="Monto a pagar">${esc(Money.format(Money.Cents(inFlight || estado === "pagado" ? debited : link.monto)))}</p>
 </header>
 ${body}
 </main>

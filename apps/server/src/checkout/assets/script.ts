@@ -3,7 +3,11 @@
  * It asks for the code, pays, follows the processing screen, counts down the return to the
  * merchant and remembers the payer's bank data in localStorage only: on a personal account's
  * page only when the payer ticks "Guardar mis datos", and "Olvidar mis datos" erases it.
+ * A tip is read as Venezuelans write it, with the same pattern as the server
+ * (`Money.WRITTEN_AMOUNT`), and sent as typed.
  */
+import { Money } from "@switch/core"
+
 export const js = String.raw`(function () {
   "use strict";
   var app = document.getElementById("app");
@@ -109,16 +113,24 @@ export const js = String.raw`(function () {
     }).join(". ") + ".";
   }
   function fail(text) { alerta.textContent = text; show(alerta, true); alerta.focus(); }
+  var WRITTEN = new RegExp(${JSON.stringify(Money.WRITTEN_AMOUNT.source)});
+  /** Cents of an amount typed as in Venezuela (1.234,56; 1.234 is a thousand), or -1. */
   function cents(text) {
-    var m = /^(\d{1,9})(?:[.,](\d{1,2}))?$/.exec((text || "").trim());
-    return m ? Number(m[1]) * 100 + Number(((m[2] || "") + "00").slice(0, 2)) : 0;
+    var m = WRITTEN.exec((text || "").trim());
+    if (!m) return -1;
+    var whole = m[3] !== undefined ? m[3] : m[1].replace(/\./g, ""), frac = m[3] !== undefined ? m[4] : (m[2] || "");
+    return frac.length > 2 || whole.replace(/^0+/, "").length > 12 ? -1 : Number(whole) * 100 + Number((frac + "00").slice(0, 2));
   }
   function bs(c) {
     return "Bs " + String(Math.floor(c / 100)).replace(/\B(?=(\d{3})+(?!\d))/g, ".") + "," + ("0" + (c % 100)).slice(-2);
   }
   var propina = $("propina");
-  function total() { return Number(d.monto) + (propina ? cents(propina.value) : 0); }
-  if (propina) propina.addEventListener("input", function () { pagar.textContent = "Pagar " + bs(total()); });
+  function total() { return Number(d.monto) + Math.max(propina ? cents(propina.value) : 0, 0); }
+  if (propina) propina.addEventListener("input", function () {
+    pagar.textContent = "Pagar " + bs(total());
+    if (propina.value.trim() !== "" && cents(propina.value) < 0) propina.setAttribute("aria-invalid", "true");
+    else propina.removeAttribute("aria-invalid");
+  });
 
   if (pedir) pedir.addEventListener("click", function () {
     pedir.disabled = true;
@@ -142,9 +154,14 @@ export const js = String.raw`(function () {
     show(alerta, false);
     var v = values();
     v.otp = $("otp").value.trim();
-    if (propina) v.propina = propina.value.trim().replace(",", ".");
+    // Sent as typed: the server reads it as this page does.
+    if (propina) v.propina = propina.value.trim();
     v.alta_cliente = !!(alta && alta.checked);
     remember(v);
+    var debited = bs(total());
+    $("procesando-total").textContent = debited;
+    var monto = document.querySelector(".monto"), before = monto ? monto.textContent : "";
+    if (monto) monto.textContent = debited;
     showProcessing();
     var sent = Date.now();
     /** The bank did not take the payment: back to the form, with why. */
@@ -152,6 +169,7 @@ export const js = String.raw`(function () {
       window.removeEventListener("beforeunload", guard);
       show($("procesando"), false);
       show(form, true);
+      if (monto) monto.textContent = before;
       busy = false;
       pagar.disabled = false;
       fail(text);
