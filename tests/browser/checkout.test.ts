@@ -377,5 +377,30 @@ describe("the payer's page", () => {
     await close()
   })
 
+  it("the test-mode banner shows on a test link's open pages only, not once it expired, was cancelled or paid", async () => {
+    const { page, close } = await openPage()
+    await page.goto(`${stack.url}/l/${await newLink()}`)
+    expect(await page.locator(".prueba").isVisible()).toBe(true)
+    for (const [resultado, heading] of [
+      ["expirado", "Este link de pago expiró"],
+      ["cancelado", "Este link de pago fue cancelado"],
+      ["pagado", "Pago exitoso"]
+    ] as const) {
+      const id = await newLink()
+      const r =
+        resultado === "cancelado"
+          ? await call(stack.url, "POST", `/switch/v1/links/${id}/cancelar`, { key: stack.demoKey })
+          : await call(stack.url, "POST", `/switch/v1/links/${id}/simular`, {
+              key: stack.demoKey,
+              body: { resultado }
+            })
+      expect(r.status).toBe(200)
+      await page.goto(`${stack.url}/l/${id}`)
+      await page.getByRole("heading", { name: heading }).waitFor()
+      expect(await page.locator(".prueba").count()).toBe(0)
+    }
+    await close()
+  })
+
 
 })

@@ -181,8 +181,10 @@ export const renderPage = (m: PageModel, csrf: string, assets: Assets) => {
       inFlight && last !== null ? Math.max(0, m.at.getTime() - last.created_at.getTime()) : undefined,
     refrescar: estado === "pendiente" && link.mode === "live" && m.cierre._tag !== "Abierto" ? 30 : undefined
   })
+  // A test link's closed pages (expired, cancelled, paid) take no payment: nothing to explain.
+  const open = estado !== "pagado" && estado !== "expirado" && estado !== "cancelado"
   const banner =
-    link.mode === "test"
+    link.mode === "test" && open
       ? `<p class="prueba" role="note"><strong>Modo de prueba:</strong> no se mueve dinero real. Usa el código 12345678 para aprobar; 11111111 rechaza y 33333333 tarda unos segundos.</p>`
       : ""
   return `<!doctype html>
