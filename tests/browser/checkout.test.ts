@@ -2,8 +2,10 @@
  * The payment page in real Chromium (Debian's /usr/bin/chromium via playwright-core) against
  * the built server on embedded Postgres. Build first: `npx turbo run build`. Test links use the
  * sandbox bank; live links go to the bank simulator in this process, whose faults make it slow.
+ * axe-core is injected through the DevTools protocol, which the page's CSP does not govern.
  */
-import { mkdirSync } from "node:fs"
+import { mkdirSync, readFileSync } from "node:fs"
+import { createRequire } from "node:module"
 import { resolve } from "node:path"
 import { type Browser, chromium, type Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -12,6 +14,8 @@ import { ADMIN_TOKEN, call, type Stack, startStack } from "../support/stack.js"
 
 const ARTIFACTS = resolve(__dirname, "artifacts")
 const TIENDA = "https://tienda.example"
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8")
 
 let stack: Stack
 let bank: Bank
@@ -90,6 +94,114 @@ const payWith = async (page: Page, otp: string) => {
 
 /** The payer data the page keeps in this browser, or null. */
 const stored = (page: Page) => page.evaluate<string | null>(`localStorage.getItem("switch-pagador")`)
+
+/**
+ * axe-core's violations on the page as it is now, one line each (rule and elements), with
+ * WCAG 2.2's target size (off by default in axe) turned on. axe waits on timers, so on a page
+ * whose clock is paused (`held`) the clock is moved a millisecond at a time until axe is done,
+ * well short of a countdown's 3 seconds.
+ */
+const axeViolations = async (page: Page, held: boolean): Promise<Array<string>> => {
+  await page.evaluate(AXE)
+  let done = false
+  const run = page
+    .evaluate<
+      Array<string>
+    >(`axe.run(document, { rules: { "target-size": { enabled: true } } }).then((r) => r.violations.map((v) =>
+      v.id + ": " + v.nodes.map((n) => n.target.join(" ")).join(", ")))`)
+    .finally(() => {
+      done = true
+    })
+  for (let moved = 0; held && !done && moved < 2_000; moved++) await page.clock.runFor(1)
+  return run
+}
+
+/** Visible controls (links, buttons, fields) smaller than 24×24 CSS px, with their size. */
+const smallTargets = (page: Page) =>
+  page.evaluate<Array<string>>(`[...document.querySelectorAll("a[href], button, input, select, textarea")]
+    .map((el) => [el, el.getBoundingClientRect()])
+    .filter(([el, r]) => r.width > 0 && getComputedStyle(el).visibility !== "hidden")
+    .filter(([, r]) => r.width < 24 || r.height < 24)
+    .map(([el, r]) => (el.id || el.outerHTML.slice(0, 60)) + " " + r.width + "x" + r.height)`)
+
+/**
+ * Opens every state the payer can see, in turn, and hands each to `check`: the form (also with
+ * saved data), field errors, a rejection, the processing screen, the receipt, the expired,
+ * cancelled and paid pages (their countdowns held by a paused clock) and a link that does not
+ * exist.
+ */
+const everyState = async (check: (state: string, page: Page, held: boolean) => Promise<void>) => {
+  const { page, close } = await openPage()
+  // A personal account taking tips: the form has every field the page can show.
+  const key = await newMerchant(`estados${Date.now()}`, "personal", 10)
+  await page.goto(`${stack.url}/l/${await newLink({ failure_url: `${TIENDA}/fallo` }, key)}`)
+  await check("form", page, false)
+  await page.locator("#pagar").click()
+  await page.getByRole("alert").filter({ hasText: "Banco" }).waitFor()
+  await check("error", page, false)
+  await fillPayer(page)
+  await page.getByLabel(/Propina/).fill("1.234,567")
+  await payWith(page, "11111111")
+  await page.getByRole("alert").filter({ hasText: "Propina" }).waitFor()
+  await check("tip error", page, false)
+  await page.getByLabel(/Propina/).fill("10")
+  await payWith(page, "11111111")
+  await page.getByRole("alert").filter({ hasText: "rechazó" }).waitFor()
+  await check("rejected", page, false)
+  await page.goto(`${stack.url}/l/${await newLink({}, key)}`)
+  await fillPayer(page)
+  await payWith(page, "33333333")
+  await page.locator("#procesando").waitFor()
+  await check("processing", page, false)
+  await page.goto(`${stack.url}/l/${await newLink({}, key)}`)
+  await fillPayer(page)
+  await page.getByLabel(/Guardar mis datos/).check()
+  await payWith(page, "12345678")
+  await page.locator("#recibo").waitFor()
+  await check("success", page, false)
+  await page.goto(`${stack.url}/l/${await newLink({}, key)}`)
+  await page.getByRole("button", { name: "Olvidar mis datos" }).waitFor()
+  await check("form with saved data", page, false)
+  await close()
+
+  for (const [state, prepare] of [
+    [
+      "expired",
+      (id: string) =>
+        call(stack.url, "POST", `/switch/v1/links/${id}/simular`, {
+          key: stack.demoKey,
+          body: { resultado: "expirado" }
+        })
+    ],
+    [
+      "cancelled",
+      (id: string) => call(stack.url, "POST", `/switch/v1/links/${id}/cancelar`, { key: stack.demoKey })
+    ],
+    [
+      "paid",
+      (id: string) =>
+        call(stack.url, "POST", `/switch/v1/links/${id}/simular`, {
+          key: stack.demoKey,
+          body: { resultado: "pagado" }
+        })
+    ]
+  ] as const) {
+    const id = await newLink({ success_url: `${TIENDA}/ok`, failure_url: `${TIENDA}/fallo` })
+    expect((await prepare(id)).status).toBe(200)
+    const held = await openPage()
+    await held.page.clock.install()
+    await held.page.clock.pauseAt(Date.now() + 1_000)
+    await held.page.goto(`${stack.url}/l/${id}`)
+    await held.page.getByRole("link", { name: "Volver ahora" }).waitFor()
+    await check(state, held.page, true)
+    await held.close()
+  }
+  const missing = await openPage()
+  const response = await missing.page.goto(`${stack.url}/l/00000000-0000-4000-8000-000000000000`)
+  expect(response?.status()).toBe(404)
+  await check("not found", missing.page, false)
+  await missing.close()
+}
 
 const transactionsOf = async (linkId: string) => {
   const r = await call(stack.url, "GET", "/switch/v1/transacciones?limit=200", { key: stack.demoKey })
@@ -402,5 +514,21 @@ describe("the payer's page", () => {
     await close()
   })
 
+  it("every control on every page state is a touch target of at least 24×24 CSS px", async () => {
+    const small: Record<string, Array<string>> = {}
+    await everyState(async (state, page) => {
+      const found = await smallTargets(page)
+      if (found.length > 0) small[state] = found
+    })
+    expect(small).toEqual({})
+  })
 
+  it("axe-core reports no violations on any page state", async () => {
+    const violations: Record<string, Array<string>> = {}
+    await everyState(async (state, page, held) => {
+      const found = await axeViolations(page, held)
+      if (found.length > 0) violations[state] = found
+    })
+    expect(violations).toEqual({})
+  })
 })
