@@ -138,6 +138,38 @@ describe("test-mode payments on the page", () => {
     expect(link.body).toMatchObject({ monto: 100, propina: 7.5, total: 107.5 })
   })
 
+  it.each([
+    ["1.234,56", 1234.56],
+    ["1234,56", 1234.56],
+    ["1.234", 1234],
+    ["1234.56", 1234.56]
+  ])(
+    "a tip typed as %s is read as Venezuelans write it (Bs %d) and debited with the amount",
+    async (typed, tip) => {
+      const { key: k, codigo: c } = await registerMerchant(server.url)
+      expect((await patchMerchant(c, { propina_max_pct: 100 })).status).toBe(200)
+      const id = await newLink({ monto: 2000 }, k)
+      const page = await openPage(server.url, id)
+      const paid = await page.post("/pagar", { ...PAYER, otp: "12345678", propina: typed })
+      expect(paid.body.estado).toBe("pagado")
+      const link = await call(server.url, "GET", `/switch/v1/links/${id}`, { key: k })
+      expect(link.body).toMatchObject({ monto: 2000, propina: tip, total: 2000 + tip })
+    }
+  )
+
+  it("a typed tip in another notation (1,234.56) is refused, not misread", async () => {
+    const { key: k, codigo: c } = await registerMerchant(server.url)
+    expect((await patchMerchant(c, { propina_max_pct: 100 })).status).toBe(200)
+    const id = await newLink({ monto: 2000 }, k)
+    const page = await openPage(server.url, id)
+    const refused = await page.post("/pagar", { ...PAYER, otp: "12345678", propina: "1,234.56" })
+    expect(refused.status).toBe(400)
+    expect(refused.body.detail.fieldErrors.propina[0]).toContain("1.234,56")
+    expect((await call(server.url, "GET", `/switch/v1/links/${id}`, { key: k })).body.estado).toBe(
+      "pendiente"
+    )
+  })
+
   it("a full daily cap stops the code request with 409 tope_diario_excedido and a clear message", async () => {
     const { key: k, codigo: c } = await registerMerchant(server.url)
     await patchMerchant(c, { tope_diario: { monto: 1000, moneda: "VES" } })

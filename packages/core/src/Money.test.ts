@@ -32,6 +32,29 @@ describe("Money", () => {
     expect(Money.fromNonNegativeNumber(-0.01)).toEqual(Either.left("negativo"))
   })
 
+  it("reads a typed amount as Venezuelans write it: dots between thousands, a comma before decimals", () => {
+    expect(Money.parseVenezuelan("1.234,56")).toEqual(Either.right(123456))
+    expect(Money.parseVenezuelan("1234,56")).toEqual(Either.right(123456))
+    expect(Money.parseVenezuelan(" 1.234 ")).toEqual(Either.right(123400))
+    expect(Money.parseVenezuelan("1.234.567,8")).toEqual(Either.right(123456780))
+    expect(Money.parseVenezuelan("0,5")).toEqual(Either.right(50))
+    expect(Money.parseVenezuelan("75")).toEqual(Either.right(7500))
+    // A lone point before one or two digits is a decimal point.
+    expect(Money.parseVenezuelan("1234.56")).toEqual(Either.right(123456))
+    expect(Money.parseVenezuelan("7.5")).toEqual(Either.right(750))
+    expect(Money.parseVenezuelan("1,234")).toEqual(Either.left("decimales"))
+    for (const bad of ["1,234.56", "1234.567", "12.34.56", "1.234.56", "1.23,4", ",5", "5,", "-5", "abc", ""])
+      expect(Money.parseVenezuelan(bad)).toEqual(Either.left("formato"))
+  })
+
+  it.prop(
+    "reads back the display form without its Bs",
+    [fc.integer({ min: 0, max: Money.MAX_CENTS })],
+    ([n]) => {
+      expect(Money.parseVenezuelan(Money.format(cents(n)).slice(3))).toEqual(Either.right(n))
+    }
+  )
+
   it("reads decimal text with a point or a comma", () => {
     expect(Money.parseDecimal("150,50")).toEqual(Either.right(15050))
     expect(Money.parseDecimal(" 150.5 ")).toEqual(Either.right(15050))

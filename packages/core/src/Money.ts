@@ -58,6 +58,22 @@ export const parseDecimal = (text: string): Either.Either<Cents, MoneyIssue> => 
   return fromDecimalParts(match[1] ?? "", match[2] ?? "0", match[3] ?? "")
 }
 
+/**
+ * An amount as a payer types it in Venezuela: dots between thousands and a comma before the
+ * decimals (`1.234,56`, `1234,56`; `1.234` is one thousand two hundred thirty-four). A lone
+ * point before one or two digits, with no comma, is read as a decimal point (`1234.56`), which
+ * some phone keypads offer instead of the comma. Shared with the payment page's script.
+ */
+export const WRITTEN_AMOUNT = /^(?:(\d{1,3}(?:\.\d{3})+|\d+)(?:,(\d+))?|(\d+)\.(\d{1,2}))$/
+
+/** Reads an amount written as {@link WRITTEN_AMOUNT} into cents; `1,234.56` and `1.2345` are refused. */
+export const parseVenezuelan = (text: string): Either.Either<Cents, MoneyIssue> => {
+  const match = WRITTEN_AMOUNT.exec(text.trim())
+  if (match === null) return Either.left("formato")
+  if (match[3] !== undefined) return fromDecimalParts("", match[3], match[4] ?? "")
+  return fromDecimalParts("", (match[1] ?? "").replaceAll(".", ""), match[2] ?? "")
+}
+
 /** Reads an API number with at most 2 decimals into cents; any sign, zero allowed. */
 export const fromNumber = (value: number): Either.Either<Cents, MoneyIssue> => {
   if (!Number.isFinite(value)) return Either.left("no_finito")

@@ -78,12 +78,11 @@ export const decodePayment = (
       typeof rawTip === "number"
         ? Money.fromNonNegativeNumber(rawTip)
         : typeof rawTip === "string"
-          ? Either.flatMap(Money.parseDecimal(rawTip), (c) =>
-              c >= 0 ? Either.right(c) : Either.left("negativo" as const)
-            )
+          ? // The page sends the tip as the payer typed it: `1.234,56`, `1.234` is a thousand.
+            Money.parseVenezuelan(rawTip)
           : Either.left("formato" as const)
     if (Either.isLeft(parsed))
-      add(errors, "propina", "escribe la propina en bolívares, con hasta 2 decimales")
+      add(errors, "propina", "escribe la propina en bolívares, por ejemplo 1.234,56 (hasta 2 decimales)")
     else propina = parsed.right
   }
   const nombre = text(body, "nombre").replace(/\s+/g, " ")

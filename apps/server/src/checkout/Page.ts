@@ -100,6 +100,7 @@ const form = (m: PageModel) => {
         : "Guardar mis datos para pagar más rápido"
     }</label>
   </div>
+  <button type="button" id="olvidar" class="enlace" hidden>Olvidar mis datos</button>
   <button type="submit" id="pagar" class="primario">Pagar ${esc(Money.format(Money.Cents(link.monto)))}</button>
   ${
     link.failure_url === null
@@ -109,9 +110,11 @@ const form = (m: PageModel) => {
 </form>`
 }
 
-const processing = (hidden: boolean) => `
+/** `total`: what the bank is asked to debit, the amount plus the tip (the script sets it when the payer submits). */
+const processing = (hidden: boolean, total: number) => `
 <section id="procesando" aria-live="polite"${hidden ? " hidden" : ""}>
   <h2 id="procesando-titulo" tabindex="-1">Procesando tu pago…</h2>
+  <p>Total a debitar: <strong id="procesando-total">${esc(Money.format(Money.Cents(total)))}</strong></p>
   <p>Tu banco está confirmando el pago. No cierres esta página ni pagues otra vez.</p>
   <p id="lento" class="aviso" hidden>El banco está tardando más de lo normal. Tu pago sigue en proceso y no hace falta pagar de nuevo: esta página se actualizará sola cuando el banco responda.</p>
 </section>`
@@ -127,7 +130,7 @@ const receipt = (m: PageModel) => {
 <section id="recibo">
   <h2 class="ok">Pago exitoso</h2>
   <dl>
-    <dt>Monto</dt><dd id="recibo-monto">${esc(Money.format(Money.Cents(link.monto + link.propina)))}</dd>${extra}
+    <dt>Total debitado</dt><dd id="recibo-monto">${esc(Money.format(Money.Cents(link.monto + link.propina)))}</dd>${extra}
     <dt>Referencia</dt><dd id="recibo-referencia">${esc(referencia)}</dd>
     <dt>Comprobante</dt><dd><a id="recibo-codigo" href="/switch/v1/verificar/${esc(codigo)}">${esc(codigo)}</a></dd>
     <dt>Fecha</dt><dd>${esc(BankCalendar.formatCaracas(paidAt))}</dd>
@@ -149,6 +152,8 @@ export const renderPage = (m: PageModel, csrf: string, assets: Assets) => {
   const { link, merchant, estado } = m
   const inFlight = estado === "cobrando" || estado === "procesando" || estado === "revision"
   const last = Option.getOrNull(m.last)
+  // From the first submission on, the link holds the tip: the bank debits the amount plus it.
+  const debited = link.monto + link.propina
   let body: string
   let redirect: string | undefined
   switch (estado) {
@@ -163,11 +168,12 @@ export const renderPage = (m: PageModel, csrf: string, assets: Assets) => {
       if (link.failure_url !== null) redirect = returnUrl(link.failure_url, estado)
       break
     default:
-      body = inFlight ? processing(false) : `${form(m)}${processing(true)}`
+      body = inFlight ? processing(false, debited) : `${form(m)}${processing(true, debited)}`
   }
   const data = attrs({
     link: link.id,
     estado: inFlight ? "procesando" : estado,
+    tipo: merchant.tipo,
     monto: link.monto,
     redirect,
     rechazado: link.failure_url === null ? undefined : returnUrl(link.failure_url, "rechazado"),
@@ -175,8 +181,10 @@ export const renderPage = (m: PageModel, csrf: string, assets: Assets) => {
       inFlight && last !== null ? Math.max(0, m.at.getTime() - last.created_at.getTime()) : undefined,
     refrescar: estado === "pendiente" && link.mode === "live" && m.cierre._tag !== "Abierto" ? 30 : undefined
   })
+  // A test link's closed pages (expired, cancelled, paid) take no payment: nothing to explain.
+  const open = estado !== "pagado" && estado !== "expirado" && estado !== "cancelado"
   const banner =
-    link.mode === "test"
+    link.mode === "test" && open
       ? `<p class="prueba" role="note"><strong>Modo de prueba:</strong> no se mueve dinero real. Usa el código 12345678 para aprobar; 11111111 rechaza y 33333333 tarda unos segundos.</p>`
       : ""
   return `<!doctype html>
@@ -196,7 +204,7 @@ ${banner}
 <header>
   <p class="comercio">${esc(merchant.nombre)}</p>
   <h1>${esc(link.concepto ?? "Pago")}</h1>
-  <p class="monto" aria-label="Monto a pagar">${esc(Money.format(Money.Cents(link.monto)))}</p>
+  <p class="monto" aria-label="Monto a pagar">${esc(Money.format(Money.Cents(inFlight || estado === "pagado" ? debited : link.monto)))}</p>
 </header>
 ${body}
 </main>

@@ -1,8 +1,13 @@
 /**
  * The payment page's only script (served as a static file: the CSP allows no inline script).
  * It asks for the code, pays, follows the processing screen, counts down the return to the
- * merchant and remembers the payer's bank data in localStorage only.
+ * merchant and remembers the payer's bank data in localStorage only: on a personal account's
+ * page only when the payer ticks "Guardar mis datos", and "Olvidar mis datos" erases it.
+ * A tip is read as Venezuelans write it, with the same pattern as the server
+ * (`Money.WRITTEN_AMOUNT`), and sent as typed.
  */
+import { Money } from "@switch/core"
+
 export const js = String.raw`(function () {
   "use strict";
   var app = document.getElementById("app");
@@ -40,10 +45,16 @@ export const js = String.raw`(function () {
   }
   if (d.refrescar) setTimeout(reload, Number(d.refrescar) * 1000);
 
-  function processing(elapsed) {
+  /** The processing screen, at once: the bank may take seconds to answer the payment. */
+  function showProcessing() {
     show($("pago"), false);
     show($("procesando"), true);
     window.addEventListener("beforeunload", guard);
+    var h = $("procesando-titulo");
+    if (h) h.focus();
+  }
+  /** Polls the link until the bank's answer settles it; only once the payment was taken. */
+  function follow(elapsed) {
     var start = Date.now() - (elapsed || 0);
     function tick() {
       if (Date.now() - start >= 90000) show($("lento"), true);
@@ -55,18 +66,28 @@ export const js = String.raw`(function () {
         }, function () { setTimeout(tick, 5000); });
     }
     tick();
-    var h = $("procesando-titulo");
-    if (h) h.focus();
   }
-  if (d.estado === "procesando") processing(Number(d.transcurrido) || 0);
+  if (d.estado === "procesando") { showProcessing(); follow(Number(d.transcurrido) || 0); }
 
   var form = $("pago");
   if (!form) return;
   var alerta = $("error"), info = $("info"), pedir = $("pedir"), pagar = $("pagar"), volver = $("volver");
+  var olvidar = $("olvidar"), alta = $("alta_cliente");
   try {
-    var saved = JSON.parse(localStorage.getItem(KEY) || "{}");
-    FIELDS.forEach(function (f) { var el = $(f); if (el && saved[f] && !el.value) el.value = saved[f]; });
+    var saved = JSON.parse(localStorage.getItem(KEY) || "null");
+    if (saved) {
+      FIELDS.forEach(function (f) { var el = $(f); if (el && saved[f] && !el.value) el.value = saved[f]; });
+      show(olvidar, true);
+    }
   } catch (e) { /* storage unavailable: nothing remembered */ }
+  if (olvidar) olvidar.addEventListener("click", function () {
+    try { localStorage.removeItem(KEY); } catch (e) { /* nothing stored */ }
+    FIELDS.forEach(function (f) { var el = $(f); if (el) el.value = el.tagName === "SELECT" ? el.options[0].value : ""; });
+    if (alta) alta.checked = false;
+    show(olvidar, false);
+    info.textContent = "Borramos tus datos de este navegador.";
+    $("banco").focus();
+  });
 
   function values() {
     var v = {};
@@ -74,6 +95,8 @@ export const js = String.raw`(function () {
     return v;
   }
   function remember(v) {
+    // A personal account's checkbox is the payer's choice to be remembered; unticked, nothing is kept.
+    if (d.tipo === "personal" && !v.alta_cliente) return;
     try {
       localStorage.setItem(KEY, JSON.stringify({ banco: v.banco, tipo_doc: v.tipo_doc,
         identificacion: v.identificacion, telefono: v.telefono, nombre: v.nombre }));
@@ -90,16 +113,24 @@ export const js = String.raw`(function () {
     }).join(". ") + ".";
   }
   function fail(text) { alerta.textContent = text; show(alerta, true); alerta.focus(); }
+  var WRITTEN = new RegExp(${JSON.stringify(Money.WRITTEN_AMOUNT.source)});
+  /** Cents of an amount typed as in Venezuela (1.234,56; 1.234 is a thousand), or -1. */
   function cents(text) {
-    var m = /^(\d{1,9})(?:[.,](\d{1,2}))?$/.exec((text || "").trim());
-    return m ? Number(m[1]) * 100 + Number(((m[2] || "") + "00").slice(0, 2)) : 0;
+    var m = WRITTEN.exec((text || "").trim());
+    if (!m) return -1;
+    var whole = m[3] !== undefined ? m[3] : m[1].replace(/\./g, ""), frac = m[3] !== undefined ? m[4] : (m[2] || "");
+    return frac.length > 2 || whole.replace(/^0+/, "").length > 12 ? -1 : Number(whole) * 100 + Number((frac + "00").slice(0, 2));
   }
   function bs(c) {
     return "Bs " + String(Math.floor(c / 100)).replace(/\B(?=(\d{3})+(?!\d))/g, ".") + "," + ("0" + (c % 100)).slice(-2);
   }
   var propina = $("propina");
-  function total() { return Number(d.monto) + (propina ? cents(propina.value) : 0); }
-  if (propina) propina.addEventListener("input", function () { pagar.textContent = "Pagar " + bs(total()); });
+  function total() { return Number(d.monto) + Math.max(propina ? cents(propina.value) : 0, 0); }
+  if (propina) propina.addEventListener("input", function () {
+    pagar.textContent = "Pagar " + bs(total());
+    if (propina.value.trim() !== "" && cents(propina.value) < 0) propina.setAttribute("aria-invalid", "true");
+    else propina.removeAttribute("aria-invalid");
+  });
 
   if (pedir) pedir.addEventListener("click", function () {
     pedir.disabled = true;
@@ -123,33 +154,37 @@ export const js = String.raw`(function () {
     show(alerta, false);
     var v = values();
     v.otp = $("otp").value.trim();
-    if (propina) v.propina = propina.value.trim().replace(",", ".");
-    var alta = $("alta_cliente");
+    // Sent as typed: the server reads it as this page does.
+    if (propina) v.propina = propina.value.trim();
     v.alta_cliente = !!(alta && alta.checked);
     remember(v);
-    window.addEventListener("beforeunload", guard);
+    var debited = bs(total());
+    $("procesando-total").textContent = debited;
+    var monto = document.querySelector(".monto"), before = monto ? monto.textContent : "";
+    if (monto) monto.textContent = debited;
+    showProcessing();
+    var sent = Date.now();
+    /** The bank did not take the payment: back to the form, with why. */
+    function back(text) {
+      window.removeEventListener("beforeunload", guard);
+      show($("procesando"), false);
+      show(form, true);
+      if (monto) monto.textContent = before;
+      busy = false;
+      pagar.disabled = false;
+      fail(text);
+    }
     post("/pagar", v).then(function (r) {
       var b = r.body;
       if (r.status === 200 && b.estado === "rechazado") {
-        window.removeEventListener("beforeunload", guard);
-        busy = false;
-        pagar.disabled = false;
         $("otp").value = "";
-        fail(b.motivo + " Puedes intentarlo de nuevo con un código nuevo.");
+        back(b.motivo + " Puedes intentarlo de nuevo con un código nuevo.");
         show(volver, true);
-      } else if (r.status === 200 && b.estado === "procesando") processing(0);
+      } else if (r.status === 200 && b.estado === "procesando") follow(Date.now() - sent);
       else if (r.status === 200 || (r.status === 409 && b.error === "link_no_disponible")) reload();
-      else {
-        window.removeEventListener("beforeunload", guard);
-        busy = false;
-        pagar.disabled = false;
-        fail(message(b));
-      }
+      else back(message(b));
     }, function () {
-      window.removeEventListener("beforeunload", guard);
-      busy = false;
-      pagar.disabled = false;
-      fail("Sin conexión. Revisa tu internet; si tu banco te debitó, recarga la página antes de pagar otra vez.");
+      back("Sin conexión. Revisa tu internet; si tu banco te debitó, recarga la página antes de pagar otra vez.");
     });
   });
   if (volver) volver.addEventListener("click", function () { leave(d.rechazado); });

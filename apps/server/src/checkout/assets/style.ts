@@ -1,4 +1,7 @@
-/** The payment page's stylesheet: mobile first (360 px), system fonts, WCAG AA contrast. */
+/**
+ * The payment page's stylesheet: mobile first (360 px), system fonts, WCAG AA contrast, every
+ * control at least 24×24 CSS px to touch (WCAG 2.2 target size).
+ */
 export const css = `
 *{box-sizing:border-box}
 html{font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1b1f24;background:#f3f5f8}
@@ -21,13 +24,15 @@ input,select{width:100%;font:inherit;padding:.6rem .7rem;border:1px solid #5c667
 input[aria-invalid=true]{border:2px solid #a50e0e}
 input:focus,select:focus,button:focus,a:focus{outline:3px solid #174ea6;outline-offset:2px}
 .check{display:flex;gap:.5rem;align-items:flex-start;margin:.75rem 0}
-.check input{width:1.25rem;height:1.25rem;margin:.15rem 0 0}
+.check input{width:1.5rem;height:1.5rem;margin:0;flex:none}
 .check label{margin:0;font-weight:400}
 .ayuda{font-size:.875rem;color:#4a545e;margin:.25rem 0}
 button,.boton{display:block;width:100%;font:inherit;font-weight:600;text-align:center;text-decoration:none;padding:.75rem;margin:.75rem 0;border-radius:.4rem;border:2px solid #174ea6;cursor:pointer}
 .primario{background:#174ea6;color:#fff}
 .secundario{background:#fff;color:#174ea6}
 button:disabled{opacity:.6;cursor:wait}
+button.enlace{display:inline-block;width:auto;min-height:1.5rem;padding:.25rem 0;margin:0 0 .5rem;border:0;background:none;color:#174ea6;font-weight:400;text-decoration:underline}
+dd a{display:inline-block;min-height:1.5rem;padding:.125rem 0}
 dl{display:grid;grid-template-columns:auto 1fr;gap:.25rem .75rem}
 dt{color:#4a545e}
 dd{margin:0;font-weight:600;overflow-wrap:anywhere}
