@@ -257,7 +257,7 @@ describe("receipts, transactions, config, customers", () => {
     const unknown = await cli.run(["verify", "SW-00000-00000"])
     expect(unknown.code).toBe(1)
     expect(unknown.stderr).toContain("no_encontrado")
-    expect(unknown.stderr).toContain("No existe un comprobante con ese código.")
+    expect(unknown.stderr).toContain("No existe un comprobante con ese código (no_encontrado, HTTP 404)")
   })
 
   it("trigger refuses events a test link cannot produce (exit 2)", async () => {

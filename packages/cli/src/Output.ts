@@ -111,7 +111,6 @@ export class Output {
       return ExitCode.usage
     }
     if (error instanceof SwitchError) {
-      const detail = describe(error.detail)
       if (this.json) {
         this.note(
           JSON.stringify(
@@ -127,11 +126,12 @@ export class Output {
           )
         )
       } else {
-        const status = error.status === undefined ? "" : ` (HTTP ${error.status})`
-        const text = error.status === undefined ? error.message : (detail ?? "")
-        this.note(`${this.red("error:")} ${error.code}${status}${text === "" ? "" : `: ${text}`}`)
+        // The SDK's message says what happened and what to do, with the code and the status.
+        this.note(`${this.red("error:")} ${error.message}`)
         const estado = (error.raw as { estado?: unknown } | null)?.estado
-        if (typeof estado === "string" && error.code !== "no_encontrado") this.note(`  estado: ${estado}`)
+        if (typeof estado === "string" && error.code !== "no_encontrado" && !error.message.includes(estado)) {
+          this.note(`  estado: ${estado}`)
+        }
         if (error.requestId !== undefined) this.note(this.dim(`  request id: ${error.requestId}`))
       }
       return ExitCode.api
@@ -149,19 +149,6 @@ export interface Column<T> {
   readonly value: (row: T) => unknown
   /** Longest cell, in characters; longer text is cut with an ellipsis. */
   readonly max?: number
-}
-
-/** SPEC's `detail`: text, `{fieldErrors}` or anything else, in one line. */
-export const describe = (detail: unknown): string | undefined => {
-  if (detail === undefined || detail === null) return undefined
-  if (typeof detail === "string") return detail
-  const fieldErrors = (detail as { fieldErrors?: unknown }).fieldErrors
-  if (typeof fieldErrors === "object" && fieldErrors !== null) {
-    return Object.entries(fieldErrors as Record<string, ReadonlyArray<string>>)
-      .map(([field, messages]) => `${field}: ${[...messages].join(", ")}`)
-      .join("; ")
-  }
-  return JSON.stringify(detail)
 }
 
 const cell = (value: unknown): string => {
