@@ -1,10 +1,14 @@
 import { chmodSync } from "node:fs"
 import { defineConfig } from "tsup"
 
+// The SDK is bundled in, code and declarations, so `npm i -g` of this package alone works: its
+// dependencies are published packages only (commander, qrcode).
 export default defineConfig({
   entry: ["src/index.ts", "src/bin.ts"],
   format: ["esm", "cjs"],
-  dts: false,
+  noExternal: [/^@switch\//],
+  // The SDK's declarations are one self-contained file, inlined here.
+  dts: { entry: "src/index.ts", resolve: [/^@switch\//] },
   sourcemap: true,
   clean: true,
   target: "node20",

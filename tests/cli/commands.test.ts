@@ -257,7 +257,7 @@ describe("receipts, transactions, config, customers", () => {
     const unknown = await cli.run(["verify", "SW-00000-00000"])
     expect(unknown.code).toBe(1)
     expect(unknown.stderr).toContain("no_encontrado")
-    expect(unknown.stderr).toContain("No existe un comprobante con ese código.")
+    expect(unknown.stderr).toContain("No existe un comprobante con ese código (no_encontrado, HTTP 404)")
   })
 
   it("trigger refuses events a test link cannot produce (exit 2)", async () => {
@@ -455,7 +455,7 @@ describe("output and completion", () => {
     expect(plain.stdout).not.toContain(ESC)
   })
 
-  it("completion bash and zsh name the commands and their options; another shell exits 2", async () => {
+  it("completion bash, zsh and fish name the commands and their options; another shell exits 2", async () => {
     const bash = await cli.run(["completion", "bash"])
     expect(bash.code).toBe(0)
     expect(bash.stdout).toContain("complete -o default -F _switch switch")
@@ -463,7 +463,10 @@ describe("output and completion", () => {
     const zsh = await cli.run(["completion", "zsh"])
     expect(zsh.stdout).toContain("#compdef switch")
     expect(zsh.stdout).toContain('"lotes"')
-    expect((await cli.run(["completion", "fish"])).code).toBe(2)
+    const fish = await cli.run(["completion", "fish"])
+    expect(fish.code).toBe(0)
+    expect(fish.stdout).toMatch(/case "links create"\n\s+echo "[^"]*--monto/)
+    expect((await cli.run(["completion", "powershell"])).code).toBe(2)
   })
 
   it("--help and --version exit 0", async () => {

@@ -182,7 +182,7 @@ describe("MCP tool server", () => {
       const result: any = await client.callTool({ name: "ver_link", arguments: { id: "x" } })
       expect(result.isError).toBe(true)
       expect(text(result)).toContain("connection_error")
-      expect(text(result)).toContain(`Could not reach Switch at ${nowhere}`)
+      expect(text(result)).toContain(`No se pudo conectar con Switch en ${nowhere}`)
       await client.close()
     } finally {
       lonely.child.kill("SIGTERM")

@@ -60,7 +60,7 @@ const ok = <T extends Record<string, unknown>>(value: T): CallToolResult => ({
 export const toolError = (error: unknown): CallToolResult => {
   if (error instanceof SwitchError) {
     // Without a detail (no answer at all, or an error that carries none) the SDK's message says
-    // what happened: "Could not reach Switch at ...".
+    // what happened: "No se pudo conectar con Switch en ...".
     const detail =
       error.detail === undefined || error.detail === null || error.detail === ""
         ? error.message

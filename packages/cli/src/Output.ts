@@ -62,9 +62,14 @@ export class Output {
     this.streams.out.write(`${text}\n`)
   }
 
-  /** A message for the person (never for a pipe): stderr. */
-  note(text: string): void {
-    this.streams.err.write(`${text}\n`)
+  /**
+   * A message for the person (never for a pipe): stderr. With `--json` it is a JSON line too,
+   * `{"mensaje": ...}` plus `data`, so everything the command writes parses.
+   */
+  note(text: string, data: Readonly<Record<string, unknown>> = {}): void {
+    if (this.json && !text.startsWith("{")) {
+      this.streams.err.write(`${JSON.stringify({ mensaje: stripAnsi(text), ...data })}\n`)
+    } else this.streams.err.write(`${text}\n`)
   }
 
   /** The command's result: `value` as JSON with `--json`, else `human()`. */
@@ -75,8 +80,10 @@ export class Output {
 
   /** `key: value` lines, keys aligned. */
   fields(entries: ReadonlyArray<readonly [string, unknown]>): void {
-    const width = Math.max(0, ...entries.map(([key]) => key.length))
-    for (const [key, value] of entries) this.line(`${this.dim(key.padEnd(width))}  ${cell(value)}`)
+    const width = Math.max(0, ...entries.map(([key]) => displayWidth(key)))
+    for (const [key, value] of entries) {
+      this.line(`${this.dim(key + " ".repeat(width - displayWidth(key)))}  ${cell(value)}`)
+    }
   }
 
   /** A table with a header row; `columns` picks and titles the fields. */
@@ -87,7 +94,7 @@ export class Output {
     }
     const cells = rows.map((row) => columns.map((column) => truncate(cell(column.value(row)), column.max)))
     const widths = columns.map((column, i) =>
-      Math.max(column.title.length, ...cells.map((row) => displayWidth(row[i] ?? "")))
+      Math.max(displayWidth(column.title), ...cells.map((row) => displayWidth(row[i] ?? "")))
     )
     const render = (values: ReadonlyArray<string>) =>
       values
@@ -111,7 +118,6 @@ export class Output {
       return ExitCode.usage
     }
     if (error instanceof SwitchError) {
-      const detail = describe(error.detail)
       if (this.json) {
         this.note(
           JSON.stringify(
@@ -127,11 +133,12 @@ export class Output {
           )
         )
       } else {
-        const status = error.status === undefined ? "" : ` (HTTP ${error.status})`
-        const text = error.status === undefined ? error.message : (detail ?? "")
-        this.note(`${this.red("error:")} ${error.code}${status}${text === "" ? "" : `: ${text}`}`)
+        // The SDK's message says what happened and what to do, with the code and the status.
+        this.note(`${this.red("error:")} ${error.message}`)
         const estado = (error.raw as { estado?: unknown } | null)?.estado
-        if (typeof estado === "string" && error.code !== "no_encontrado") this.note(`  estado: ${estado}`)
+        if (typeof estado === "string" && error.code !== "no_encontrado" && !error.message.includes(estado)) {
+          this.note(`  estado: ${estado}`)
+        }
         if (error.requestId !== undefined) this.note(this.dim(`  request id: ${error.requestId}`))
       }
       return ExitCode.api
@@ -151,19 +158,6 @@ export interface Column<T> {
   readonly max?: number
 }
 
-/** SPEC's `detail`: text, `{fieldErrors}` or anything else, in one line. */
-export const describe = (detail: unknown): string | undefined => {
-  if (detail === undefined || detail === null) return undefined
-  if (typeof detail === "string") return detail
-  const fieldErrors = (detail as { fieldErrors?: unknown }).fieldErrors
-  if (typeof fieldErrors === "object" && fieldErrors !== null) {
-    return Object.entries(fieldErrors as Record<string, ReadonlyArray<string>>)
-      .map(([field, messages]) => `${field}: ${[...messages].join(", ")}`)
-      .join("; ")
-  }
-  return JSON.stringify(detail)
-}
-
 const cell = (value: unknown): string => {
   if (value === null || value === undefined) return "-"
   if (typeof value === "string") return value
@@ -171,11 +165,54 @@ const cell = (value: unknown): string => {
   return JSON.stringify(value)
 }
 
-// Combining marks take no column; good enough for Spanish text without a width table.
-const displayWidth = (text: string) => [...text.normalize("NFC")].length
+// CSI sequences (colours, cursor moves) and OSC 8 links: they take no column on the screen.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: escape codes are what this matches
+const ANSI = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)/g
 
-const truncate = (text: string, max: number | undefined) =>
-  max === undefined || displayWidth(text) <= max ? text : `${[...text].slice(0, max - 1).join("")}…`
+/** The text without terminal escape codes. */
+export const stripAnsi = (text: string): string => text.replace(ANSI, "")
+
+const ZERO_WIDTH = /^[\p{Mn}\p{Me}\p{Cf}]$/u
+const EMOJI = /^\p{Extended_Pictographic}$/u
+
+/** Columns one code point takes in a terminal: 0 for marks, 2 for East Asian wide and emoji. */
+const charWidth = (char: string): number => {
+  if (ZERO_WIDTH.test(char)) return 0
+  const code = char.codePointAt(0) ?? 0
+  if (code < 0x1100) return 1
+  const wide =
+    code <= 0x115f ||
+    (code >= 0x2e80 && code <= 0xa4cf && code !== 0x303f) ||
+    (code >= 0xac00 && code <= 0xd7a3) ||
+    (code >= 0xf900 && code <= 0xfaff) ||
+    (code >= 0xfe30 && code <= 0xfe4f) ||
+    (code >= 0xff00 && code <= 0xff60) ||
+    (code >= 0xffe0 && code <= 0xffe6) ||
+    (code >= 0x1f300 && code <= 0x1faff && EMOJI.test(char)) ||
+    (code >= 0x20000 && code <= 0x3fffd)
+  return wide ? 2 : 1
+}
+
+/** Columns `text` takes on a terminal: escape codes take none, wide characters two. */
+export const displayWidth = (text: string): number => {
+  let width = 0
+  for (const char of stripAnsi(text).normalize("NFC")) width += charWidth(char)
+  return width
+}
+
+/** `text` cut to `max` columns with an ellipsis. */
+export const truncate = (text: string, max: number | undefined): string => {
+  if (max === undefined || displayWidth(text) <= max) return text
+  let out = ""
+  let width = 0
+  for (const char of stripAnsi(text).normalize("NFC")) {
+    const w = charWidth(char)
+    if (width + w > max - 1) break
+    out += char
+    width += w
+  }
+  return `${out}…`
+}
 
 /** Bolivars with two decimals: `Bs 1.234,50`. */
 export const bs = (monto: number | null | undefined): string =>

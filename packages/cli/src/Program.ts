@@ -3,6 +3,7 @@ import { Command, CommanderError, Option } from "commander"
 import { setStreams, state } from "./Action.js"
 import { registerAccount } from "./commands/account.js"
 import { registerAdmin } from "./commands/admin.js"
+import { registerApi } from "./commands/api.js"
 import { registerAuth } from "./commands/auth.js"
 import { registerCompletion } from "./commands/completion.js"
 import { registerLinks } from "./commands/links.js"
@@ -49,6 +50,7 @@ export const buildProgram = (streams: Streams, options: { readonly json?: boolea
   registerTrigger(program)
   registerRegister(program)
   registerAdmin(program)
+  registerApi(program)
   registerCompletion(program)
   return program
 }

@@ -53,6 +53,120 @@ export const describeDetail = (detail: unknown): string | undefined => {
   return undefined
 }
 
+const estadoOf = (raw: unknown): string | undefined => {
+  const estado = (raw as { estado?: unknown } | null | undefined)?.estado
+  return typeof estado === "string" ? estado : undefined
+}
+
+/**
+ * What each of SPEC's error codes means for the person reading it, and what to do, in Spanish
+ * like the API. A function gets the error body (for `estado`).
+ */
+const MESSAGES: Readonly<Record<string, string | ((raw: unknown) => string)>> = {
+  validation: "Los datos enviados no son válidos; corríjalos y reintente",
+  VALIDATION: "Los datos enviados no son válidos; corríjalos y reintente",
+  label_reservado: "La etiqueta de la llave empieza con un prefijo reservado; use otra etiqueta",
+  unauthorized: "La llave de API falta, no es válida o fue revocada; revise la llave o cree una nueva",
+  comercio_suspendido: "El comercio está suspendido y no puede crear links ni lotes; contacte a soporte",
+  requiere_llave_live: "Esta operación requiere una llave live (sk_live_); repítala con una llave live",
+  solo_modo_prueba: "Solo un link de prueba se puede simular; use una llave de prueba (sk_test_)",
+  pagar_no_habilitado:
+    "Los pagos y dispersiones no están habilitados para este comercio; solicite la habilitación",
+  reintegro_no_habilitado: "Los reintegros no están habilitados con la llave live de un comercio",
+  solo_uso_interno: "Esta ruta es solo de uso interno",
+  cuenta_no_permitida: "Esta cuenta no está permitida en esta ruta",
+  prohibido: "No tiene permiso para esta operación",
+  not_found: "No existe, es de otro comercio o es del otro modo (prueba o live); revise el id y la llave",
+  no_encontrado: "No existe un comprobante con ese código; revise el código",
+  no_cancelable: (raw) => {
+    const estado = estadoOf(raw)
+    return estado === undefined
+      ? "El link ya no está pendiente y no se puede cancelar"
+      : `El link ya está ${estado} y no se puede cancelar`
+  },
+  no_simulable: (raw) => {
+    const estado = estadoOf(raw)
+    return estado === undefined
+      ? "El link ya no está pendiente y no se puede simular"
+      : `El link ya está ${estado} y no se puede simular`
+  },
+  idempotency_key_en_uso: "Esa idempotency_key ya se usó en el otro modo (prueba o live); use otra",
+  item_duplicado:
+    "Un ítem del lote repite una idempotency_key ya usada; quítelo o cambie su clave (no se creó nada)",
+  limite_webhooks: "Ya tiene 10 webhooks, el máximo; borre uno antes de crear otro",
+  tope_diario_excedido:
+    "El cobro pasaría el tope diario de recepción del comercio; no se pidió el código, reintente mañana",
+  tope_acumulado_excedido:
+    "El cobro pasaría el tope acumulado de recepción del comercio; no se pidió el código",
+  cobro_con_split_repartido:
+    "El cobro ya pagó (o está pagando) a un beneficiario de su reparto y no se puede reintegrar",
+  cobro_no_confirmado_banco:
+    "El banco aún no confirma el cobro; reintente el reintegro cuando esté LIQUIDADA",
+  reintegro_en_curso: "Ya hay un reintegro en curso para ese cobro; espere su resultado",
+  cobro_ya_liquidado_al_comercio:
+    "El cobro ya se liquidó (o se está liquidando) al comercio y no se puede reintegrar",
+  reintegro_intento_ambiguo:
+    "El intento anterior de reintegro no tiene un resultado claro; consulte su estado antes de reintentar",
+  reintegro_sin_intento_previo: "Envió retry_nonce sin un intento anterior; envíe el primer intento sin él",
+  reintegro_ya_pagado: "Un intento anterior ya pagó el reintegro; no lo repita",
+  destino_bloqueado: "La URL del webhook apunta a una red interna; use una dirección https pública",
+  demasiadas_solicitudes: "Demasiadas solicitudes; espere unos segundos y reintente",
+  rate_limited: "Demasiadas solicitudes; espere unos segundos y reintente",
+  cierre_bancario:
+    "Los bancos están en su cierre diario (23:45 a 01:30, hora de Caracas); reintente al terminar",
+  split_no_disponible_ahora: "No se pudieron verificar las cuentas del reparto; no se creó nada, reintente",
+  tasa_no_disponible: "No hay una tasa BCV reciente para aplicar los límites en dólares; reintente más tarde",
+  error_interno: "Falla interna de Switch; reintente con la misma idempotency_key",
+  split_no_disponible: "El reparto (split) no está activo para este comercio; no se creó nada",
+  split_invalido: "El reparto no es válido",
+  split_max_beneficiarios: "El reparto tiene más de 5 beneficiarios, el máximo",
+  split_excede_neto: "El reparto pasa del 100 % o del neto del pago después de la comisión",
+  split_requiere_liquidacion_inmediata:
+    "El reparto requiere liquidación inmediata, que este comercio no tiene",
+  split_cuenta_no_preaprobada: "Una cuenta del reparto no está entre las aprobadas en el portal",
+  split_beneficiario_bloqueado:
+    "Un control de seguridad bloquea una cuenta del reparto, o pasaría su tope diario",
+  comercio_duplicado: "Ya existe un comercio con ese código; elija otro",
+  link_no_disponible: "El link no está disponible para pagar"
+}
+
+/** What a status means when the code is not one SPEC lists. */
+const generic = (status: number | undefined): string => {
+  if (status === undefined) return "La llamada a Switch falló"
+  if (status === 400 || status === 422) return "Switch rechazó la solicitud por sus datos; revísela"
+  if (status === 401) return "Switch no aceptó la llave; revísela"
+  if (status === 403) return "La llave no permite esta operación"
+  if (status === 404) return "Switch no encontró lo pedido"
+  if (status === 409) return "La solicitud choca con el estado actual del objeto"
+  if (status === 429) return "Demasiadas solicitudes; espere unos segundos y reintente"
+  if (status >= 500) return "Switch falló al atender la solicitud; reintente con la misma idempotency_key"
+  return "Switch respondió con un error"
+}
+
+/**
+ * The message of an API error, for people: what happened and what to do, then SPEC's code and
+ * the status, `El link ya está pagado y no se puede cancelar (no_cancelable, HTTP 409)`. The
+ * server's text `detail` is used when it is a sentence; field errors are spelled out.
+ */
+export const errorMessage = (input: {
+  readonly code: string
+  readonly status?: number | undefined
+  readonly detail?: unknown
+  readonly raw?: unknown
+}): string => {
+  const known = MESSAGES[input.code]
+  const sentence =
+    known === undefined ? generic(input.status) : typeof known === "string" ? known : known(input.raw)
+  const text = describeDetail(input.detail)?.trim()
+  const what =
+    text === undefined || text === ""
+      ? sentence
+      : typeof input.detail === "string" && /\s/.test(text)
+        ? text.replace(/\.$/, "")
+        : `${sentence.split(";")[0]}: ${text}`
+  return `${what} (${input.code}${input.status === undefined ? "" : `, HTTP ${input.status}`})`
+}
+
 /** Any failure of a Switch call: an API error answer, a network failure, a timeout. */
 export class SwitchError extends Error {
   override readonly name: string = "SwitchError"
@@ -73,12 +187,7 @@ export class SwitchError extends Error {
   readonly attempts: number
 
   constructor(init: SwitchErrorInit) {
-    const text = describeDetail(init.detail)
-    super(
-      init.message ??
-        `${init.code}${init.status === undefined ? "" : ` (${init.status})`}${text === undefined ? "" : `: ${text}`}`,
-      init.cause === undefined ? undefined : { cause: init.cause }
-    )
+    super(init.message ?? errorMessage(init), init.cause === undefined ? undefined : { cause: init.cause })
     this.status = init.status
     this.code = init.code
     this.detail = init.detail
@@ -235,6 +344,8 @@ export const errorFromResponse = (
           ? "error_interno"
           : `http_${status}`
   const init: SwitchErrorInit = {
+    // A body that is not JSON (a proxy's HTML page) is kept in `detail`, not put in the message.
+    message: errorMessage({ code, status, detail: record.detail, raw: body }),
     status,
     code,
     detail: record.detail ?? (typeof body === "string" && body !== "" ? body : undefined),

@@ -3,9 +3,8 @@
  * where the hex is HMAC-SHA256(secret, "<t>.<raw body>"). WebCrypto only, so it runs on Node
  * 20+, Deno, Bun, Cloudflare Workers and Vercel Edge; the comparison is constant-time.
  */
-import type { Webhooks as ApiWebhooks } from "@switch/api"
 import { WebhookVerificationError } from "./Errors.js"
-import type { EstadoOperacion, Mode } from "./Types.js"
+import type { ApiEventName, EstadoOperacion, Mode } from "./Types.js"
 
 // ---- Events ------------------------------------------------------------------------------
 
@@ -71,10 +70,10 @@ export type SwitchEvent =
   | EventOf<"transaccion.rechazada", TransaccionData>
   | EventOf<"webhook.test", { readonly mode?: Mode; readonly [field: string]: unknown }>
 
-type Uncovered = Exclude<ApiWebhooks.EventName, SwitchEvent["evento"]>
+type Uncovered = Exclude<ApiEventName, SwitchEvent["evento"]>
 /** Every notice name the API declares; fails to compile if {@link SwitchEvent} misses one. */
 export type EventName = [Uncovered] extends [never]
-  ? ApiWebhooks.EventName
+  ? ApiEventName
   : { readonly error: "SwitchEvent does not cover"; readonly missing: Uncovered }
 
 // ---- Verification -----------------------------------------------------------------------------

@@ -15,6 +15,8 @@ import { SwitchApi } from "@switch/api"
 import { Context, Effect, Layer, Redacted } from "effect"
 
 export * from "@switch/api"
+/** Amounts in the payloads are `Money.Cents`; the package has no `@switch/core` of its own to import. */
+export { Money } from "@switch/core"
 
 /** Client settings. `key` may be omitted for the public routes only. */
 export interface SwitchClientOptions {

@@ -1,5 +1,4 @@
 /** `login`, `logout`, `whoami`, `profiles`: keys saved per profile, scripting-friendly. */
-import { createInterface } from "node:readline"
 import { Switch } from "@switch/sdk"
 import type { Command } from "commander"
 import { action } from "../Action.js"
@@ -24,20 +23,59 @@ const readStdin = async (): Promise<string> => {
   return Buffer.concat(chunks).toString("utf8").trim()
 }
 
-const prompt = (context: Context, question: string): Promise<string> =>
-  new Promise((done) => {
-    const rl = createInterface({ input: process.stdin, output: context.streams.err as NodeJS.WritableStream })
-    rl.question(question, (answer) => {
-      rl.close()
-      done(answer.trim())
-    })
+/**
+ * Asks for a secret on the terminal without echoing it: raw mode, one `*` per character typed
+ * (or pasted), Backspace and Ctrl-U edit, Ctrl-C stops the command, Enter ends.
+ */
+export const promptSecret = (context: Context, question: string): Promise<string> =>
+  new Promise((done, fail) => {
+    const stdin = process.stdin
+    const err = context.streams.err
+    let value = ""
+    err.write(question)
+    stdin.setRawMode(true)
+    stdin.setEncoding("utf8")
+    const finish = (result: () => void) => {
+      stdin.setRawMode(false)
+      stdin.off("data", onData)
+      stdin.pause()
+      err.write("\n")
+      result()
+    }
+    const onData = (chunk: string) => {
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: arrow keys and the like are skipped
+      for (const char of chunk.replace(/\u001b\[[0-9;]*[A-Za-z~]/g, "")) {
+        if (char === "\r" || char === "\n" || char === "\u0004") {
+          finish(() => done(value.trim()))
+          return
+        }
+        if (char === "\u0003") {
+          finish(() => fail(new UsageError("cancelado: no se guardó ninguna llave", { code: "cancelado" })))
+          return
+        }
+        if (char === "\u007f" || char === "\b") {
+          if (value.length > 0) {
+            value = [...value].slice(0, -1).join("")
+            err.write("\b \b")
+          }
+        } else if (char === "\u0015") {
+          err.write("\b \b".repeat([...value].length))
+          value = ""
+        } else if (char >= " ") {
+          value += char
+          err.write("*")
+        }
+      }
+    }
+    stdin.on("data", onData)
+    stdin.resume()
   })
 
 /** The key to save: `--key`, `--key-stdin`, piped stdin, or a prompt on a terminal. */
 const keyToSave = async (context: Context, options: { key?: string; keyStdin?: boolean }) => {
   if (options.key !== undefined && options.key !== "-") return options.key
   if (options.keyStdin === true || options.key === "-" || process.stdin.isTTY !== true) return readStdin()
-  return prompt(context, "Llave (<comercio>:sk_test_... o <comercio>:sk_live_...): ")
+  return promptSecret(context, "Llave (<comercio>:sk_test_... o <comercio>:sk_live_...; no se muestra): ")
 }
 
 export const registerAuth = (program: Command) => {

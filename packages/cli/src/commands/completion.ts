@@ -1,4 +1,4 @@
-/** `completion bash|zsh`: shell completion scripts generated from the command tree itself. */
+/** `completion bash|zsh|fish`: shell completion scripts generated from the command tree itself. */
 import type { Command } from "commander"
 import { action, oneOf } from "../Action.js"
 
@@ -68,14 +68,39 @@ _switch() {
 if (( $+functions[compdef] )); then compdef _switch switch; fi
 `
 
+export const fishScript = (program: Command) => `# switch completion for fish. Install:
+#   switch completion fish > ~/.config/fish/completions/switch.fish
+# or run:  switch completion fish | source
+function __switch_words
+  switch "$argv[1]"
+${completionTable(program)
+  .map(([path, words]) => `    case "${path}"\n      echo "${words.join(" ")}"`)
+  .join("\n")}
+  end
+end
+function __switch_complete
+  set -l words (commandline -opc)
+  set -l cmdpath ""
+  for w in $words[2..-1]
+    string match -q -- "-*" $w; and continue
+    set -l next (string trim -- "$cmdpath $w")
+    set -l found (__switch_words "$next")
+    test -n "$found"; and set cmdpath $next
+  end
+  string split " " -- (__switch_words "$cmdpath")
+end
+complete -c switch -f -a "(__switch_complete)"
+`
+
 export const registerCompletion = (program: Command) => {
   program
     .command("completion <shell>")
-    .description("imprime el script de autocompletado para bash o zsh")
+    .description("imprime el script de autocompletado para bash, zsh o fish")
     .action(
       action(async (context, shell: string) => {
-        const which = oneOf(["bash", "zsh"] as const)(shell)
-        context.streams.out.write(which === "bash" ? bashScript(program) : zshScript(program))
+        const which = oneOf(["bash", "zsh", "fish"] as const)(shell)
+        const script = { bash: bashScript, zsh: zshScript, fish: fishScript }[which]
+        context.streams.out.write(script(program))
         return 0
       })
     )

@@ -58,10 +58,25 @@ const run = async (context: Context, options: ListenOptions): Promise<number> =>
       ...(options.idleTimeout === undefined ? {} : { idleTimeoutMs: options.idleTimeout * 1000 }),
       onReady: ({ reconnected, resumedAfter }) => {
         if (reconnected) {
-          o.note(`${o.green("Reconectado")}; retomando después del evento ${resumedAfter ?? "(inicio)"}`)
+          o.note(`${o.green("Reconectado")}; retomando después del evento ${resumedAfter ?? "(inicio)"}`, {
+            estado: "reconectado",
+            despues_de: resumedAfter ?? null
+          })
           return
         }
         const target = options.forwardTo === undefined ? "" : ` → ${o.cyan(options.forwardTo)}`
+        const listening = {
+          estado: "listo",
+          comercio,
+          mode,
+          eventos: events === undefined ? null : [...events],
+          forward_to: options.forwardTo ?? null,
+          secret
+        }
+        if (o.json) {
+          o.note("Escuchando; Ctrl-C para salir", listening)
+          return
+        }
         o.note(
           `${o.green("Listo.")} Escuchando eventos ${mode} de ${comercio}` +
             `${events === undefined ? "" : ` (${[...events].join(", ")})`}${target}`
@@ -73,7 +88,8 @@ const run = async (context: Context, options: ListenOptions): Promise<number> =>
         o.note(
           o.yellow(
             `Conexión perdida (${reason}); reintento ${attempt} en ${(retryInMs / 1000).toFixed(1)} s, sin perder eventos`
-          )
+          ),
+          { estado: "desconectado", motivo: reason, reintento: attempt, en_ms: retryInMs }
         ),
       onNotice: (notice) => {
         if (o.json) {

@@ -139,20 +139,20 @@ const attemptOnce = async (
     if (timedOut) {
       return new TimeoutError({
         code: "timeout",
-        message: `Switch did not answer ${spec.method} ${spec.path} within ${timeoutMs} ms`,
+        message: `Switch no respondió ${spec.method} ${spec.path} en ${timeoutMs} ms; pudo haberse procesado: reintente con la misma idempotency_key (timeout)`,
         attempts: attempt + 1,
         cause
       })
     }
     return new ConnectionError({
       code: "connection_error",
-      message: `Could not reach Switch at ${config.baseUrl} (${spec.method} ${spec.path}): ${
+      message: `No se pudo conectar con Switch en ${config.baseUrl} (${spec.method} ${spec.path}): ${
         cause instanceof Error
           ? cause.cause instanceof Error
             ? cause.cause.message
             : cause.message
           : String(cause)
-      }`,
+      }; revise la dirección y la red, y reintente (connection_error)`,
       attempts: attempt + 1,
       cause
     })

@@ -116,7 +116,7 @@ export class Eventos {
       if (signal?.aborted) return "aborted"
       const error = new ConnectionError({
         code: "connection_error",
-        message: "Could not open the event stream",
+        message: "No se pudo abrir el flujo de eventos (connection_error)",
         cause
       })
       return { error, retryable: true }

@@ -1,0 +1,149 @@
+/**
+ * The source of `src/Types.ts`: request and response types, taken from the schemas the server
+ * itself uses (@switch/api and @switch/core). `scripts/types.mjs` writes each of them out as a
+ * plain type into `src/Types.ts`, so the published SDK names no unpublished package and needs
+ * no `effect` for its types. Edit this file, then run `npm run types -w @switch/sdk`.
+ * Wire shapes are the schemas' `Encoded` side: plain JSON numbers and strings.
+ *
+ * The direct API's result is @switch/core's `Resultado`; its bodies are @switch/api's `Direct`
+ * schemas with the idempotency key made optional (the SDK fills it in).
+ */
+import type {
+  Clientes as ApiClientes,
+  Eventos as ApiEventos,
+  Webhooks as ApiWebhooks,
+  Comercios,
+  Direct,
+  Links,
+  Lotes,
+  Recibos
+} from "@switch/api"
+import type {
+  Amount,
+  Instrument as CoreInstrument,
+  Resultado as CoreResultado,
+  LinkRequest,
+  Operation
+} from "@switch/core"
+import type { Schema } from "effect"
+
+type Encoded<S> = Schema.Schema.Encoded<S>
+
+/** `test` or `live`, from the key's prefix. */
+export type Mode = Encoded<typeof Links.ModeSchema>
+
+// ---- Links ---------------------------------------------------------------------------------
+
+/** A payment link as get and list return it (create returns the same shape). */
+export type Link = Encoded<typeof Links.Link>
+/** `pendiente`, `cobrando`, `procesando`, `revision`, `pagado`, `expirado`, `cancelado`. */
+export type LinkEstado = Encoded<typeof Links.LinkEstado>
+/** The `POST /links` body. `idempotency_key` is filled in when absent. */
+export type LinkCreateParams = Encoded<typeof LinkRequest.LinkCreate>
+
+type LinkFilterWire = Encoded<typeof Links.LinkFilters>
+/**
+ * Filters of `GET /links`, with friendlier types than the query string: several states as an
+ * array, dates as `Date` or epoch ms, amounts as numbers. Names come from the API's schema.
+ */
+export type LinkListParams = Omit<
+  LinkFilterWire,
+  "estado" | "desde" | "hasta" | "min" | "max" | "con_propina" | "mode" | "limit" | "offset"
+> & {
+  readonly estado?: LinkEstado | ReadonlyArray<LinkEstado> | string
+  readonly desde?: string | number | Date
+  readonly hasta?: string | number | Date
+  readonly min?: number
+  readonly max?: number
+  readonly con_propina?: boolean
+  readonly mode?: Mode
+  /** Page size: default 50, at most 200. Iterating fetches pages of this size. */
+  readonly limit?: number
+  /** Where the first page starts; default 0. */
+  readonly offset?: number
+}
+export type LinkCancelResult = Encoded<typeof Links.CancelResult>
+export type LinkSimulateParams = Encoded<typeof Links.SimularBody>
+export type LinkSimulateResult = Encoded<typeof Links.SimularResult>
+
+// ---- Lotes ---------------------------------------------------------------------------------
+
+/** The `POST /lotes` body. `idempotency_key` is filled in when absent. */
+export type LoteCreateParams = Encoded<typeof LinkRequest.LoteCreate>
+export type LoteCreateItem = Encoded<typeof LinkRequest.LoteItem>
+/** A batch with its items and summary. */
+export type Lote = Encoded<typeof Lotes.Lote>
+/** A batch as the list shows it: summary without items. */
+export type LoteSummary = Encoded<typeof Lotes.LoteSummary>
+export type LoteItem = Encoded<typeof Lotes.LoteItemView>
+export type LoteCancelResult = Encoded<typeof Lotes.LoteCancelResult>
+
+/** `limit` (default 50, at most 200) and `offset` (default 0). */
+export interface PageParams {
+  readonly limit?: number
+  readonly offset?: number
+}
+
+// ---- Receipts, transactions, merchants -------------------------------------------------------
+
+/** `GET /verificar/{codigo}` when the code exists. */
+export type Verificacion = Encoded<typeof Recibos.Verificacion>
+/** `GET /verificar/{codigo}` when the code does not exist (`valido: false`). */
+export type VerificacionNoEncontrada = Encoded<typeof Recibos.CodigoNoEncontrado>
+export type Transaccion = Encoded<typeof Recibos.Transaccion>
+export type ConfigView = Encoded<typeof Comercios.ConfigView>
+export type RegistroParams = Encoded<typeof Comercios.RegistroBody>
+export type RegistroResult = Encoded<typeof Comercios.RegistroResult>
+export type Llave = Encoded<typeof Comercios.Llave>
+export type LlaveCreateParams = Encoded<typeof Comercios.LlaveBody>
+export type LlaveCreada = Encoded<typeof Comercios.LlaveCreada>
+
+// ---- Direct API (SPEC "Collect", "Pay", "Query an operation") ------------------------------
+
+/** An account or phone at a bank with its holder (`cobrador`, `pagador`, `ordenante`, `beneficiario`). */
+export type Instrument = Encoded<typeof CoreInstrument.Instrument>
+/** `{ valor, moneda? }`; `moneda` defaults to `VES`. */
+export type Monto = Encoded<typeof Amount.AmountObject>
+/** SPEC's operation result: read `estado`, not the HTTP status. */
+export type Resultado = Encoded<typeof CoreResultado.Resultado>
+export type EstadoOperacion = Operation.OperationState
+export type Canal = Encoded<typeof Direct.Canal>
+
+/** The idempotency key is optional in the SDK: a UUID is generated when absent and kept across retries. */
+type WithOptionalKey<T extends { readonly idempotency_key: string }> = Omit<T, "idempotency_key"> & {
+  /** A UUID; generated when absent. Reuse the token step's in `cobrar`. */
+  readonly idempotency_key?: string
+}
+
+/** `POST /cobrar/token`: ask the payer's bank to send the one-time code. */
+export type CobroTokenParams = WithOptionalKey<Encoded<typeof Direct.CobrarTokenBody>>
+/** `POST /cobrar`: the same body plus the code (`otp`) the payer received. */
+export type CobroParams = WithOptionalKey<Encoded<typeof Direct.CobrarBody>>
+/** `POST /pagar`: send money (enabled integrations only). */
+export type PagoParams = WithOptionalKey<Encoded<typeof Direct.PagarBody>>
+
+/** The token step's result, with the idempotency key it used (pass it to `cobrar`). */
+export type CobroTokenResult = Resultado & { readonly idempotency_key: string }
+
+// ---- Webhooks, eventos, clientes ------------------------------------------------------------
+
+export type WebhookEstado = Encoded<typeof ApiWebhooks.WebhookEstado>
+/** A registered webhook endpoint, never with its secret. */
+export type Webhook = Encoded<typeof ApiWebhooks.Webhook>
+/** The creation answer: the webhook and its `secret` (`whsec_...`), shown only here. */
+export type WebhookCreated = Encoded<typeof ApiWebhooks.WebhookCreated>
+/** `url` (`https`) and `eventos` (names, or `*` for all). */
+export type WebhookCreateParams = Encoded<typeof ApiWebhooks.WebhookCreate>
+export type WebhookUpdateParams = Encoded<typeof ApiWebhooks.WebhookUpdate>
+export type WebhookDeleteResult = Encoded<typeof ApiWebhooks.WebhookDeleted>
+/** One notice to one webhook: state, attempts, next attempt and last error. */
+export type WebhookDelivery = Encoded<typeof ApiWebhooks.WebhookDelivery>
+/** A notice as `GET /eventos` lists it (the webhook envelope, `data` untyped). */
+export type Evento = Encoded<typeof ApiEventos.Evento>
+
+/** A customer of the merchant (a payer who opted in on the payment page of a paid link). */
+export type Cliente = Encoded<typeof ApiClientes.Cliente>
+export type ClienteListParams = PageParams
+
+/** Every notice name the API declares (`Webhooks.ts` checks that `SwitchEvent` covers them). */
+export type ApiEventName = ApiWebhooks.EventName
