@@ -63,6 +63,9 @@ const positiveNumber = (value: string | undefined, fallback: number): number => 
   return value !== undefined && value !== "" && Number.isFinite(n) && n > 0 ? n : fallback
 }
 
+/** HOST: the address the API listens on (127.0.0.1: only this machine). */
+export const hostFromEnv = (env: NodeJS.ProcessEnv): string => env.HOST || "127.0.0.1"
+
 /** Reads the settings from `env`; `secret` comes from SWITCH_SECRET or the data directory. */
 export const fromEnv = (env: NodeJS.ProcessEnv, secret: string, port: number): ServerSettings => ({
   baseUrl: (env.BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, ""),

@@ -12,7 +12,7 @@ import { resolve } from "node:path"
 import { NodeRuntime } from "@effect/platform-node"
 import { Effect, FiberRef, Layer, Logger, LogLevel } from "effect"
 import { localBankSim } from "./bank/LocalBankSim.js"
-import { fromEnv, type ServerSettings, Settings } from "./Config.js"
+import { fromEnv, hostFromEnv, type ServerSettings, Settings } from "./Config.js"
 import { HttpLive } from "./Http.js"
 import { ensureDatabase, prepare } from "./platform/Database.js"
 import { type RunningPostgres, startPostgres } from "./platform/Postgres.js"
@@ -20,6 +20,7 @@ import { PgLive } from "./platform/Sql.js"
 
 const env = process.env
 const port = Number(env.PORT ?? 8080)
+const host = hostFromEnv(env)
 const dataDir = resolve(env.SWITCH_DATA_DIR ?? ".switch")
 const workers = Math.max(1, Number(env.SWITCH_WORKERS ?? 1) || 1)
 const logLevel = LogLevel.fromLiteral(
@@ -38,7 +39,7 @@ const loadSecret = (): string => {
 }
 
 const serve = (databaseUrl: string, settings: ServerSettings) =>
-  HttpLive({ port }).pipe(
+  HttpLive({ port, host }).pipe(
     Layer.provide(
       PgLive(databaseUrl, {
         maxConnections: Number(env.SWITCH_PG_POOL ?? 20),
@@ -109,6 +110,7 @@ const primary = Effect.gen(function* () {
     console.log(
       `Switch API       ${settings.baseUrl}/switch/v1  (${workers} proceso${workers > 1 ? "s" : ""})`
     )
+    console.log(`Escucha en       ${host}:${port}`)
     console.log(`Documentación    ${settings.baseUrl}/docs`)
     console.log(`Banco (live)     ${settings.bankUrl ?? "sin banco: SWITCH_BANK_URL no definido"}`)
     console.log(`OpenAPI          ${settings.baseUrl}/openapi.json`)

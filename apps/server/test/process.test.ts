@@ -135,6 +135,29 @@ const connectionOwners = (
   return owners
 }
 
+/** Local addresses listening on TCP `port` (Linux), e.g. ["127.0.0.1"]. */
+const listeningOn = (port: number): Array<string> => {
+  const out: Array<string> = []
+  for (const line of readFileSync("/proc/net/tcp", "utf8").split("\n").slice(1)) {
+    const [local, , state] = line.trim().split(/\s+/).slice(1)
+    const [hex, portHex] = local?.split(":") ?? []
+    if (state !== "0A" || hex === undefined || Number.parseInt(portHex ?? "", 16) !== port) continue
+    out.push(
+      (hex.match(/../g) ?? [])
+        .reverse()
+        .map((b) => Number.parseInt(b, 16))
+        .join(".")
+    )
+  }
+  for (const line of readFileSync("/proc/net/tcp6", "utf8").split("\n").slice(1)) {
+    const [local, , state] = line.trim().split(/\s+/).slice(1)
+    const [hex, portHex] = local?.split(":") ?? []
+    if (state === "0A" && hex !== undefined && Number.parseInt(portHex ?? "", 16) === port)
+      out.push(`ipv6:${hex}`)
+  }
+  return out
+}
+
 const demoKey = (output: string) => /x-switch-key: (demo:sk_test_\w+)/.exec(output)?.[1]
 
 const dirs: Array<string> = []
@@ -148,6 +171,17 @@ describe("npm start", () => {
     // `exit` handler throws, so a passing one that gets that far exits 1.
     expect(exitHook.hookedEvents()).toEqual([])
   })
+
+  it("listens on 127.0.0.1 only unless HOST says otherwise, and says so", async () => {
+    const server = await start({ DATABASE_URL: await freshDatabase(), HOST: "" })
+    try {
+      const port = Number(new URL(server.url).port)
+      expect(listeningOn(port)).toEqual(["127.0.0.1"])
+      expect(server.output()).toContain(`Escucha en       127.0.0.1:${port}`)
+    } finally {
+      expect(await server.stop()).toBe(0)
+    }
+  }, 60_000)
 
   it("runs on embedded Postgres, prints a demo key that works and survives a restart, and stops cleanly", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "switch-start-"))
