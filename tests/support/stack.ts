@@ -39,6 +39,8 @@ export const serverEnv = async (env: Record<string, string> = {}): Promise<Recor
     SWITCH_ADMIN_TOKEN: ADMIN_TOKEN,
     SWITCH_LOG_LEVEL: "warning",
     DATABASE_URL: "",
+    // The tests' environment (DESIGN §8): development switches such as raised limits work.
+    SWITCH_ENV: "development",
     ...env
   }
 }

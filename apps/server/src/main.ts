@@ -10,15 +10,22 @@ import { randomBytes } from "node:crypto"
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { resolve } from "node:path"
 import { NodeRuntime } from "@effect/platform-node"
-import { Effect, FiberRef, Layer, Logger, LogLevel } from "effect"
+import { Effect, Either, FiberRef, Layer, Logger, LogLevel } from "effect"
 import { localBankSim } from "./bank/LocalBankSim.js"
-import { fromEnv, hostFromEnv, type ServerSettings, Settings } from "./Config.js"
+import { checkEnvironment, fromEnv, hostFromEnv, type ServerSettings, Settings } from "./Config.js"
 import { HttpLive } from "./Http.js"
 import { ensureDatabase, prepare } from "./platform/Database.js"
 import { type RunningPostgres, startPostgres } from "./platform/Postgres.js"
 import { PgLive } from "./platform/Sql.js"
 
 const env = process.env
+// SWITCH_ENV first: a development switch in production stops the start before anything runs.
+const checked = checkEnvironment(env)
+if (Either.isLeft(checked)) {
+  console.error(checked.left)
+  process.exit(1)
+}
+const environment = checked.right
 const port = Number(env.PORT ?? 8080)
 const host = hostFromEnv(env)
 const dataDir = resolve(env.SWITCH_DATA_DIR ?? ".switch")
@@ -68,7 +75,14 @@ const forkWorkers = (databaseUrl: string, secret: string) =>
     Effect.sync(() => {
       cluster.setupPrimary({ silent: false })
       return Array.from({ length: workers }, () =>
-        cluster.fork({ ...env, DATABASE_URL: databaseUrl, SWITCH_SECRET: secret, SWITCH_ROLE: "worker" })
+        cluster.fork({
+          ...env,
+          DATABASE_URL: databaseUrl,
+          SWITCH_SECRET: secret,
+          // Decided here: with DATABASE_URL set for it, a worker would default to production.
+          SWITCH_ENV: environment,
+          SWITCH_ROLE: "worker"
+        })
       )
     }),
     (forked) =>
@@ -100,7 +114,7 @@ const primary = Effect.gen(function* () {
     if (sim.url !== null) env.SWITCH_BANK_URL = sim.url
   }
   const secret = loadSecret()
-  const settings = fromEnv(env, secret, port)
+  const settings = fromEnv(env, secret, port, environment)
   const { url } = yield* database
   const demo = yield* Effect.promise(() =>
     prepare(url, settings, { seed: true, prepared: env.SWITCH_PG_PREPARAR !== "0" })
@@ -110,7 +124,7 @@ const primary = Effect.gen(function* () {
     console.log(
       `Switch API       ${settings.baseUrl}/switch/v1  (${workers} proceso${workers > 1 ? "s" : ""})`
     )
-    console.log(`Escucha en       ${host}:${port}`)
+    console.log(`Escucha en       ${host}:${port}  (SWITCH_ENV=${environment})`)
     console.log(`Documentación    ${settings.baseUrl}/docs`)
     console.log(`Banco (live)     ${settings.bankUrl ?? "sin banco: SWITCH_BANK_URL no definido"}`)
     console.log(`OpenAPI          ${settings.baseUrl}/openapi.json`)
@@ -133,7 +147,7 @@ const primary = Effect.gen(function* () {
 }).pipe(Effect.scoped)
 
 const worker = Effect.suspend(() => {
-  const settings = fromEnv(env, env.SWITCH_SECRET ?? "", port)
+  const settings = fromEnv(env, env.SWITCH_SECRET ?? "", port, environment)
   return Layer.launch(serve(env.DATABASE_URL ?? "", settings))
 })
 

@@ -26,6 +26,7 @@ export default async function setup(project: TestProject) {
   await prepare(
     pg.url(TEMPLATE),
     {
+      environment: "development",
       baseUrl: "http://127.0.0.1",
       secret: Redacted.make("test"),
       adminToken: Option.none(),
@@ -40,7 +41,8 @@ export default async function setup(project: TestProject) {
       conciliarSegundos: 0.2,
       conciliarAbandonoSegundos: 5,
       cierreBancario: true,
-      proxiesConfiables: []
+      proxiesConfiables: [],
+      tasaMaxHoras: 48
     },
     { seed: false }
   )

@@ -28,6 +28,7 @@ export const freshDatabase = async (): Promise<string> => {
 }
 
 export const testSettings = (overrides: Partial<ServerSettings> = {}): ServerSettings => ({
+  environment: "development",
   baseUrl: "http://pagos.test",
   secret: Redacted.make("secreto-de-prueba"),
   adminToken: Option.some(Redacted.make("admin-de-prueba")),
@@ -43,6 +44,7 @@ export const testSettings = (overrides: Partial<ServerSettings> = {}): ServerSet
   conciliarAbandonoSegundos: 5,
   cierreBancario: true,
   proxiesConfiables: [],
+  tasaMaxHoras: 48,
   ...overrides
 })
 
