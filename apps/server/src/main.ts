@@ -15,7 +15,7 @@ import { localBankSim } from "./bank/LocalBankSim.js"
 import { checkEnvironment, fromEnv, hostFromEnv, type ServerSettings, Settings } from "./Config.js"
 import { HttpLive } from "./Http.js"
 import { ensureDatabase, prepare } from "./platform/Database.js"
-import { type RunningPostgres, startPostgres } from "./platform/Postgres.js"
+import { PostgresStartError, type RunningPostgres, startPostgres } from "./platform/Postgres.js"
 import { PgLive } from "./platform/Sql.js"
 
 const env = process.env
@@ -58,14 +58,25 @@ const serve = (databaseUrl: string, settings: ServerSettings) =>
     Layer.locally(FiberRef.currentTracerEnabled, false)
   )
 
-/** Postgres for the primary: the given DATABASE_URL, or the embedded one, stopped on exit. */
+/**
+ * Postgres for the primary: the given DATABASE_URL, or the embedded one, stopped on exit. An
+ * embedded one that cannot start fails with its reason (platform/Postgres.ts); others die.
+ */
 const database = Effect.acquireRelease(
-  Effect.promise(async (): Promise<{ url: string; pg: RunningPostgres | null }> => {
-    if (env.DATABASE_URL) return { url: env.DATABASE_URL, pg: null }
-    const pg = await startPostgres({ dir: resolve(dataDir, "pg"), port: Number(env.SWITCH_PG_PORT ?? 54329) })
-    await ensureDatabase(pg.url("postgres"), "switch")
-    return { url: pg.url("switch"), pg }
-  }),
+  Effect.tryPromise({
+    try: async (): Promise<{ url: string; pg: RunningPostgres | null }> => {
+      if (env.DATABASE_URL) return { url: env.DATABASE_URL, pg: null }
+      const pg = await startPostgres({
+        dir: resolve(dataDir, "pg"),
+        port: Number(env.SWITCH_PG_PORT ?? 54329)
+      })
+      await ensureDatabase(pg.url("postgres"), "switch")
+      return { url: pg.url("switch"), pg }
+    },
+    catch: (error) => error
+  }).pipe(
+    Effect.catchAll((error) => (error instanceof PostgresStartError ? Effect.fail(error) : Effect.die(error)))
+  ),
   ({ pg }) => (pg === null ? Effect.void : Effect.promise(() => pg.stop()))
 )
 
@@ -115,7 +126,7 @@ const primary = Effect.gen(function* () {
   }
   const secret = loadSecret()
   const settings = fromEnv(env, secret, port, environment)
-  const { url } = yield* database
+  const { url, pg } = yield* database
   const demo = yield* Effect.promise(() =>
     prepare(url, settings, { seed: true, prepared: env.SWITCH_PG_PREPARAR !== "0" })
   )
@@ -130,9 +141,7 @@ const primary = Effect.gen(function* () {
     console.log(`OpenAPI          ${settings.baseUrl}/openapi.json`)
     console.log(`Comercio demo    ${demo?.codigo}`)
     console.log(`Llave de prueba  x-switch-key: ${demo?.codigo}:${demo?.key}`)
-    console.log(
-      `Postgres         ${env.DATABASE_URL ? "DATABASE_URL" : `embebido en ${resolve(dataDir, "pg")}`}`
-    )
+    console.log(`Postgres         ${pg === null ? "DATABASE_URL" : `embebido en ${pg.dir}`}`)
     console.log("")
   })
   if (workers === 1) return yield* Layer.launch(serve(url, settings))
@@ -144,7 +153,18 @@ const primary = Effect.gen(function* () {
     return yield* Effect.dieMessage("un proceso de trabajo terminó antes de escuchar")
   yield* Effect.sync(() => console.log(`Procesos         ${workers} escuchando`))
   return yield* Effect.never
-}).pipe(Effect.scoped)
+}).pipe(
+  Effect.scoped,
+  // Why the embedded Postgres did not start and how to fix it, first line first; no stack.
+  Effect.catchIf(
+    (error) => error instanceof PostgresStartError,
+    (error) =>
+      Effect.sync(() => {
+        console.error(`No se pudo iniciar Postgres: ${error.message}`)
+        process.exit(1)
+      })
+  )
+)
 
 const worker = Effect.suspend(() => {
   const settings = fromEnv(env, env.SWITCH_SECRET ?? "", port, environment)
