@@ -17,11 +17,19 @@ const build = spawnSync(
 )
 if (build.status !== 0) process.exit(build.status ?? 1)
 
+// The API listens on HOST (127.0.0.1 by default; main.ts), and so does the MCP server; a
+// wildcard HOST is still reached on loopback.
+const host = process.env.HOST || "127.0.0.1"
+const apiHost = ["0.0.0.0", "::", "[::]"].includes(host)
+  ? "127.0.0.1"
+  : host.includes(":")
+    ? `[${host}]`
+    : host
 const mcp = spawn(process.execPath, [new URL("../apps/mcp/dist/main.js", import.meta.url).pathname], {
   stdio: "inherit",
   env: {
     ...process.env,
-    SWITCH_API_URL: process.env.SWITCH_API_URL ?? `http://127.0.0.1:${process.env.PORT ?? 8080}`
+    SWITCH_API_URL: process.env.SWITCH_API_URL ?? `http://${apiHost}:${process.env.PORT ?? 8080}`
   }
 })
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => mcp.kill(signal))

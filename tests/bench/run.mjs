@@ -159,6 +159,8 @@ const main = async () => {
     SWITCH_DATA_DIR: dataDir,
     SWITCH_PG_PORT: String(pgPort),
     DATABASE_URL: "",
+    // The two-process runs set DATABASE_URL, which alone means production and its limits.
+    SWITCH_ENV: "development",
     SWITCH_API_POR_MINUTO: "100000000",
     SWITCH_VERIFICAR_POR_MINUTO: "100000000",
     SWITCH_ADMIN_TOKEN: ADMIN_TOKEN,

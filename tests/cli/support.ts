@@ -116,6 +116,8 @@ export const restartableServer = async (extraEnv: Record<string, string> = {}) =
     SWITCH_LOG_LEVEL: "warning",
     SWITCH_API_POR_MINUTO: "100000",
     DATABASE_URL: "",
+    // Restarts set DATABASE_URL, which alone means production: the raised limit is refused there.
+    SWITCH_ENV: "development",
     ...extraEnv
   }
   let child: ChildProcess | undefined

@@ -8,18 +8,19 @@ import { resolve } from "node:path"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { call, freePort, merchantWithLiveKey, type Stack, startStack } from "../support/stack.js"
+import { call, freePort, listeningOn, merchantWithLiveKey, type Stack, startStack } from "../support/stack.js"
 
 let stack: Stack
 let mcp: ChildProcess
 let mcpUrl: string
+let mcpPort: number
 let mcpOutput = ""
 
 /** The built MCP server against `apiUrl` on a free port, once its health route answers. */
 const startMcp = async (apiUrl: string) => {
   const port = await freePort()
   const child = spawn(process.execPath, [resolve(__dirname, "../../apps/mcp/dist/main.js")], {
-    env: { ...process.env, MCP_PORT: String(port), SWITCH_API_URL: apiUrl },
+    env: { ...process.env, HOST: "", MCP_PORT: String(port), SWITCH_API_URL: apiUrl },
     stdio: ["ignore", "pipe", "pipe"]
   })
   for (let i = 0; i < 100; i++) {
@@ -32,7 +33,7 @@ const startMcp = async (apiUrl: string) => {
       break
     await new Promise((r) => setTimeout(r, 100))
   }
-  return { child, url: `http://127.0.0.1:${port}/mcp` }
+  return { child, port, url: `http://127.0.0.1:${port}/mcp` }
 }
 
 beforeAll(async () => {
@@ -40,6 +41,7 @@ beforeAll(async () => {
   const started = await startMcp(stack.url)
   mcp = started.child
   mcpUrl = started.url
+  mcpPort = started.port
   mcp.stdout?.on("data", (c) => {
     mcpOutput += c
   })
@@ -64,6 +66,11 @@ const connect = async (key?: string) => {
 const text = (result: any) => (result.content ?? []).map((c: any) => c.text).join(" ")
 
 describe("MCP tool server", () => {
+  it("listens on 127.0.0.1 only unless HOST says otherwise, like the API it fronts", () => {
+    expect(listeningOn(mcpPort)).toEqual(["127.0.0.1"])
+    expect(listeningOn(Number(new URL(stack.url).port))).toEqual(["127.0.0.1"])
+  })
+
   it("lists the tools with Spanish and English descriptions, schemas and annotations", async () => {
     const client = await connect(stack.demoKey)
     const { tools } = await client.listTools()

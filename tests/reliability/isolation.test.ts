@@ -73,7 +73,7 @@ beforeAll(async () => {
   for (const m of ["A", "B"] as const) {
     const live: Who = `${m}_live`
     const webhook = await created(live, "POST", "/switch/v1/webhooks", {
-      url: "https://8.8.8.8/aislado",
+      url: "https://aislado.invalid/aislado",
       eventos: ["link.pagado"]
     })
     const flow = await created(live, "POST", "/switch/v1/flow/config", {
@@ -140,7 +140,7 @@ const OBJECT_ROUTES: Record<string, ObjectRoute> = {
     ...webhook,
     liveOnly: true,
     path: (id) => `/switch/v1/webhooks/${id}`,
-    body: () => ({ url: "https://8.8.4.4/robado", estado: "inactivo" })
+    body: () => ({ url: "https://robado.invalid/robado", estado: "inactivo" })
   },
   "DELETE /switch/v1/webhooks/{id}": {
     ...webhook,

@@ -4,7 +4,7 @@
  * Build first (`npm run build`; turbo does it before `npm test`).
  */
 import { type ChildProcess, spawn } from "node:child_process"
-import { chmodSync, mkdtempSync, rmSync } from "node:fs"
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { freePort } from "../../apps/server/src/platform/FreePort.mjs"
@@ -39,6 +39,8 @@ export const serverEnv = async (env: Record<string, string> = {}): Promise<Recor
     SWITCH_ADMIN_TOKEN: ADMIN_TOKEN,
     SWITCH_LOG_LEVEL: "warning",
     DATABASE_URL: "",
+    // The tests' environment (DESIGN §8): development switches such as raised limits work.
+    SWITCH_ENV: "development",
     ...env
   }
 }
@@ -87,6 +89,24 @@ export const startStack = async (env: Record<string, string> = {}): Promise<Stac
       rmSync(dataDir, { recursive: true, force: true })
     }
   }
+}
+
+/** Local addresses listening on TCP `port` (Linux's /proc/net), e.g. ["127.0.0.1"]. */
+export const listeningOn = (port: number): Array<string> => {
+  const out: Array<string> = []
+  for (const [file, v6] of [
+    ["/proc/net/tcp", false],
+    ["/proc/net/tcp6", true]
+  ] as const) {
+    for (const line of readFileSync(file, "utf8").split("\n").slice(1)) {
+      const [local, , state] = line.trim().split(/\s+/).slice(1)
+      const [hex, portHex] = local?.split(":") ?? []
+      if (state !== "0A" || hex === undefined || Number.parseInt(portHex ?? "", 16) !== port) continue
+      const bytes = (hex.match(/../g) ?? []).reverse().map((b) => Number.parseInt(b, 16))
+      out.push(v6 ? `ipv6:${hex}` : bytes.join("."))
+    }
+  }
+  return out
 }
 
 /** A JSON request against the stack. */

@@ -92,7 +92,7 @@ export const startMcpServer = async (
       if (!res.headersSent) rpcError(res, 500, -32603, "error_interno")
     })
   })
-  await new Promise<void>((done) => server.listen(options.port, options.host ?? "0.0.0.0", done))
+  await new Promise<void>((done) => server.listen(options.port, options.host ?? "127.0.0.1", done))
   return {
     server,
     stop: () =>

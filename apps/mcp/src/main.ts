@@ -1,17 +1,19 @@
 /**
- * The MCP tool server: Streamable HTTP at MCP_URL/mcp (MCP_PORT, default 8081), calling the
- * Switch API at SWITCH_API_URL (default http://127.0.0.1:$PORT). SIGINT/SIGTERM stop it cleanly.
+ * The MCP tool server: Streamable HTTP at MCP_URL/mcp (MCP_PORT, default 8081, on HOST, default
+ * 127.0.0.1), calling the Switch API at SWITCH_API_URL (default http://127.0.0.1:$PORT).
+ * SIGINT/SIGTERM stop it cleanly.
  */
 import { startMcpServer } from "./Server.js"
 
 const port = Number(process.env.MCP_PORT ?? 8081)
+const host = process.env.HOST || "127.0.0.1"
 const apiUrl = (process.env.SWITCH_API_URL ?? `http://127.0.0.1:${process.env.PORT ?? 8080}`).replace(
   /\/+$/,
   ""
 )
 const quiet = (process.env.SWITCH_LOG_LEVEL ?? "info") !== "info"
 
-const running = await startMcpServer({ apiUrl, port, ...(quiet ? { log: () => undefined } : {}) })
+const running = await startMcpServer({ apiUrl, port, host, ...(quiet ? { log: () => undefined } : {}) })
 console.log(`Servidor MCP     ${(process.env.MCP_URL ?? `http://localhost:${port}`).replace(/\/+$/, "")}/mcp`)
 
 const stop = () => {

@@ -1,8 +1,17 @@
-/** Server settings from the environment (DESIGN.md §4), read once at start. */
+/** Server settings from the environment (DESIGN.md §4 and §8), read once at start. */
 import { BankCalendar } from "@switch/core"
-import { Context, Option, Redacted } from "effect"
+import { Context, Either, Option, Redacted } from "effect"
+
+/**
+ * SWITCH_ENV (DESIGN §8): `development` is the default of `npm start` on embedded Postgres and of
+ * the tests, `production` the default with DATABASE_URL. Development switches are refused in
+ * production ({@link checkEnvironment}).
+ */
+export type Environment = "development" | "production"
 
 export interface ServerSettings {
+  /** SWITCH_ENV, as {@link checkEnvironment} decided it. */
+  readonly environment: Environment
   /** Public base of link urls: `{baseUrl}/l/<id>`. */
   readonly baseUrl: string
   /** HMAC secret for receipt codes, derived keys and internal tokens. */
@@ -66,14 +75,67 @@ const positiveNumber = (value: string | undefined, fallback: number): number => 
   return value !== undefined && value !== "" && Number.isFinite(n) && n > 0 ? n : fallback
 }
 
+/** The limits SPEC sets; raising one above its default is a development switch. */
+const DEFAULT_LIMITS = {
+  SWITCH_API_POR_MINUTO: 120,
+  SWITCH_VERIFICAR_POR_MINUTO: 20,
+  SWITCH_REGISTROS_POR_HORA: 100
+} as const
+
+/**
+ * The development switches and, for each, whether a value turns it on. The two flags are on
+ * for any value but the production one, so a production start never guesses what was meant.
+ */
+const DEVELOPMENT_SWITCHES: ReadonlyArray<readonly [name: string, on: (value: string) => boolean]> = [
+  ["SWITCH_WEBHOOK_ALLOW_PRIVATE", (value) => value !== "0"],
+  ["SWITCH_CIERRE_BANCARIO", (value) => value !== "1"],
+  ["SWITCH_WEBHOOK_BACKOFF_ESCALA", (value) => positiveNumber(value, 1) !== 1],
+  ...Object.entries(DEFAULT_LIMITS).map(
+    ([name, limit]) => [name, (value: string) => positiveInt(value, limit) > limit] as const
+  )
+]
+
+/**
+ * SWITCH_ENV, or its default: `development` on embedded Postgres (DATABASE_URL unset or empty),
+ * `production` with DATABASE_URL. Fails with a one-line message, naming the variable, for an
+ * unknown SWITCH_ENV or a development switch set in production; the server then refuses to start.
+ */
+export const checkEnvironment = (env: NodeJS.ProcessEnv): Either.Either<Environment, string> => {
+  const given = env.SWITCH_ENV ?? ""
+  if (given !== "" && given !== "development" && given !== "production")
+    return Either.left(`SWITCH_ENV=${given} no es válido: use development o production`)
+  const environment: Environment = given !== "" ? given : env.DATABASE_URL ? "production" : "development"
+  if (environment === "development") return Either.right(environment)
+  for (const [name, on] of DEVELOPMENT_SWITCHES) {
+    const value = env[name]
+    if (value !== undefined && value !== "" && on(value))
+      return Either.left(
+        `${name}=${value} es solo para desarrollo y SWITCH_ENV es production${given === "" ? " (el valor por defecto con DATABASE_URL)" : ""}: quítela o use SWITCH_ENV=development`
+      )
+  }
+  return Either.right(environment)
+}
+
+/** HOST: the address the API listens on (127.0.0.1: only this machine). */
+export const hostFromEnv = (env: NodeJS.ProcessEnv): string => env.HOST || "127.0.0.1"
+
 /** Reads the settings from `env`; `secret` comes from SWITCH_SECRET or the data directory. */
-export const fromEnv = (env: NodeJS.ProcessEnv, secret: string, port: number): ServerSettings => ({
+export const fromEnv = (
+  env: NodeJS.ProcessEnv,
+  secret: string,
+  port: number,
+  environment: Environment
+): ServerSettings => ({
+  environment,
   baseUrl: (env.BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, ""),
   secret: Redacted.make(secret),
   adminToken: env.SWITCH_ADMIN_TOKEN ? Option.some(Redacted.make(env.SWITCH_ADMIN_TOKEN)) : Option.none(),
-  verificarPorMinuto: positiveInt(env.SWITCH_VERIFICAR_POR_MINUTO, 20),
-  registrosPorHora: positiveInt(env.SWITCH_REGISTROS_POR_HORA, 100),
-  apiPorMinuto: positiveInt(env.SWITCH_API_POR_MINUTO, 120),
+  verificarPorMinuto: positiveInt(
+    env.SWITCH_VERIFICAR_POR_MINUTO,
+    DEFAULT_LIMITS.SWITCH_VERIFICAR_POR_MINUTO
+  ),
+  registrosPorHora: positiveInt(env.SWITCH_REGISTROS_POR_HORA, DEFAULT_LIMITS.SWITCH_REGISTROS_POR_HORA),
+  apiPorMinuto: positiveInt(env.SWITCH_API_POR_MINUTO, DEFAULT_LIMITS.SWITCH_API_POR_MINUTO),
   housekeepingSeconds: positiveInt(env.SWITCH_HOUSEKEEPING_SEGUNDOS, 15),
   webhookAllowPrivate: env.SWITCH_WEBHOOK_ALLOW_PRIVATE === "1",
   webhookBackoffEscala: positiveNumber(env.SWITCH_WEBHOOK_BACKOFF_ESCALA, 1),
@@ -82,9 +144,9 @@ export const fromEnv = (env: NodeJS.ProcessEnv, secret: string, port: number): S
   conciliarSegundos: positiveNumber(env.SWITCH_CONCILIAR_SEGUNDOS, 30),
   conciliarAbandonoSegundos: positiveNumber(env.SWITCH_CONCILIAR_ABANDONO_SEGUNDOS, 4 * 3600),
   cierreBancario: env.SWITCH_CIERRE_BANCARIO !== "0",
-  tasaMaxHoras: positiveNumber(env.SWITCH_TASA_MAX_HORAS, 48),
   proxiesConfiables: (env.SWITCH_PROXIES_CONFIABLES ?? "")
     .split(",")
     .map((entry) => entry.trim())
-    .filter((entry) => entry !== "")
+    .filter((entry) => entry !== ""),
+  tasaMaxHoras: positiveNumber(env.SWITCH_TASA_MAX_HORAS, 48)
 })

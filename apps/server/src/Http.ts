@@ -150,7 +150,7 @@ export const HttpLive = (options: { readonly port: number; readonly host?: strin
     Layer.provideMerge(
       NodeHttpServer.layer(gracefulServer(GRACE_MS, lanes), {
         port: options.port,
-        host: options.host ?? "0.0.0.0"
+        host: options.host ?? "127.0.0.1"
       })
     )
   )

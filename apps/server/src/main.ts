@@ -10,16 +10,24 @@ import { randomBytes } from "node:crypto"
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { resolve } from "node:path"
 import { NodeRuntime } from "@effect/platform-node"
-import { Effect, FiberRef, Layer, Logger, LogLevel } from "effect"
+import { Effect, Either, FiberRef, Layer, Logger, LogLevel } from "effect"
 import { localBankSim } from "./bank/LocalBankSim.js"
-import { fromEnv, type ServerSettings, Settings } from "./Config.js"
+import { checkEnvironment, fromEnv, hostFromEnv, type ServerSettings, Settings } from "./Config.js"
 import { HttpLive } from "./Http.js"
 import { ensureDatabase, prepare } from "./platform/Database.js"
-import { type RunningPostgres, startPostgres } from "./platform/Postgres.js"
+import { PostgresStartError, type RunningPostgres, startPostgres } from "./platform/Postgres.js"
 import { PgLive } from "./platform/Sql.js"
 
 const env = process.env
+// SWITCH_ENV first: a development switch in production stops the start before anything runs.
+const checked = checkEnvironment(env)
+if (Either.isLeft(checked)) {
+  console.error(checked.left)
+  process.exit(1)
+}
+const environment = checked.right
 const port = Number(env.PORT ?? 8080)
+const host = hostFromEnv(env)
 const dataDir = resolve(env.SWITCH_DATA_DIR ?? ".switch")
 const workers = Math.max(1, Number(env.SWITCH_WORKERS ?? 1) || 1)
 const logLevel = LogLevel.fromLiteral(
@@ -38,7 +46,7 @@ const loadSecret = (): string => {
 }
 
 const serve = (databaseUrl: string, settings: ServerSettings) =>
-  HttpLive({ port }).pipe(
+  HttpLive({ port, host }).pipe(
     Layer.provide(
       PgLive(databaseUrl, {
         maxConnections: Number(env.SWITCH_PG_POOL ?? 20),
@@ -50,14 +58,25 @@ const serve = (databaseUrl: string, settings: ServerSettings) =>
     Layer.locally(FiberRef.currentTracerEnabled, false)
   )
 
-/** Postgres for the primary: the given DATABASE_URL, or the embedded one, stopped on exit. */
+/**
+ * Postgres for the primary: the given DATABASE_URL, or the embedded one, stopped on exit. An
+ * embedded one that cannot start fails with its reason (platform/Postgres.ts); others die.
+ */
 const database = Effect.acquireRelease(
-  Effect.promise(async (): Promise<{ url: string; pg: RunningPostgres | null }> => {
-    if (env.DATABASE_URL) return { url: env.DATABASE_URL, pg: null }
-    const pg = await startPostgres({ dir: resolve(dataDir, "pg"), port: Number(env.SWITCH_PG_PORT ?? 54329) })
-    await ensureDatabase(pg.url("postgres"), "switch")
-    return { url: pg.url("switch"), pg }
-  }),
+  Effect.tryPromise({
+    try: async (): Promise<{ url: string; pg: RunningPostgres | null }> => {
+      if (env.DATABASE_URL) return { url: env.DATABASE_URL, pg: null }
+      const pg = await startPostgres({
+        dir: resolve(dataDir, "pg"),
+        port: Number(env.SWITCH_PG_PORT ?? 54329)
+      })
+      await ensureDatabase(pg.url("postgres"), "switch")
+      return { url: pg.url("switch"), pg }
+    },
+    catch: (error) => error
+  }).pipe(
+    Effect.catchAll((error) => (error instanceof PostgresStartError ? Effect.fail(error) : Effect.die(error)))
+  ),
   ({ pg }) => (pg === null ? Effect.void : Effect.promise(() => pg.stop()))
 )
 
@@ -67,7 +86,14 @@ const forkWorkers = (databaseUrl: string, secret: string) =>
     Effect.sync(() => {
       cluster.setupPrimary({ silent: false })
       return Array.from({ length: workers }, () =>
-        cluster.fork({ ...env, DATABASE_URL: databaseUrl, SWITCH_SECRET: secret, SWITCH_ROLE: "worker" })
+        cluster.fork({
+          ...env,
+          DATABASE_URL: databaseUrl,
+          SWITCH_SECRET: secret,
+          // Decided here: with DATABASE_URL set for it, a worker would default to production.
+          SWITCH_ENV: environment,
+          SWITCH_ROLE: "worker"
+        })
       )
     }),
     (forked) =>
@@ -99,8 +125,8 @@ const primary = Effect.gen(function* () {
     if (sim.url !== null) env.SWITCH_BANK_URL = sim.url
   }
   const secret = loadSecret()
-  const settings = fromEnv(env, secret, port)
-  const { url } = yield* database
+  const settings = fromEnv(env, secret, port, environment)
+  const { url, pg } = yield* database
   const demo = yield* Effect.promise(() =>
     prepare(url, settings, { seed: true, prepared: env.SWITCH_PG_PREPARAR !== "0" })
   )
@@ -109,14 +135,13 @@ const primary = Effect.gen(function* () {
     console.log(
       `Switch API       ${settings.baseUrl}/switch/v1  (${workers} proceso${workers > 1 ? "s" : ""})`
     )
+    console.log(`Escucha en       ${host}:${port}  (SWITCH_ENV=${environment})`)
     console.log(`Documentación    ${settings.baseUrl}/docs`)
     console.log(`Banco (live)     ${settings.bankUrl ?? "sin banco: SWITCH_BANK_URL no definido"}`)
     console.log(`OpenAPI          ${settings.baseUrl}/openapi.json`)
     console.log(`Comercio demo    ${demo?.codigo}`)
     console.log(`Llave de prueba  x-switch-key: ${demo?.codigo}:${demo?.key}`)
-    console.log(
-      `Postgres         ${env.DATABASE_URL ? "DATABASE_URL" : `embebido en ${resolve(dataDir, "pg")}`}`
-    )
+    console.log(`Postgres         ${pg === null ? "DATABASE_URL" : `embebido en ${pg.dir}`}`)
     console.log("")
   })
   if (workers === 1) return yield* Layer.launch(serve(url, settings))
@@ -128,10 +153,21 @@ const primary = Effect.gen(function* () {
     return yield* Effect.dieMessage("un proceso de trabajo terminó antes de escuchar")
   yield* Effect.sync(() => console.log(`Procesos         ${workers} escuchando`))
   return yield* Effect.never
-}).pipe(Effect.scoped)
+}).pipe(
+  Effect.scoped,
+  // Why the embedded Postgres did not start and how to fix it, first line first; no stack.
+  Effect.catchIf(
+    (error) => error instanceof PostgresStartError,
+    (error) =>
+      Effect.sync(() => {
+        console.error(`No se pudo iniciar Postgres: ${error.message}`)
+        process.exit(1)
+      })
+  )
+)
 
 const worker = Effect.suspend(() => {
-  const settings = fromEnv(env, env.SWITCH_SECRET ?? "", port)
+  const settings = fromEnv(env, env.SWITCH_SECRET ?? "", port, environment)
   return Layer.launch(serve(env.DATABASE_URL ?? "", settings))
 })
 

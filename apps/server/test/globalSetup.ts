@@ -26,6 +26,7 @@ export default async function setup(project: TestProject) {
   await prepare(
     pg.url(TEMPLATE),
     {
+      environment: "development",
       baseUrl: "http://127.0.0.1",
       secret: Redacted.make("test"),
       adminToken: Option.none(),

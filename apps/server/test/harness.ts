@@ -28,6 +28,7 @@ export const freshDatabase = async (): Promise<string> => {
 }
 
 export const testSettings = (overrides: Partial<ServerSettings> = {}): ServerSettings => ({
+  environment: "development",
   baseUrl: "http://pagos.test",
   secret: Redacted.make("secreto-de-prueba"),
   adminToken: Option.some(Redacted.make("admin-de-prueba")),

@@ -135,6 +135,42 @@ const connectionOwners = (
   return owners
 }
 
+/** Local addresses listening on TCP `port` (Linux), e.g. ["127.0.0.1"]. */
+const listeningOn = (port: number): Array<string> => {
+  const out: Array<string> = []
+  for (const line of readFileSync("/proc/net/tcp", "utf8").split("\n").slice(1)) {
+    const [local, , state] = line.trim().split(/\s+/).slice(1)
+    const [hex, portHex] = local?.split(":") ?? []
+    if (state !== "0A" || hex === undefined || Number.parseInt(portHex ?? "", 16) !== port) continue
+    out.push(
+      (hex.match(/../g) ?? [])
+        .reverse()
+        .map((b) => Number.parseInt(b, 16))
+        .join(".")
+    )
+  }
+  for (const line of readFileSync("/proc/net/tcp6", "utf8").split("\n").slice(1)) {
+    const [local, , state] = line.trim().split(/\s+/).slice(1)
+    const [hex, portHex] = local?.split(":") ?? []
+    if (state === "0A" && hex !== undefined && Number.parseInt(portHex ?? "", 16) === port)
+      out.push(`ipv6:${hex}`)
+  }
+  return out
+}
+
+/** Runs the built server until it exits (it should refuse to start) and returns its code and output. */
+const refused = async (env: Record<string, string>) => {
+  const { child, output } = spawnServer(await freePort(), env)
+  const code = await new Promise<number | null>((done) => {
+    const timer = setTimeout(() => child.kill("SIGKILL"), 30_000)
+    child.once("exit", (exit) => {
+      clearTimeout(timer)
+      done(exit)
+    })
+  })
+  return { code, output: output().trim() }
+}
+
 const demoKey = (output: string) => /x-switch-key: (demo:sk_test_\w+)/.exec(output)?.[1]
 
 const dirs: Array<string> = []
@@ -149,13 +185,57 @@ describe("npm start", () => {
     expect(exitHook.hookedEvents()).toEqual([])
   })
 
-  it("runs on embedded Postgres, prints a demo key that works and survives a restart, and stops cleanly", async () => {
+  it("with DATABASE_URL and no SWITCH_ENV (production) it refuses SWITCH_WEBHOOK_ALLOW_PRIVATE=1, naming it in one line, before touching the database", async () => {
+    // Nothing listens on this database's port: a refusal comes before any connection.
+    const nowhere = `postgres://switch:switch@127.0.0.1:${await freePort()}/switch`
+    const { code, output } = await refused({
+      DATABASE_URL: nowhere,
+      SWITCH_ENV: "",
+      SWITCH_WEBHOOK_ALLOW_PRIVATE: "1"
+    })
+    expect(code).toBe(1)
+    expect(output.split("\n")).toHaveLength(1)
+    expect(output).toContain("SWITCH_WEBHOOK_ALLOW_PRIVATE=1")
+    expect(output).toContain("SWITCH_ENV=development")
+  }, 60_000)
+
+  it("with SWITCH_ENV=production it refuses SWITCH_CIERRE_BANCARIO=0 and a raised SWITCH_API_POR_MINUTO, even on embedded Postgres", async () => {
+    for (const [name, value] of [
+      ["SWITCH_CIERRE_BANCARIO", "0"],
+      ["SWITCH_API_POR_MINUTO", "100000"]
+    ] as const) {
+      const { code, output } = await refused({ DATABASE_URL: "", SWITCH_ENV: "production", [name]: value })
+      expect(code).toBe(1)
+      expect(output).toBe(
+        `${name}=${value} es solo para desarrollo y SWITCH_ENV es production: quítela o use SWITCH_ENV=development`
+      )
+    }
+  }, 60_000)
+
+  it("refuses an unknown SWITCH_ENV, naming it", async () => {
+    const { code, output } = await refused({ DATABASE_URL: "", SWITCH_ENV: "staging" })
+    expect(code).toBe(1)
+    expect(output).toBe("SWITCH_ENV=staging no es válido: use development o production")
+  }, 60_000)
+
+  it("listens on 127.0.0.1 only unless HOST says otherwise, and says so", async () => {
+    const server = await start({ DATABASE_URL: await freshDatabase(), HOST: "" })
+    try {
+      const port = Number(new URL(server.url).port)
+      expect(listeningOn(port)).toEqual(["127.0.0.1"])
+      expect(server.output()).toContain(`Escucha en       127.0.0.1:${port}  (SWITCH_ENV=production)`)
+    } finally {
+      expect(await server.stop()).toBe(0)
+    }
+  }, 60_000)
+
+  it("runs on embedded Postgres, prints a demo key that works and survives a restart, and stops cleanly; there development switches reach every worker", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "switch-start-"))
     // Postgres runs as its own user when we are root: it must be able to reach the directory.
     chmodSync(dataDir, 0o755)
     dirs.push(dataDir)
     const pgPort = String(await freePort())
-    const env = { SWITCH_DATA_DIR: dataDir, SWITCH_PG_PORT: pgPort, DATABASE_URL: "" }
+    const env = { SWITCH_DATA_DIR: dataDir, SWITCH_PG_PORT: pgPort, DATABASE_URL: "", SWITCH_ENV: "" }
     const first = await start(env)
     const key = demoKey(first.output())
     expect(key).toBeDefined()
@@ -167,7 +247,12 @@ describe("npm start", () => {
     expect(created.status).toBe(201)
     expect(await first.stop()).toBe(0)
 
-    const second = await start(env)
+    // Workers get DATABASE_URL from the primary, yet stay in development (no SWITCH_ENV given).
+    const second = await start(
+      { ...env, SWITCH_WORKERS: "2", SWITCH_API_POR_MINUTO: "1000" },
+      /Procesos +2 escuchando/
+    )
+    expect(second.output()).toContain("(SWITCH_ENV=development)")
     expect(demoKey(second.output())).toBe(key)
     const links = await call(second.url, "GET", "/switch/v1/links", { key })
     expect(links.body.map((l: { id: string }) => l.id)).toContain(created.body.id)

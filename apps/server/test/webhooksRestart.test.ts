@@ -38,6 +38,8 @@ const start = async (): Promise<Proc> => {
       DATABASE_URL: databaseUrl,
       SWITCH_LOG_LEVEL: "warning",
       SWITCH_ADMIN_TOKEN: "admin-de-prueba",
+      // DATABASE_URL alone would mean production, which refuses the two switches below.
+      SWITCH_ENV: "development",
       SWITCH_WEBHOOK_ALLOW_PRIVATE: "1",
       SWITCH_WEBHOOK_BACKOFF_ESCALA: "0.5",
       SWITCH_HOUSEKEEPING_SEGUNDOS: "1"

@@ -170,7 +170,7 @@ describe("webhooks", () => {
     if (!(await hasRoute("GET", "/switch/v1/webhooks"))) return ctx.skip()
     const merchant = await newLiveMerchant()
     const testKeyTry = await merchant.sw.webhooks
-      .create({ url: "https://example.com/hook", eventos: ["link.pagado"] })
+      .create({ url: "https://hooks.invalid/hook", eventos: ["link.pagado"] })
       .catch((e: unknown) => e)
     expect((testKeyTry as SwitchError).code).toBe("requiere_llave_live")
     const created = await merchant.live.webhooks.create({ url: "http://127.0.0.1:9/hook", eventos: ["*"] })

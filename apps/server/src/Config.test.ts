@@ -1,0 +1,73 @@
+import { Either } from "effect"
+import { describe, expect, it } from "vitest"
+import { checkEnvironment, fromEnv, hostFromEnv } from "./Config.js"
+
+const DATABASE_URL = "postgres://switch:switch@127.0.0.1:5432/switch"
+
+/** The refusal's message, or null when the start is allowed. */
+const refusal = (env: NodeJS.ProcessEnv): string | null =>
+  Either.match(checkEnvironment(env), { onLeft: (message) => message, onRight: () => null })
+
+describe("SWITCH_ENV", () => {
+  it("is development on embedded Postgres and production with DATABASE_URL", () => {
+    expect(checkEnvironment({})).toEqual(Either.right("development"))
+    expect(checkEnvironment({ DATABASE_URL: "" })).toEqual(Either.right("development"))
+    expect(checkEnvironment({ DATABASE_URL })).toEqual(Either.right("production"))
+    expect(checkEnvironment({ DATABASE_URL, SWITCH_ENV: "development" })).toEqual(Either.right("development"))
+    expect(checkEnvironment({ SWITCH_ENV: "production" })).toEqual(Either.right("production"))
+  })
+
+  it("an unknown SWITCH_ENV is refused, naming it", () => {
+    expect(refusal({ SWITCH_ENV: "prod" })).toBe("SWITCH_ENV=prod no es válido: use development o production")
+    expect(refusal({ SWITCH_ENV: "Development" })).toContain("SWITCH_ENV")
+  })
+
+  it.each([
+    ["SWITCH_WEBHOOK_ALLOW_PRIVATE", "1"],
+    ["SWITCH_WEBHOOK_ALLOW_PRIVATE", "true"],
+    ["SWITCH_CIERRE_BANCARIO", "0"],
+    ["SWITCH_WEBHOOK_BACKOFF_ESCALA", "0.0001"],
+    ["SWITCH_API_POR_MINUTO", "121"],
+    ["SWITCH_VERIFICAR_POR_MINUTO", "21"],
+    ["SWITCH_REGISTROS_POR_HORA", "101"]
+  ])(
+    "in production (DATABASE_URL, or SWITCH_ENV=production) the development switch %s=%s is refused in one line naming it",
+    (name, value) => {
+      for (const env of [{ DATABASE_URL }, { SWITCH_ENV: "production" }]) {
+        const message = refusal({ ...env, [name]: value })
+        expect(message).toContain(`${name}=${value}`)
+        expect(message).toContain("SWITCH_ENV=development")
+        expect(message).not.toContain("\n")
+      }
+      expect(checkEnvironment({ [name]: value })).toEqual(Either.right("development"))
+      expect(checkEnvironment({ DATABASE_URL, SWITCH_ENV: "development", [name]: value })).toEqual(
+        Either.right("development")
+      )
+    }
+  )
+
+  it.each([
+    ["SWITCH_WEBHOOK_ALLOW_PRIVATE", "0"],
+    ["SWITCH_WEBHOOK_ALLOW_PRIVATE", ""],
+    ["SWITCH_CIERRE_BANCARIO", "1"],
+    ["SWITCH_WEBHOOK_BACKOFF_ESCALA", "1"],
+    ["SWITCH_API_POR_MINUTO", "120"],
+    ["SWITCH_API_POR_MINUTO", "40"],
+    ["SWITCH_VERIFICAR_POR_MINUTO", "20"],
+    ["SWITCH_REGISTROS_POR_HORA", "50"],
+    ["SWITCH_HOUSEKEEPING_SEGUNDOS", "1"]
+  ])("in production %s=%s (the default or stricter) is allowed", (name, value) => {
+    expect(checkEnvironment({ DATABASE_URL, [name]: value })).toEqual(Either.right("production"))
+  })
+})
+
+describe("settings", () => {
+  it("HOST defaults to 127.0.0.1 and SWITCH_TASA_MAX_HORAS to 48", () => {
+    expect(hostFromEnv({})).toBe("127.0.0.1")
+    expect(hostFromEnv({ HOST: "" })).toBe("127.0.0.1")
+    expect(hostFromEnv({ HOST: "0.0.0.0" })).toBe("0.0.0.0")
+    expect(fromEnv({}, "s", 8080, "development").tasaMaxHoras).toBe(48)
+    expect(fromEnv({ SWITCH_TASA_MAX_HORAS: "12.5" }, "s", 8080, "production").tasaMaxHoras).toBe(12.5)
+    expect(fromEnv({ SWITCH_TASA_MAX_HORAS: "-3" }, "s", 8080, "production").tasaMaxHoras).toBe(48)
+  })
+})
