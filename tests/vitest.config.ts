@@ -4,7 +4,7 @@ import { defineConfig } from "vitest/config"
 // and runs with `npm run test:browser` (CI installs Chromium and runs both).
 export default defineConfig({
   test: {
-    include: ["cli/**/*.test.ts", "mcp/**/*.test.ts"],
+    include: ["cli/**/*.test.ts", "mcp/**/*.test.ts", "webhooks/**/*.test.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000
   }
