@@ -125,13 +125,23 @@ const ServeLive = Layer.unwrapEffect(
 )
 
 /**
+ * The reference at /docs: Scalar's bundle is inlined in the page, and its fonts would come from
+ * fonts.scalar.com, so the system's fonts are used and nothing is loaded from another host.
+ * It opens with the `x-switch-key` scheme selected, ready for a key.
+ */
+const DOCS_CONFIG = {
+  withDefaultFonts: false,
+  authentication: { preferredSecurityScheme: "x-switch-key" }
+} as HttpApiScalar.ScalarConfig
+
+/**
  * The whole HTTP side, listening on `port` (0 picks a free one) on `host`. Link creation, the
  * hottest route, is served as a lane (http/Lane.ts) in front of the HttpApi app.
  */
 export const HttpLive = (options: { readonly port: number; readonly host?: string }) => {
   const lanes = makeLanes()
   return ServeLive.pipe(
-    Layer.provide(HttpApiScalar.layer({ path: "/docs" })),
+    Layer.provide(HttpApiScalar.layer({ path: "/docs", scalar: DOCS_CONFIG })),
     Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
     Layer.provide(InternalRoutesLive),
     Layer.provide(AdminRoutesLive),
