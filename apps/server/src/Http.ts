@@ -33,6 +33,8 @@ import { LinksApiLive } from "./links/LinksApi.js"
 import { LinksLaneLive } from "./links/LinksLane.js"
 import { LinksService, LinksServiceLive } from "./links/LinksService.js"
 import { QrPoolLive } from "./links/QrPool.js"
+import { LogsApiLive } from "./logs/LogsApi.js"
+import { RequestLog, RequestLogLive } from "./logs/RequestLog.js"
 import { LotesApiLive } from "./lotes/LotesApi.js"
 import { LotesServiceLive } from "./lotes/LotesService.js"
 import { ConfigApiLive, LlavesApiLive, RegistroApiLive } from "./merchants/MerchantsApi.js"
@@ -57,7 +59,8 @@ const GroupsLive = Layer.mergeAll(
   EventosApiLive,
   DirectApiLive,
   FlowsSetupApiLive,
-  FlowsApiLive
+  FlowsApiLive,
+  LogsApiLive
 )
 
 export const ApiLive = HttpApiBuilder.api(SwitchApi).pipe(
@@ -87,12 +90,13 @@ export const ServicesLive = Layer.mergeAll(
   Layer.provideMerge(QrPoolLive),
   Layer.provideMerge(WebhookSenderLive),
   Layer.provideMerge(BanksLayer),
-  Layer.provideMerge(RateLimiterLive)
+  Layer.provideMerge(RateLimiterLive),
+  Layer.provideMerge(RequestLogLive)
 )
 
 /**
- * Housekeeping every process runs: expiring links, dropping closed rate windows, freeing jobs
- * of runners that died. Safe to race.
+ * Housekeeping every process runs: expiring links, dropping closed rate windows, deleting
+ * request log entries past their 7 days, freeing jobs of runners that died. Safe to race.
  */
 export const HousekeepingLive = Layer.scopedDiscard(
   Effect.gen(function* () {
@@ -100,9 +104,11 @@ export const HousekeepingLive = Layer.scopedDiscard(
     const limiter = yield* RateLimiter
     const settings = yield* Settings
     const sql = yield* SqlClient.SqlClient
+    const requestLog = yield* RequestLog
     const round = Effect.all([
       links.expireDue,
       limiter.sweep,
+      requestLog.prune,
       Effect.provideService(unlockAbandoned, SqlClient.SqlClient, sql)
     ]).pipe(Effect.catchAllCause((cause) => Effect.logWarning("housekeeping failed", cause)))
     yield* Effect.forkScoped(Effect.repeat(round, Schedule.spaced(`${settings.housekeepingSeconds} seconds`)))

@@ -7,6 +7,7 @@ import { InternalError } from "./Errors.js"
 import { EventosGroup } from "./Eventos.js"
 import { FlowsGroup, FlowsSetupGroup } from "./Flows.js"
 import { LinksGroup } from "./Links.js"
+import { LogsGroup } from "./Logs.js"
 import { LotesGroup } from "./Lotes.js"
 import { RecibosGroup, TransaccionesGroup } from "./Recibos.js"
 import { WebhooksGroup } from "./Webhooks.js"
@@ -27,6 +28,7 @@ export class SwitchApi extends HttpApi.make("switch")
   .add(DirectGroup)
   .add(FlowsSetupGroup)
   .add(FlowsGroup)
+  .add(LogsGroup)
   .addError(InternalError)
   .annotate(OpenApi.Title, "Switch API")
   .annotate(OpenApi.Version, VERSION)

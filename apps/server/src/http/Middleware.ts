@@ -12,6 +12,9 @@ import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform
 import { Cause, Chunk, Context, Effect, type Fiber, FiberRef, LogLevel } from "effect"
 import * as Cors from "./Cors.js"
 
+/** The current request's id (`x-request-id`), for what records the request (logs/RequestLog.ts). */
+export const currentRequestId = FiberRef.unsafeMake("")
+
 const notFound = HttpServerResponse.unsafeJson({ error: "not_found" }, { status: 404 })
 const internal = HttpServerResponse.unsafeJson({ error: "error_interno" }, { status: 500 })
 
@@ -100,6 +103,7 @@ export const withBoundary = <E, R>(
     return Effect.zipRight(
       HttpApp.appendPreResponseHandler(handler),
       app.pipe(
+        Effect.locally(currentRequestId, requestId),
         Effect.tapErrorCause((cause) =>
           Cause.isInterruptedOnly(cause) || isAnswer(cause)
             ? Effect.void

@@ -12,6 +12,7 @@ import unloggedCounters from "../migrations/0005_unlogged_counters.js"
 import flows from "../migrations/0006_flows.js"
 import idempotencyLower from "../migrations/0007_idempotency_lower.js"
 import moneyReview from "../migrations/0008_money_review.js"
+import requestLog from "../migrations/0009_request_log.js"
 import { preparingClient, registry } from "./Prepared.js"
 
 /** int8 (bigint cents, counts) as JS numbers: every amount fits in a safe integer. */
@@ -95,7 +96,8 @@ export const migrations = PgMigrator.fromRecord({
   "0005_unlogged_counters": unloggedCounters,
   "0006_flows": flows,
   "0007_idempotency_lower": idempotencyLower,
-  "0008_money_review": moneyReview
+  "0008_money_review": moneyReview,
+  "0009_request_log": requestLog
 })
 
 /** Runs pending migrations; several processes starting at once wait on the migrator's lock. */
