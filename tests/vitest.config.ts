@@ -8,7 +8,7 @@ const setupFiles = ["support/loopbackOnly.ts"]
 export default defineConfig({
   test: {
     setupFiles,
-    include: ["cli/**/*.test.ts", "mcp/**/*.test.ts", "support/**/*.test.ts"],
+    include: ["cli/**/*.test.ts", "mcp/**/*.test.ts", "support/**/*.test.ts", "webhooks/**/*.test.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000
   }

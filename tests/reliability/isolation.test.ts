@@ -210,6 +210,9 @@ const CREATE_ROUTES = [
 /** Checked elsewhere in this file (the stream) or public by SPEC (no key, no merchant's data). */
 const OTHER_ROUTES = [
   "GET /switch/v1/eventos/stream",
+  // The request log names paths a stranger tried, ids included; its isolation is checked in
+  // apps/server/test/logs.test.ts by request id.
+  "GET /switch/v1/logs",
   "PUT /switch/v1/config",
   "GET /switch/v1/verificar/{codigo}",
   "POST /switch/v1/comercios/registrar",

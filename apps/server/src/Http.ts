@@ -33,6 +33,8 @@ import { LinksApiLive } from "./links/LinksApi.js"
 import { LinksLaneLive } from "./links/LinksLane.js"
 import { LinksService, LinksServiceLive } from "./links/LinksService.js"
 import { QrPoolLive } from "./links/QrPool.js"
+import { LogsApiLive } from "./logs/LogsApi.js"
+import { RequestLog, RequestLogLive } from "./logs/RequestLog.js"
 import { LotesApiLive } from "./lotes/LotesApi.js"
 import { LotesServiceLive } from "./lotes/LotesService.js"
 import { ConfigApiLive, LlavesApiLive, RegistroApiLive } from "./merchants/MerchantsApi.js"
@@ -57,7 +59,8 @@ const GroupsLive = Layer.mergeAll(
   EventosApiLive,
   DirectApiLive,
   FlowsSetupApiLive,
-  FlowsApiLive
+  FlowsApiLive,
+  LogsApiLive
 )
 
 export const ApiLive = HttpApiBuilder.api(SwitchApi).pipe(
@@ -87,12 +90,13 @@ export const ServicesLive = Layer.mergeAll(
   Layer.provideMerge(QrPoolLive),
   Layer.provideMerge(WebhookSenderLive),
   Layer.provideMerge(BanksLayer),
-  Layer.provideMerge(RateLimiterLive)
+  Layer.provideMerge(RateLimiterLive),
+  Layer.provideMerge(RequestLogLive)
 )
 
 /**
- * Housekeeping every process runs: expiring links, dropping closed rate windows, freeing jobs
- * of runners that died. Safe to race.
+ * Housekeeping every process runs: expiring links, dropping closed rate windows, deleting
+ * request log entries past their 7 days, freeing jobs of runners that died. Safe to race.
  */
 export const HousekeepingLive = Layer.scopedDiscard(
   Effect.gen(function* () {
@@ -100,9 +104,11 @@ export const HousekeepingLive = Layer.scopedDiscard(
     const limiter = yield* RateLimiter
     const settings = yield* Settings
     const sql = yield* SqlClient.SqlClient
+    const requestLog = yield* RequestLog
     const round = Effect.all([
       links.expireDue,
       limiter.sweep,
+      requestLog.prune,
       Effect.provideService(unlockAbandoned, SqlClient.SqlClient, sql)
     ]).pipe(Effect.catchAllCause((cause) => Effect.logWarning("housekeeping failed", cause)))
     yield* Effect.forkScoped(Effect.repeat(round, Schedule.spaced(`${settings.housekeepingSeconds} seconds`)))
@@ -125,13 +131,23 @@ const ServeLive = Layer.unwrapEffect(
 )
 
 /**
+ * The reference at /docs: Scalar's bundle is inlined in the page, and its fonts would come from
+ * fonts.scalar.com, so the system's fonts are used and nothing is loaded from another host.
+ * It opens with the `x-switch-key` scheme selected, ready for a key.
+ */
+const DOCS_CONFIG = {
+  withDefaultFonts: false,
+  authentication: { preferredSecurityScheme: "x-switch-key" }
+} as HttpApiScalar.ScalarConfig
+
+/**
  * The whole HTTP side, listening on `port` (0 picks a free one) on `host`. Link creation, the
  * hottest route, is served as a lane (http/Lane.ts) in front of the HttpApi app.
  */
 export const HttpLive = (options: { readonly port: number; readonly host?: string }) => {
   const lanes = makeLanes()
   return ServeLive.pipe(
-    Layer.provide(HttpApiScalar.layer({ path: "/docs" })),
+    Layer.provide(HttpApiScalar.layer({ path: "/docs", scalar: DOCS_CONFIG })),
     Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
     Layer.provide(InternalRoutesLive),
     Layer.provide(AdminRoutesLive),

@@ -1,4 +1,5 @@
 import { Validator } from "@seriousme/openapi-schema-validator"
+import { Ajv2020 } from "ajv/dist/2020.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { call, startServer, type TestServer } from "./harness.js"
 
@@ -72,5 +73,103 @@ describe("the published contract", () => {
     expect(reply.status).toBe(404)
     expect(reply.body).toEqual({ error: "not_found" })
     expect(reply.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/)
+  })
+
+  it("every operation has a summary in Spanish", async () => {
+    const { body } = await call(server.url, "GET", "/openapi.json")
+    const english = /\b(the|create|get|list|update|delete|of|with|and|returns?)\b/i
+    const spanish = /\b(de|del|la|el|los|las|un|una|con|por|para|y|sin|en)\b|^\p{Lu}\p{Ll}+(ar|er|ir)\b/u
+    for (const [path, methods] of Object.entries<any>(body.paths)) {
+      for (const [method, operation] of Object.entries<any>(methods)) {
+        const where = `${method.toUpperCase()} ${path}`
+        expect(operation.summary, where).toEqual(expect.any(String))
+        expect(operation.summary, where).toMatch(spanish)
+        expect(operation.summary, where).not.toMatch(english)
+      }
+    }
+  })
+
+  it("every operation shows examples of its body, its path parameters and its answer, each valid against its schema", async () => {
+    const { body: spec } = await call(server.url, "GET", "/openapi.json")
+    const ajv = new Ajv2020({ strict: false, allErrors: true })
+    const valid = (schema: object, value: unknown, where: string) => {
+      const check = ajv.compile({ ...schema, components: spec.components })
+      expect(check(value) ? [] : check.errors, where).toEqual([])
+    }
+    let operations = 0
+    for (const [path, methods] of Object.entries<any>(spec.paths)) {
+      for (const [method, operation] of Object.entries<any>(methods)) {
+        operations++
+        const where = `${method.toUpperCase()} ${path}`
+        for (const parameter of operation.parameters ?? []) {
+          if (parameter.in !== "path") continue
+          expect(parameter.example, `${where} ${parameter.name}`).toEqual(expect.any(String))
+        }
+        for (const [type, media] of Object.entries<any>(operation.requestBody?.content ?? {})) {
+          expect(media.example, `${where} request ${type}`).toBeDefined()
+          valid(media.schema, media.example, `${where} request`)
+        }
+        const answers = Object.entries<any>(operation.responses).filter(([, r]) => r.content !== undefined)
+        const shown = answers.filter(([, r]) =>
+          Object.values<any>(r.content).some((m) => m.example !== undefined)
+        )
+        expect(shown.length, `${where} answer example`).toBeGreaterThan(0)
+        for (const [status, answer] of shown) {
+          for (const media of Object.values<any>(answer.content))
+            valid(media.schema, media.example, `${where} ${status}`)
+        }
+      }
+    }
+    expect(operations).toBeGreaterThanOrEqual(38)
+  })
+
+  it("documents every webhook notice of SPEC's table in webhooks, with its data fields and a valid example", async () => {
+    const { body: spec } = await call(server.url, "GET", "/openapi.json")
+    const ajv = new Ajv2020({ strict: false, allErrors: true })
+    const fields: Record<string, ReadonlyArray<string>> = {
+      "link.pagado": [
+        "link_id",
+        "monto",
+        "propina",
+        "total",
+        "mode",
+        "referencia",
+        "txn_id",
+        "codigo_verificacion",
+        "pagador"
+      ],
+      "link.acreditado": ["monto_acreditado", "liquidacion_txn_id", "reparto", "mode"],
+      "link.devuelto": ["monto", "monto_devuelto"],
+      "transaccion.aprobada": ["estado", "operacion"],
+      "transaccion.liquidada": ["operacion"],
+      "transaccion.rechazada": ["operacion"],
+      "webhook.test": ["mode"]
+    }
+    expect(Object.keys(spec.webhooks ?? {}).sort()).toEqual(Object.keys(fields).sort())
+    for (const [evento, data] of Object.entries(fields)) {
+      const post = spec.webhooks[evento].post
+      expect(post.summary, evento).toEqual(expect.any(String))
+      const media = post.requestBody.content["application/json"]
+      const name = String(media.schema.$ref).split("/").pop() ?? ""
+      const envelope = spec.components.schemas[name]
+      expect(envelope.required, evento).toEqual(expect.arrayContaining(["id", "evento", "creado_en", "data"]))
+      const dataName = String(envelope.properties.data.$ref).split("/").pop() ?? ""
+      expect(Object.keys(spec.components.schemas[dataName].properties), evento).toEqual(
+        expect.arrayContaining([...data])
+      )
+      const check = ajv.compile({ ...media.schema, components: spec.components })
+      expect(check(media.example) ? [] : check.errors, evento).toEqual([])
+      expect(media.example.evento).toBe(evento)
+      const headers = post.parameters.map((p: { name: string }) => p.name)
+      expect(headers).toEqual(
+        expect.arrayContaining([
+          "x-service-signature",
+          "x-service-signature-v2",
+          "webhook-id",
+          "webhook-timestamp",
+          "webhook-signature"
+        ])
+      )
+    }
   })
 })

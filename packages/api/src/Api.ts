@@ -5,9 +5,12 @@ import { ConfigGroup, LlavesGroup, RegistroGroup } from "./Comercios.js"
 import { DirectGroup } from "./Direct.js"
 import { InternalError } from "./Errors.js"
 import { EventosGroup } from "./Eventos.js"
+import { withExamples } from "./Examples.js"
 import { FlowsGroup, FlowsSetupGroup } from "./Flows.js"
 import { LinksGroup } from "./Links.js"
+import { LogsGroup } from "./Logs.js"
 import { LotesGroup } from "./Lotes.js"
+import { notices, webhooksSection } from "./Notices.js"
 import { RecibosGroup, TransaccionesGroup } from "./Recibos.js"
 import { WebhooksGroup } from "./Webhooks.js"
 
@@ -27,13 +30,26 @@ export class SwitchApi extends HttpApi.make("switch")
   .add(DirectGroup)
   .add(FlowsSetupGroup)
   .add(FlowsGroup)
+  .add(LogsGroup)
   .addError(InternalError)
   .annotate(OpenApi.Title, "Switch API")
   .annotate(OpenApi.Version, VERSION)
   .annotate(
     OpenApi.Description,
-    "Links de pago, lotes, comprobantes y la API directa de Switch, en bolívares (VES)."
-  ) {}
+    "Links de pago, lotes, comprobantes y la API directa de Switch, en bolívares (VES). " +
+      "Los avisos que Switch envía a sus webhooks están en `webhooks`."
+  )
+  .annotate(
+    HttpApi.AdditionalSchemas,
+    notices.map((notice) => notice.schema)
+  )
+  .annotate(OpenApi.Transform, (spec) => {
+    // Every operation's examples (Examples.ts), and the notices webhooks receive (Notices.ts).
+    const paths = spec.paths as Record<string, Record<string, Parameters<typeof withExamples>[0]>>
+    for (const methods of Object.values(paths))
+      for (const operation of Object.values(methods)) withExamples(operation)
+    return { ...spec, webhooks: webhooksSection() }
+  }) {}
 
 /** The OpenAPI 3.1 document of the public API. */
 export const openApiSpec = () => OpenApi.fromApi(SwitchApi)

@@ -105,7 +105,11 @@ export class RegistroGroup extends HttpApiGroup.make("registro").add(
 ) {}
 
 export class LlavesGroup extends HttpApiGroup.make("llaves")
-  .add(HttpApiEndpoint.get("list", "/switch/v1/llaves").addSuccess(Schema.Array(Llave)))
+  .add(
+    HttpApiEndpoint.get("list", "/switch/v1/llaves")
+      .addSuccess(Schema.Array(Llave))
+      .annotate(OpenApi.Summary, "Listar las llaves del comercio (sin la llave, solo sus últimos 4)")
+  )
   .add(
     HttpApiEndpoint.post("create", "/switch/v1/llaves")
       .setPayload(LlaveBody)
@@ -113,6 +117,7 @@ export class LlavesGroup extends HttpApiGroup.make("llaves")
       .addError(ValidationError)
       .addError(BadRequest)
       .addError(Forbidden)
+      .annotate(OpenApi.Summary, "Crear una llave (se muestra una sola vez)")
       .annotate(
         OpenApi.Description,
         "Una llave de prueba crea solo llaves de prueba; las live requieren una llave live."
@@ -123,14 +128,21 @@ export class LlavesGroup extends HttpApiGroup.make("llaves")
       .addSuccess(Schema.Struct({ id: Schema.String, revocada: Schema.Literal(true) }))
       .addError(Forbidden)
       .addError(NotFound)
+      .annotate(OpenApi.Summary, "Revocar una llave")
   )
   .middleware(Authentication) {}
 
 export class ConfigGroup extends HttpApiGroup.make("config")
-  .add(HttpApiEndpoint.get("get", "/switch/v1/config").addSuccess(ConfigView).addError(Unavailable))
+  .add(
+    HttpApiEndpoint.get("get", "/switch/v1/config")
+      .addSuccess(ConfigView)
+      .addError(Unavailable)
+      .annotate(OpenApi.Summary, "Ver la configuración del comercio (comisiones, límites, habilitaciones)")
+  )
   .add(
     HttpApiEndpoint.put("put", "/switch/v1/config")
       .addError(Forbidden)
+      .annotate(OpenApi.Summary, "Cambiar la configuración (no permitido: la edita el administrador)")
       .annotate(
         OpenApi.Description,
         "Siempre `403`: la configuración de dinero la edita solo el administrador."

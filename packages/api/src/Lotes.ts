@@ -18,7 +18,9 @@ export const LoteItemView = Schema.Struct({
     Schema.Struct({ nombre: Schema.optional(Schema.String), telefono: Schema.optional(Schema.String) })
   ),
   idempotency_key: Schema.String
-}).annotations({ identifier: "LoteItem" })
+  // Not "LoteItem": core's request item has that name, and one name for both made the document
+  // describe the answer's items as the request's.
+}).annotations({ identifier: "LoteItemView" })
 export type LoteItem = typeof LoteItemView.Type
 
 /** The batch summary; also repeated at the top level of the batch for convenience. */

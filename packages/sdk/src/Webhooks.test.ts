@@ -22,6 +22,26 @@ const now = t * 1000
 const v1 = createHmac("sha256", secret).update(`${t}.${body}`).digest("hex")
 const header = `t=${t},v1=${v1}`
 
+// Standard Webhooks (DESIGN §8), computed independently: the key is the bytes the secret's base64
+// encodes, the signed text "<id>.<t>.<body>", the signature base64.
+const deliveryId = "3f6d0b7e-2f4c-4b8e-9a51-0c7d2e8f1a6b"
+const standard = createHmac("sha256", Buffer.from(secret.slice("whsec_".length), "base64"))
+  .update(`${deliveryId}.${t}.${body}`)
+  .digest("base64")
+const standardHeaders = {
+  "webhook-id": deliveryId,
+  "webhook-timestamp": String(t),
+  "webhook-signature": `v1,${standard}`
+}
+const legacy = createHmac("sha256", secret).update(body).digest("hex")
+const legacyHeaders = { "x-service-signature": `sha256=${legacy}`, "x-service-timestamp": String(t) }
+const v2Headers = { "x-service-signature-v2": header }
+const eachHeader = [
+  ["webhook-signature", standardHeaders],
+  ["x-service-signature-v2", v2Headers],
+  ["x-service-signature", legacyHeaders]
+] as const
+
 const rejection = async (promise: Promise<unknown>) => {
   const error = await promise.then(
     () => undefined,
@@ -95,12 +115,21 @@ describe("webhook verification", () => {
 
   it("rejects a missing or malformed header", async () => {
     expect(await rejection(verify(body, {}, secret, { now }))).toBe("missing_header")
-    expect(await rejection(verify(body, { "x-service-signature": `sha256=${v1}` }, secret, { now }))).toBe(
-      "missing_header"
-    )
+    // The body-only signature needs its timestamp header to be judged against the tolerance.
+    expect(
+      await rejection(verify(body, { "x-service-signature": `sha256=${legacy}` }, secret, { now }))
+    ).toBe("missing_header")
     expect(await rejection(verify(body, { "x-service-signature-v2": "v1=abc" }, secret, { now }))).toBe(
       "malformed_header"
     )
+    expect(
+      await rejection(
+        verify(body, { "webhook-signature": `v1,${standard}`, "webhook-timestamp": `${t}` }, secret, { now })
+      )
+    ).toBe("missing_header")
+    expect(
+      await rejection(verify(body, { ...standardHeaders, "webhook-signature": "v2,abc" }, secret, { now }))
+    ).toBe("malformed_header")
   })
 
   it("refuses a body that was already parsed, saying how to get the raw one", async () => {
@@ -128,5 +157,66 @@ describe("webhook verification", () => {
     expect(timingSafeEqual("abc", "abc")).toBe(true)
     expect(timingSafeEqual("abc", "abd")).toBe(false)
     expect(timingSafeEqual("abc", "ab")).toBe(false)
+  })
+
+  describe.each(eachHeader)("with %s alone", (_name, headers) => {
+    it("a genuine notice verifies", async () => {
+      expect((await verify(body, headers, secret, { now })).evento).toBe("link.pagado")
+    })
+
+    it("a tampered body or another secret is a bad signature", async () => {
+      expect(await rejection(verify(body.replace("150.5", "1500.5"), headers, secret, { now }))).toBe(
+        "bad_signature"
+      )
+      expect(await rejection(verify(body, headers, "whsec_b3Ryby1zZWNyZXRv", { now }))).toBe("bad_signature")
+    })
+
+    it("a notice older or newer than 5 minutes is refused by default, and the tolerance is configurable", async () => {
+      expect(await rejection(verify(body, headers, secret, { now: now + 301_000 }))).toBe("stale_timestamp")
+      expect(await rejection(verify(body, headers, secret, { now: now - 301_000 }))).toBe("stale_timestamp")
+      expect((await verify(body, headers, secret, { now: now + 300_000 })).evento).toBe("link.pagado")
+      expect(await rejection(verify(body, headers, secret, { now: now + 61_000, toleranceSec: 60 }))).toBe(
+        "stale_timestamp"
+      )
+      expect((await verify(body, headers, secret, { now: now + 3_000_000, toleranceSec: 3600 })).evento).toBe(
+        "link.pagado"
+      )
+    })
+  })
+
+  it("a Standard Webhooks signature is bound to its id and timestamp", async () => {
+    const h = (over: Record<string, string>) => ({ ...standardHeaders, ...over })
+    expect(await rejection(verify(body, h({ "webhook-id": "otro" }), secret, { now }))).toBe("bad_signature")
+    const later = String(t + 1000)
+    expect(
+      await rejection(verify(body, h({ "webhook-timestamp": later }), secret, { now: now + 1_000_000 }))
+    ).toBe("bad_signature")
+    // Several signatures, space-separated, while a secret rotates.
+    expect(
+      (await verify(body, h({ "webhook-signature": `v1,AAAA v1,${standard}` }), secret, { now })).id
+    ).toMatch(/^evt_/)
+  })
+
+  it("the strongest signature present decides: a bad one is not rescued by a weaker one", async () => {
+    const forged = { ...legacyHeaders, ...v2Headers, ...standardHeaders, "webhook-signature": "v1,AAAA" }
+    expect(await rejection(verify(body, forged, secret, { now }))).toBe("bad_signature")
+    const staleV2 = { ...legacyHeaders, "x-service-signature-v2": `t=${t - 1000},v1=${v1}` }
+    expect(await rejection(verify(body, staleV2, secret, { now }))).toBe("bad_signature")
+  })
+
+  it("`accept` limits which signatures count: the body-only one can be refused", async () => {
+    const options = { now, accept: ["webhook-signature", "x-service-signature-v2"] as const }
+    expect(await rejection(verify(body, legacyHeaders, secret, options))).toBe("missing_header")
+    expect((await verify(body, { ...legacyHeaders, ...standardHeaders }, secret, options)).evento).toBe(
+      "link.pagado"
+    )
+  })
+
+  it("signatureHeaders builds the Standard Webhooks headers too", async () => {
+    const headers = await signatureHeaders({ payload: body, secret, timestamp: t, id: deliveryId })
+    expect(headers["webhook-id"]).toBe(deliveryId)
+    expect(headers["webhook-timestamp"]).toBe(String(t))
+    expect(headers["webhook-signature"]).toBe(`v1,${standard}`)
+    expect(headers["x-service-delivery"]).toBe(deliveryId)
   })
 })

@@ -23,14 +23,18 @@ export {
 } from "./Switch.js"
 export type * from "./Types.js"
 export {
+  DEFAULT_TOLERANCE_SEC,
   type EventName,
   generateTestHeader,
   type HeaderSource,
+  LEGACY_SIGNATURE_HEADER,
   type LinkAcreditadoData,
   type LinkDevueltoData,
   type LinkPagadoData,
   type RawBody,
   SIGNATURE_HEADER,
+  type SignatureHeaderName,
+  STANDARD_SIGNATURE_HEADER,
   type SwitchEvent,
   signatureHeaders,
   type TransaccionData,

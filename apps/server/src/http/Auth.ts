@@ -3,15 +3,17 @@
  * counts the merchant's request (120 per minute, both modes) and provides the caller.
  * Requests without a valid key are counted per IP, never against a merchant.
  */
-import { HttpServerRequest } from "@effect/platform"
+import { HttpApp, HttpServerRequest } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { Authentication, type Caller, TooManyRequests, Unauthorized } from "@switch/api"
 import { RateLimit } from "@switch/core"
-import { Effect, Layer, Option, Redacted } from "effect"
+import { Effect, FiberRef, Layer, Option, Redacted } from "effect"
 import { Settings } from "../Config.js"
+import { LOGS_PATH, pathOf, RequestLog } from "../logs/RequestLog.js"
 import * as Keys from "../merchants/Keys.js"
 import { RateLimiter } from "../platform/RateLimiter.js"
 import * as KeyCache from "./KeyCache.js"
+import { currentRequestId } from "./Middleware.js"
 
 /** The client's address: the socket's, or the one trusted proxies forwarded (ClientAddress.ts). */
 export const clientIp = HttpServerRequest.HttpServerRequest.pipe(
@@ -123,9 +125,42 @@ export const makeAuthenticate = Effect.gen(function* () {
   return Object.assign(authenticate, { now }) satisfies Authenticate
 })
 
+/**
+ * Once the caller is known, its request goes into the merchant's request log when answered,
+ * whatever the answer (a handler's error included). Reading the log is not logged: a tail that
+ * polls it would otherwise fill it with itself.
+ */
+const logWhenAnswered = (log: RequestLog["Type"], caller: Caller) =>
+  Effect.flatMap(
+    Effect.zip(HttpServerRequest.HttpServerRequest, FiberRef.get(currentRequestId)),
+    ([request, requestId]) => {
+      if (pathOf(request.url) === LOGS_PATH) return Effect.void
+      const started = Date.now()
+      return HttpApp.appendPreResponseHandler((_, response) =>
+        Effect.sync(() => {
+          log.record({
+            caller,
+            method: request.method,
+            url: request.url,
+            status: response.status,
+            durationMs: Date.now() - started,
+            requestId,
+            at: started
+          })
+          return response
+        })
+      )
+    }
+  )
+
 export const AuthenticationLive = Layer.effect(
   Authentication,
-  Effect.map(makeAuthenticate, (authenticate) => ({
-    "x-switch-key": (header: Redacted.Redacted) => authenticate(Redacted.value(header), clientIp)
-  }))
+  Effect.gen(function* () {
+    const authenticate = yield* makeAuthenticate
+    const log = yield* RequestLog
+    return {
+      "x-switch-key": (header: Redacted.Redacted) =>
+        Effect.tap(authenticate(Redacted.value(header), clientIp), (caller) => logWhenAnswered(log, caller))
+    }
+  })
 )

@@ -30,6 +30,10 @@ export interface LaneRequest {
    * error, answered with its status) or its defect (answered 500 and logged).
    */
   readonly run: <A, E extends object>(effect: Effect.Effect<A, E>) => Promise<A>
+  /** The request's id, as its `x-request-id` answers it. */
+  readonly requestId: string
+  /** Calls `listener` with the status and the time taken once the answer is written (one listener). */
+  readonly onAnswered: (listener: (status: number, durationMs: number) => void) => void
 }
 
 /** A JSON answer. */
@@ -136,6 +140,7 @@ export const makeLanes = (): Lanes => {
       routes.set(`${method} ${url}`, (request, response) => {
         const requestId = randomUUID()
         const started = Date.now()
+        let answered: ((status: number, durationMs: number) => void) | undefined
         // The access line, at Info: the one fiber such a request starts (none at Warning).
         const access = (status: number) => {
           if (logged) log(requestId, Effect.logInfo(`${method} ${path} ${status} ${Date.now() - started}ms`))
@@ -143,6 +148,7 @@ export const makeLanes = (): Lanes => {
         const answer = (result: LaneAnswer) => {
           write(response, requestId, result)
           access(result.status)
+          if (answered !== undefined) answered(result.status, Date.now() - started)
         }
         const fault = (error: unknown) => {
           const known = errorAnswer(error)
@@ -166,7 +172,11 @@ export const makeLanes = (): Lanes => {
             headers: request.headers,
             peer: request.socket.remoteAddress ?? "desconocida",
             body: () => readBody(request),
-            run
+            run,
+            requestId,
+            onAnswered: (listener) => {
+              answered = listener
+            }
           })
             .then(answer, fault)
             .catch(broken)

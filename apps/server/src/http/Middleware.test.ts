@@ -48,4 +48,52 @@ describe("the HTTP boundary", () => {
     expect((await limited(new Request("http://x/y"))).headers.get("retry-after")).toBe("7")
     expect(lines).toEqual([])
   })
+
+  it("the public routes answer browsers of any origin, preflights included", async () => {
+    const handler = serve(Effect.succeed(HttpServerResponse.unsafeJson({ ok: true })), LogLevel.Warning, [])
+    const origin = { origin: "https://tienda.example" }
+    for (const path of [
+      "/switch/v1/verificar/SW-ABCDE-FGHJK",
+      "/estado.json",
+      "/switch/v1/estado.json",
+      "/boton.js"
+    ]) {
+      const get = await handler(new Request(`http://x${path}`, { headers: origin }))
+      expect(get.headers.get("access-control-allow-origin")).toBe("*")
+      const pre = await handler(
+        new Request(`http://x${path}`, {
+          method: "OPTIONS",
+          headers: { ...origin, "access-control-request-method": "GET" }
+        })
+      )
+      expect(pre.status).toBe(204)
+      expect(pre.headers.get("access-control-allow-origin")).toBe("*")
+      expect(pre.headers.get("access-control-allow-methods")).toContain("GET")
+    }
+  })
+
+  it("authenticated routes answer no CORS header, to a preflight or a request", async () => {
+    const handler = serve(Effect.succeed(HttpServerResponse.empty({ status: 404 })), LogLevel.Warning, [])
+    for (const path of [
+      "/switch/v1/links",
+      "/switch/v1/logs",
+      "/switch/v1/verificar",
+      "/switch/v1/verificar/x/y"
+    ]) {
+      for (const method of ["OPTIONS", "GET"]) {
+        const response = await handler(
+          new Request(`http://x${path}`, {
+            method,
+            headers: {
+              origin: "https://tienda.example",
+              "access-control-request-method": "GET",
+              "access-control-request-headers": "x-switch-key"
+            }
+          })
+        )
+        const cors = [...response.headers.keys()].filter((name) => name.startsWith("access-control-"))
+        expect(cors).toEqual([])
+      }
+    }
+  })
 })

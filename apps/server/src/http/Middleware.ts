@@ -1,7 +1,8 @@
 /**
  * The outermost HTTP layer: request ids, access logs without keys or bodies, SPEC-shaped
  * answers for unknown routes (`404 not_found`), faults (`500 error_interno`) and parameters the
- * framework could not decode (`400 validation`), and the `Retry-After` header on every `429`.
+ * framework could not decode (`400 validation`), the `Retry-After` header on every `429`, and
+ * CORS for the public routes only (`Cors.ts`).
  *
  * The server sends the response before a serve middleware returns, so the rewriting happens
  * in a pre-response handler, which sees every response, errors included, just before it goes out.
@@ -9,6 +10,10 @@
 import { randomUUID } from "node:crypto"
 import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Cause, Chunk, Context, Effect, type Fiber, FiberRef, LogLevel } from "effect"
+import * as Cors from "./Cors.js"
+
+/** The current request's id (`x-request-id`), for what records the request (logs/RequestLog.ts). */
+export const currentRequestId = FiberRef.unsafeMake("")
 
 const notFound = HttpServerResponse.unsafeJson({ error: "not_found" }, { status: 404 })
 const internal = HttpServerResponse.unsafeJson({ error: "error_interno" }, { status: 500 })
@@ -72,13 +77,19 @@ export const withBoundary = <E, R>(
 ): HttpApp.Default<E, R | HttpServerRequest.HttpServerRequest> =>
   Effect.withFiberRuntime((fiber) => {
     const requestId = randomUUID()
-    const finishWithId = (response: HttpServerResponse.HttpServerResponse) =>
-      HttpServerResponse.setHeader(finish(response), "x-request-id", requestId)
+    const request = Context.unsafeGet(fiber.currentContext, HttpServerRequest.HttpServerRequest)
+    const path = request.url.split("?")[0] ?? request.url
+    const publicRoute = Cors.isPublic(path)
+    const finishWithId = (response: HttpServerResponse.HttpServerResponse) => {
+      const out = HttpServerResponse.setHeader(finish(response), "x-request-id", requestId)
+      return publicRoute ? Cors.allowAnyOrigin(out) : out
+    }
+    if (publicRoute && request.method === "OPTIONS") {
+      return Effect.succeed(HttpServerResponse.setHeader(Cors.preflight(), "x-request-id", requestId))
+    }
     let handler: HttpApp.PreResponseHandler = (_, response) => Effect.succeed(finishWithId(response))
     if (accessLogged(fiber)) {
-      const request = Context.unsafeGet(fiber.currentContext, HttpServerRequest.HttpServerRequest)
       const started = Date.now()
-      const path = request.url.split("?")[0] ?? request.url
       handler = (_, response) => {
         const out = finishWithId(response)
         return Effect.as(
@@ -92,6 +103,7 @@ export const withBoundary = <E, R>(
     return Effect.zipRight(
       HttpApp.appendPreResponseHandler(handler),
       app.pipe(
+        Effect.locally(currentRequestId, requestId),
         Effect.tapErrorCause((cause) =>
           Cause.isInterruptedOnly(cause) || isAnswer(cause)
             ? Effect.void

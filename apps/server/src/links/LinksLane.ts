@@ -13,6 +13,7 @@ import { makeAuthenticate } from "../http/Auth.js"
 import { resolveClient, trustList } from "../http/ClientAddress.js"
 import { Lanes } from "../http/Lane.js"
 import { parseJson } from "../http/Respond.js"
+import { RequestLog } from "../logs/RequestLog.js"
 import { LinksService } from "./LinksService.js"
 
 /** A step's value, or its failure thrown as the lane's rejection (answered with its status). */
@@ -24,6 +25,7 @@ export const LinksLaneLive = Layer.effectDiscard(
     const links = yield* LinksService
     const authenticate = yield* makeAuthenticate
     const trusted = trustList((yield* Settings).proxiesConfiables)
+    const log = yield* RequestLog
     yield* lanes.add("POST", "/switch/v1/links", async (request) => {
       const header = request.headers["x-switch-key"]
       const key = typeof header === "string" ? header : ""
@@ -40,6 +42,19 @@ export const LinksLaneLive = Layer.effectDiscard(
             })
           )
         ))
+      // Into the merchant's request log once answered, as the app's requests (http/Auth.ts).
+      const at = Date.now()
+      request.onAnswered((status, durationMs) =>
+        log.record({
+          caller,
+          method: "POST",
+          url: "/switch/v1/links",
+          status,
+          durationMs,
+          requestId: request.requestId,
+          at
+        })
+      )
       const body = orThrow(parseJson(await request.body()))
       const { status, link } = orThrow(await links.createNow(caller, body))
       return { status, body: link }
