@@ -69,10 +69,10 @@ export const heartbeat = (workerIds: ReadonlyArray<string>) =>
     Effect.zipRight(
       workerIds.length === 0
         ? Effect.void
-        : sql`
+        : Effect.asVoid(sql`
             insert into cola_trabajadores (worker_id, proceso)
             select unnest(${workerIds}::text[]), ${PROCESO}
-            on conflict (worker_id) do update set latido = now(), proceso = excluded.proceso`,
+            on conflict (worker_id) do update set latido = now(), proceso = excluded.proceso`),
       sql`
         with muertos as (
           delete from cola_trabajadores where latido < now() - ${MUERTO_TRAS}::interval
