@@ -10,7 +10,7 @@ import type { AddressInfo } from "node:net"
 import { join } from "node:path"
 import { Switch } from "@switch/sdk"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type Stack, startStack } from "../support/stack.js"
+import { merchantWithLiveKey, type Stack, startStack } from "../support/stack.js"
 import { BIN, makeCli, spawnCli, until } from "./support.js"
 
 const hasTmux = (() => {
@@ -26,7 +26,8 @@ let stack: Stack
 let cli: ReturnType<typeof makeCli>
 
 beforeAll(async () => {
-  stack = await startStack({ SWITCH_API_POR_MINUTO: "100000" })
+  // Webhooks on loopback (development switch) for events resend's receiver.
+  stack = await startStack({ SWITCH_WEBHOOK_ALLOW_PRIVATE: "1", SWITCH_API_POR_MINUTO: "100000" })
   cli = makeCli(stack.url, { SWITCH_KEY: "" })
   await cli.run(["login", "--key", stack.demoKey])
 }, 240_000)
@@ -122,38 +123,36 @@ describe("fixtures", () => {
 })
 
 describe("logs tail", () => {
-  it("prints the request log oldest first, then only new entries", async () => {
-    const entry = (n: number) => ({
-      id: `log_${n}`,
-      created_at: `2026-01-01T00:00:0${n}Z`,
-      method: "POST",
-      path: "/switch/v1/links",
-      status: n === 3 ? 409 : 201,
-      duration_ms: n,
-      request_id: `req_${n}`
-    })
-    let entries = [entry(2), entry(1)]
-    const seen: Array<string> = []
-    const { url, server } = await serve((_method, path, _body, headers) => {
-      seen.push(`${path} ${headers["x-switch-key"]}`)
-      return [200, { data: entries }]
-    })
-    const run = spawnCli(["--json", "logs", "tail", "--interval", "1"], { ...cli.env, SWITCH_BASE_URL: url })
-    try {
-      await until(() => run.stdout().split("\n").filter(Boolean).length >= 2, "first entries")
-      entries = [entry(3), entry(2), entry(1)]
-      await until(() => run.stdout().split("\n").filter(Boolean).length >= 3, "the new entry")
-      await new Promise((r) => setTimeout(r, 1500))
-      const lines = run
+  it("prints the server's request log for the key, oldest first, then only new requests", async () => {
+    const own = await cli.run(["get", "/switch/v1/links?limit=1"])
+    expect(own.code, own.stderr).toBe(0)
+    const run = spawnCli(["--json", "logs", "tail", "--interval", "1"], cli.env)
+    const entries = () =>
+      run
         .stdout()
         .split("\n")
         .filter(Boolean)
-        .map((line) => JSON.parse(line).id)
-      expect(lines).toEqual(["log_1", "log_2", "log_3"])
-      expect(seen[0]).toMatch(/^\/switch\/v1\/logs\?limit=20 demo:sk_test_/)
+        .map(
+          (line) => JSON.parse(line) as { path: string; status: number; method: string; request_id: string }
+        )
+    try {
+      await until(
+        () => entries().some((e) => e.path === "/switch/v1/links" && e.method === "GET"),
+        "the first entries"
+      )
+      // A request made now shows up after the ones already printed, once.
+      const missing = `/switch/v1/links/${"0".repeat(8)}-0000-0000-0000-${"0".repeat(12)}`
+      expect((await cli.run(["get", missing])).code).toBe(1)
+      await until(() => entries().some((e) => e.path === missing), "the new request")
+      await new Promise((r) => setTimeout(r, 1500))
+      const seen = entries()
+      const mine = seen.filter((e) => e.path === missing)
+      expect(mine).toHaveLength(1)
+      expect(mine[0]).toMatchObject({ method: "GET", status: 404 })
+      expect(seen.indexOf(mine[0]!)).toBe(seen.length - 1)
+      expect(JSON.stringify(seen)).not.toContain(stack.demoKey.split(":")[1]!)
     } finally {
       await run.stop()
-      server.close()
     }
   })
 
@@ -170,6 +169,43 @@ describe("logs tail", () => {
 })
 
 describe("events resend", () => {
+  it("sends a past notice again to the merchant's webhooks that receive it, through the server", async () => {
+    const m = await merchantWithLiveKey(stack, `reenvio${Date.now().toString(36)}`)
+    const received: Array<{ body: string; headers: Record<string, unknown> }> = []
+    const { url, server } = await serve((_method, _url, body, headers) => {
+      received.push({ body, headers })
+      return [200, {}]
+    })
+    try {
+      const hook = await fetch(`${stack.url}/switch/v1/webhooks`, {
+        method: "POST",
+        headers: { "x-switch-key": m.liveKey, "content-type": "application/json" },
+        body: JSON.stringify({ url: `${url}/webhook`, eventos: ["link.pagado"] })
+      })
+      expect(hook.status).toBe(201)
+      const { secret } = (await hook.json()) as { secret: string }
+      const env = { env: { SWITCH_KEY: m.testKey } }
+      expect((await cli.run(["trigger", "link.pagado"], env)).code).toBe(0)
+      await until(() => received.length === 1, "the first delivery")
+      const notice = JSON.parse(received[0]!.body) as { id: string }
+      const result = await cli.run(["--json", "events", "resend", notice.id], env)
+      expect(result.code, result.stderr).toBe(0)
+      expect(JSON.parse(result.stdout)).toEqual([expect.objectContaining({ evento_id: notice.id })])
+      await until(() => received.length === 2, "the resent delivery")
+      expect(received[1]!.body).toBe(received[0]!.body)
+      const event = await Switch.webhooks.verify(
+        received[1]!.body,
+        received[1]!.headers as Record<string, string>,
+        secret
+      )
+      expect(event.id).toBe(notice.id)
+      const missing = await cli.run(["events", "resend", "evt_00000000-0000-0000-0000-000000000000"], env)
+      expect(missing.code).toBe(1)
+    } finally {
+      server.close()
+    }
+  })
+
   it("sends a past notice again to a URL, signed as listen signs it", async () => {
     const trigger = await cli.run(["trigger", "link.pagado"])
     expect(trigger.code, trigger.stderr).toBe(0)

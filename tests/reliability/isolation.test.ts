@@ -30,6 +30,7 @@ interface Owned {
   txn: string
   webhook: string
   flow: string
+  evento: string
   idempotencyKey: string
 }
 
@@ -95,6 +96,8 @@ beforeAll(async () => {
         txn: (await created(w, "POST", "/switch/v1/cobrar", cobro(idempotencyKey))).id,
         webhook: webhook.id,
         flow: flow.flow_id,
+        // The operation above left a notice of this key's own merchant and mode.
+        evento: (await call(stack.url, "GET", "/switch/v1/eventos?limit=1", { key: keys[w] })).body[0].id,
         idempotencyKey
       }
     }
@@ -124,6 +127,7 @@ const lote = { kind: "lote" } as const
 const webhook = { kind: "webhook", perMerchant: true } as const
 const txn = { kind: "txn" } as const
 const flow = { kind: "flow", perMerchant: true, liveOnly: true } as const
+const evento = { kind: "evento" } as const
 
 const OBJECT_ROUTES: Record<string, ObjectRoute> = {
   "GET /switch/v1/links/{id}": { ...link, path: (id) => `/switch/v1/links/${id}` },
@@ -152,6 +156,7 @@ const OBJECT_ROUTES: Record<string, ObjectRoute> = {
     path: (id) => `/switch/v1/webhooks/${id}/deliveries`
   },
   "POST /switch/v1/webhooks/{id}/probar": { ...webhook, path: (id) => `/switch/v1/webhooks/${id}/probar` },
+  "POST /switch/v1/eventos/{id}/reenviar": { ...evento, path: (id) => `/switch/v1/eventos/${id}/reenviar` },
   // A live key also manages its merchant's test keys (SPEC: only creating or revoking a live
   // key needs a live key), so only other merchants are strangers to a key.
   "POST /switch/v1/llaves/{id}/revocar": {
@@ -235,6 +240,8 @@ const ownerView = async (owner: Who, kind: ObjectRoute["kind"]): Promise<unknown
       return (await get("/switch/v1/llaves")).find((k: { id: string }) => k.id === id)
     case "txn":
       return (await call(stack.url, "POST", "/switch/v1/consultar", { key, body: { id } })).body
+    case "evento":
+      return (await get("/switch/v1/eventos?limit=200")).find((e: { id: string }) => e.id === id)
     case "flow": {
       // Its secrets never show: that its owner can still set its definition stands for it.
       const live = keys[`${merchantOf(owner)}_live` as Who]

@@ -296,3 +296,58 @@ describe("webhook delivery", () => {
     expect(JSON.parse(notice.body)).toMatchObject({ evento: "webhook.test", data: { mode: "test" } })
   })
 })
+
+describe("POST /switch/v1/eventos/{id}/reenviar", () => {
+  it("sends a past notice again to the webhooks that receive it, signed the same; another merchant's or mode's is 404", async () => {
+    const rx = await startReceiver()
+    try {
+      const m = await registerMerchant(server.url)
+      const live = await approveMerchant(server, m.codigo)
+      const hook = await createHook(live, rx.url, ["link.pagado"])
+      const other = await createHook(live, `${rx.url}?otro`, ["link.acreditado"])
+      const linkId = await paySimulated(server.url, m.key)
+      await eventually(() => rx.received.length === 1)
+      const notice = JSON.parse(rx.received[0]!.body)
+      expect(notice.data.link_id).toBe(linkId)
+      const first = await eventually(async () =>
+        (await deliveries(live, hook.id)).find((d) => d.evento_id === notice.id && d.estado === "entregado")
+      )
+
+      const resent = await call(server.url, "POST", `/switch/v1/eventos/${notice.id}/reenviar`, {
+        key: m.key
+      })
+      expect(resent.status).toBe(200)
+      // Only the webhook that receives link.pagado; the same delivery, one more attempt.
+      expect(resent.body.map((d: { webhook_id: string }) => d.webhook_id)).toEqual([hook.id])
+      expect(resent.body[0]).toMatchObject({ id: first.id, evento_id: notice.id })
+      await eventually(() => rx.received.length === 2)
+      const again = rx.received[1]!
+      expect(again.body).toBe(rx.received[0]!.body)
+      expect(signaturesValid(again, hook.secret)).toBe(true)
+      expect(again.headers["webhook-id"]).toBe(rx.received[0]!.headers["webhook-id"])
+      const after = await eventually(async () =>
+        (await deliveries(live, hook.id)).find(
+          (d) => d.id === first.id && d.estado === "entregado" && d.intentos === 2
+        )
+      )
+      expect(after.intentos).toBe(2)
+      expect((await deliveries(live, other.id)).filter((d) => d.evento_id === notice.id)).toEqual([])
+
+      // The live key is another mode; a stranger merchant and unknown ids see nothing.
+      const stranger = await registerMerchant(server.url)
+      for (const [key, id] of [
+        [live, notice.id],
+        [stranger.key, notice.id],
+        [m.key, "evt_00000000-0000-0000-0000-000000000000"],
+        [m.key, "nada"]
+      ] as const) {
+        const refused = await call(server.url, "POST", `/switch/v1/eventos/${id}/reenviar`, { key })
+        expect(refused.status, `${key} ${id}`).toBe(404)
+      }
+      await new Promise((r) => setTimeout(r, 300))
+      expect(rx.received).toHaveLength(2)
+    } finally {
+      await rx.close()
+    }
+  })
+})

@@ -617,6 +617,27 @@ export const operationExamples: Readonly<Record<string, OperationExamples>> = {
       id: "5270fc15-9c50-4c70-af1e-6eb1f3fccd23"
     }
   },
+  "webhooks.reenviar": {
+    response: [
+      {
+        id: "7d1f0c2e-3b4a-4c5d-8e9f-0a1b2c3d4e5f",
+        webhook_id: "06a419e5-53c3-4dc1-b20e-ea1968778b5a",
+        evento_id: "evt_69a0c9b4-fa95-4f47-807a-1d6907506714",
+        evento: "link.pagado",
+        mode: "test",
+        estado: "pendiente",
+        intentos: 1,
+        proximo_intento: "2026-11-25T18:02:11.402Z",
+        codigo_http: 200,
+        error: null,
+        created_at: "2026-11-25T17:58:04.912Z",
+        entregado_at: "2026-11-25T17:58:05.101Z"
+      }
+    ],
+    params: {
+      id: "evt_69a0c9b4-fa95-4f47-807a-1d6907506714"
+    }
+  },
   "webhooks.remove": {
     response: {
       ok: true,

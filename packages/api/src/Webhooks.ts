@@ -143,4 +143,14 @@ export class WebhooksGroup extends HttpApiGroup.make("webhooks")
       .addError(NotFound)
       .annotate(OpenApi.Summary, "Enviar un aviso `webhook.test` ahora, con las mismas firmas que los reales")
   )
+  .add(
+    HttpApiEndpoint.post("reenviar")`/switch/v1/eventos/${idParam}/reenviar`
+      .addSuccess(Schema.Array(WebhookDelivery))
+      .addError(NotFound)
+      .annotate(OpenApi.Summary, "Reenviar un aviso pasado a los webhooks activos que reciben su evento")
+      .annotate(
+        OpenApi.Description,
+        "Para cada webhook activo suscrito al evento: crea la entrega si no existía o, si terminó (entregada, fallida o cancelada), hace un intento más ahora con las mismas firmas. Una entrega aún pendiente sigue su calendario. `404` si el aviso no es del comercio y modo de la llave."
+      )
+  )
   .middleware(Authentication) {}

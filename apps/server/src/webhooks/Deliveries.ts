@@ -44,6 +44,41 @@ const schedule = (deliveryId: string, intento: number, seconds: number) =>
       )`
   )
 
+/**
+ * Sends an event's notice again to one webhook (`POST /switch/v1/eventos/{id}/reenviar`): a
+ * delivery the webhook never had is made, as the `eventos` trigger makes them; one that ended
+ * (delivered, failed, cancelled) is pending again for one more attempt now, numbered after its
+ * last; one still pending or being sent is left to its own schedule. Answers the delivery's id.
+ */
+export const resend = (eventoId: string, webhookId: string) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) => sql.withTransaction(resendIn(sql, eventoId, webhookId)))
+
+const resendIn = (sql: SqlClient.SqlClient, eventoId: string, webhookId: string) =>
+  Effect.gen(function* () {
+    const made = yield* sql<{ id: string }>`
+      insert into webhook_entregas (id, webhook_id, comercio_id, evento_id, evento, mode, cuerpo, proximo_intento)
+      select gen_random_uuid(), ${webhookId}, e.comercio_id, e.id, e.evento, e.mode, switch_evento_sobre(e), now()
+      from eventos e where e.id = ${eventoId}
+      on conflict (webhook_id, evento_id) do nothing
+      returning id`
+    if (made[0] !== undefined) {
+      yield* schedule(made[0].id, 1, 0)
+      return made[0].id
+    }
+    const reopened = yield* sql<{ id: string; intentos: number }>`
+      update webhook_entregas set estado = 'pendiente', proximo_intento = now(), error = null
+      where webhook_id = ${webhookId} and evento_id = ${eventoId}
+        and estado in ('entregado', 'fallido', 'cancelado')
+      returning id, intentos`
+    if (reopened[0] !== undefined) {
+      yield* schedule(reopened[0].id, reopened[0].intentos + 1, 0)
+      return reopened[0].id
+    }
+    const pending = yield* sql<{ id: string }>`
+      select id from webhook_entregas where webhook_id = ${webhookId} and evento_id = ${eventoId}`
+    return pending[0]?.id ?? null
+  }).pipe(Effect.provideService(SqlClient.SqlClient, sql))
+
 interface Claimed {
   readonly id: string
   readonly cuerpo: string

@@ -42,5 +42,10 @@ export const WebhooksApiLive = HttpApiBuilder.group(SwitchApi, "webhooks", (hand
           Effect.map(webhooks.probar(caller, path.id), (r) => json(r))
         )
       )
+      .handle("reenviar", ({ path }) =>
+        Effect.flatMap(CurrentCaller, (caller) =>
+          Effect.map(webhooks.reenviar(caller, path.id), (r) => json(r))
+        )
+      )
   })
 )

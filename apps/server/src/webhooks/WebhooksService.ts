@@ -20,7 +20,7 @@ import { Context, Effect, Either, Layer } from "effect"
 import { Settings } from "../Config.js"
 import { isUuid } from "../links/LinksService.js"
 import * as Sealed from "../platform/Sealed.js"
-import { runAttempt } from "./Deliveries.js"
+import { resend, runAttempt } from "./Deliveries.js"
 import { WebhookSender } from "./Sender.js"
 import { newSecret } from "./Signature.js"
 import * as Ssrf from "./Ssrf.js"
@@ -176,7 +176,39 @@ const make = Effect.gen(function* () {
       return deliveryView(rows[0] as DeliveryRow)
     }).pipe(Effect.catchTag("SqlError", Effect.die))
 
-  return { list, get, create, update, remove, deliveries, probar }
+  /**
+   * Sends a past notice of the key's mode again to every active webhook that receives its event
+   * (Deliveries.resend); answers those deliveries as they stand after the request.
+   */
+  const reenviar = (caller: Caller, rawId: string) =>
+    Effect.gen(function* () {
+      const id = rawId.replace(/^evt_/, "")
+      const eventos = isUuid(id)
+        ? yield* sql<{ id: string; evento: string }>`
+            select id, evento from eventos where id = ${id} and comercio_id = ${caller.comercioId} and mode = ${caller.mode}`
+        : []
+      const evento = eventos[0]
+      if (evento === undefined)
+        return yield* Effect.fail(new NotFound({ error: "not_found", detail: "El aviso no existe." }))
+      const hooks = yield* sql<{ id: string }>`
+        select id from webhooks
+        where comercio_id = ${caller.comercioId} and deleted_at is null and estado = 'activo'
+          and (${evento.evento} = any(eventos) or '*' = any(eventos))
+        order by created_at`
+      const ids: Array<string> = []
+      for (const hook of hooks) {
+        const delivery = yield* resend(evento.id, hook.id).pipe(
+          Effect.provideService(SqlClient.SqlClient, sql)
+        )
+        if (delivery !== null) ids.push(delivery)
+      }
+      if (ids.length === 0) return []
+      const rows = yield* sql<DeliveryRow>`
+        select * from webhook_entregas where id in ${sql.in(ids)} order by created_at, id`
+      return rows.map(deliveryView)
+    }).pipe(Effect.catchTag("SqlError", Effect.die))
+
+  return { list, get, create, update, remove, deliveries, probar, reenviar }
 })
 
 export class WebhooksService extends Context.Tag("@switch/server/WebhooksService")<

@@ -1,7 +1,7 @@
 /**
  * Any API route with the profile's key (`get`, `post`), a file of calls that refer to each
  * other's answers (`fixtures`), the request log (`logs tail`) and a past notice sent again to a
- * local URL (`events resend`).
+ * the merchant's webhooks or a local URL (`events resend`).
  */
 import { readFileSync } from "node:fs"
 import { ConnectionError, errorFromResponse, NotFoundError } from "@switch/sdk"
@@ -331,10 +331,22 @@ export const registerApi = (program: Command) => {
   const events = program.command("events").description("los avisos (eventos) del comercio")
   events
     .command("resend <id>")
-    .description("reenvía un aviso pasado, firmado como un webhook, a una URL (como switch listen)")
-    .requiredOption("--forward-to <url>", "URL a la que enviar el aviso")
+    .description(
+      "reenvía un aviso pasado a los webhooks del comercio que reciben su evento; con --forward-to, a una URL local (como switch listen)"
+    )
+    .option("--forward-to <url>", "en vez de los webhooks, envía el aviso firmado a esta URL")
     .action(
-      action(async (context, id: string, options: { forwardTo: string }) => {
+      action(async (context, id: string, options: { forwardTo?: string }) => {
+        const o = context.output
+        if (options.forwardTo === undefined) {
+          const { body } = await request(context, "post", `/switch/v1/eventos/${encodeURIComponent(id)}/reenviar`)
+          const entregas = body as ReadonlyArray<{ id: string; webhook_id: string; estado: string; intentos: number }>
+          o.result(entregas, () => {
+            if (entregas.length === 0) o.line("Ningún webhook activo recibe este evento: no se reenvió.")
+            for (const e of entregas) o.line(`--> ${e.webhook_id} entrega ${e.id}: ${e.estado} (intento ${e.intentos})`)
+          })
+          return entregas.length === 0 ? 1 : 0
+        }
         const client = context.client()
         const { key } = context.resolved()
         let found: { id: string; evento: string; creado_en: string; data: unknown } | undefined
@@ -360,10 +372,10 @@ export const registerApi = (program: Command) => {
           new AbortController().signal,
           userAgent
         )
-        const o = context.output
+        const target = options.forwardTo
         o.result({ event: found, forward: result }, () =>
           o.line(
-            `<-- ${result.status === null ? o.red(`[${result.error}]`) : `[${result.status}]`} POST ${options.forwardTo} [${found.id}] ${result.ms} ms`
+            `<-- ${result.status === null ? o.red(`[${result.error}]`) : `[${result.status}]`} POST ${target} [${found.id}] ${result.ms} ms`
           )
         )
         return result.status !== null && result.status < 300 ? 0 : 1
