@@ -339,11 +339,21 @@ export const registerApi = (program: Command) => {
       action(async (context, id: string, options: { forwardTo?: string }) => {
         const o = context.output
         if (options.forwardTo === undefined) {
-          const { body } = await request(context, "post", `/switch/v1/eventos/${encodeURIComponent(id)}/reenviar`)
-          const entregas = body as ReadonlyArray<{ id: string; webhook_id: string; estado: string; intentos: number }>
+          const { body } = await request(
+            context,
+            "post",
+            `/switch/v1/eventos/${encodeURIComponent(id)}/reenviar`
+          )
+          const entregas = body as ReadonlyArray<{
+            id: string
+            webhook_id: string
+            estado: string
+            intentos: number
+          }>
           o.result(entregas, () => {
             if (entregas.length === 0) o.line("Ningún webhook activo recibe este evento: no se reenvió.")
-            for (const e of entregas) o.line(`--> ${e.webhook_id} entrega ${e.id}: ${e.estado} (intento ${e.intentos})`)
+            for (const e of entregas)
+              o.line(`--> ${e.webhook_id} entrega ${e.id}: ${e.estado} (intento ${e.intentos})`)
           })
           return entregas.length === 0 ? 1 : 0
         }
