@@ -4,8 +4,7 @@
  */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
-import { Venezuela } from "@switch/core"
-import { type Switch, SwitchError } from "@switch/sdk"
+import { banks, type Switch, SwitchError } from "@switch/sdk"
 import { z } from "zod"
 
 const LINK_STATES = [
@@ -117,7 +116,7 @@ export const registerTools = (server: McpServer, client: Switch) => {
       // The list is public, but the key is checked as on every tool: an unknown or revoked key
       // gets SPEC's 401 here too.
       await client.config.get()
-      return ok({ bancos: Venezuela.banks.map((b) => ({ codigo: b.codigo, nombre: b.nombre })) })
+      return ok({ bancos: banks.map((b) => ({ codigo: b.codigo, nombre: b.nombre })) })
     })
   )
 

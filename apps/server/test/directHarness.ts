@@ -9,8 +9,8 @@ import { type BankSim, startBankSim } from "@switch/bank-sim"
 import { Effect, Layer, Logger, LogLevel, ManagedRuntime } from "effect"
 import Pg from "pg"
 import { type ServerSettings, Settings } from "../src/Config.js"
-import { CheckoutClock } from "../src/checkout/CheckoutClock.js"
 import { HttpLive } from "../src/Http.js"
+import { CheckoutClock } from "../src/platform/CheckoutClock.js"
 import { PgLive } from "../src/platform/Sql.js"
 import {
   approveMerchant,

@@ -15,8 +15,8 @@ import { Effect, Layer, Logger, LogLevel, ManagedRuntime } from "effect"
 import Pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Settings } from "../src/Config.js"
-import { CheckoutClock } from "../src/checkout/CheckoutClock.js"
 import { HttpLive } from "../src/Http.js"
+import { CheckoutClock } from "../src/platform/CheckoutClock.js"
 import { PgLive } from "../src/platform/Sql.js"
 import {
   approveMerchant,

@@ -7,7 +7,8 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Option, Redacted } from "effect"
 import type { TestProject } from "vitest/node"
-import { ensureDatabase, prepare } from "../src/platform/Database.js"
+import { prepare } from "../src/Prepare.js"
+import { ensureDatabase } from "../src/platform/Database.js"
 import { startPostgres } from "../src/platform/Postgres.js"
 
 declare module "vitest" {

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto"
 import Pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import * as Keys from "../src/merchants/Keys.js"
+import * as Keys from "../src/http/Keys.js"
 import { call, registerMerchant, startServer, type TestServer } from "./harness.js"
 
 let server: TestServer

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { prepare } from "../src/platform/Database.js"
+import { prepare } from "../src/Prepare.js"
 import * as Sealed from "../src/platform/Sealed.js"
 import { approveMerchant, call, registerMerchant, startServer, type TestServer } from "./harness.js"
 import {

@@ -21,12 +21,6 @@ const amountFrom = (read: (n: number) => Either.Either<Money.Cents, Money.MoneyI
 /** `monto`: greater than 0, at most 2 decimals, in bolivars. */
 export const PositiveAmount = amountFrom(Money.fromPositiveNumber, "Monto mayor que 0, con hasta 2 decimales")
 
-/** An amount that may be 0 but not negative (tips, list filters). */
-export const NonNegativeAmount = amountFrom(
-  Money.fromNonNegativeNumber,
-  "Monto de 0 o más, con hasta 2 decimales"
-)
-
 /** The direct API's amount object: `{ valor, moneda? }`, `moneda` 3 letters defaulting to VES. */
 export const AmountObject = Schema.Struct({
   valor: PositiveAmount,

@@ -57,14 +57,6 @@ export const motivoParaPagador: Readonly<Record<MotivoRechazo, string>> = {
   DESCONOCIDO: "El banco rechazó el pago sin indicar el motivo."
 }
 
-/** Reasons after which retrying the same operation cannot succeed. */
-export const noReintentable: ReadonlyArray<MotivoRechazo> = [
-  "CUENTA_BLOQUEADA",
-  "CANCELADA_POR_PAGADOR",
-  "FIRMA_AUTH",
-  "NO_SOPORTADO"
-]
-
 /** SPEC's operation result. `motivo_rechazo` is set only when `estado` is `RECHAZADA`. */
 export const Resultado = Schema.Struct({
   id: Schema.String,

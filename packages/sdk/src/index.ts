@@ -3,6 +3,7 @@
  * WebCrypto (no `node:` import), so it runs on Node 20+ and on fetch-based edge runtimes.
  * The Effect client is `@switch/sdk/effect`.
  */
+export { type Bank, banks } from "./Banks.js"
 export * from "./Errors.js"
 export type { FetchLike, RequestOptions } from "./internal/Transport.js"
 export { ListPromise } from "./Pagination.js"

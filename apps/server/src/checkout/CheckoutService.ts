@@ -10,9 +10,10 @@ import { BankCalendar, Caps, Fees, LinkMachine, Money, RateLimit, Resultado } fr
 import { Context, Effect, Either, Layer, Option } from "effect"
 import { Banks } from "../bank/Banks.js"
 import { bankClose, Settings } from "../Config.js"
-import { isUuid, snapshot } from "../links/LinksService.js"
+import { snapshot } from "../links/LinksService.js"
 import { findMerchant, type MerchantRow } from "../merchants/Merchants.js"
-import { resolveNow } from "./CheckoutClock.js"
+import { resolveNow } from "../platform/CheckoutClock.js"
+import { isUuid } from "../platform/Uuid.js"
 import { capRefusal, chargeRefusal, releaseCodeSlots, reserveCodeSlots } from "./Guards.js"
 import { decodeCodeRequest, decodePayment, huella } from "./Input.js"
 import {

@@ -11,12 +11,6 @@ import { currentRate } from "../admin/TasaBcv.js"
 import { Settings } from "../Config.js"
 import type { MerchantRow } from "../merchants/Merchants.js"
 
-/** Bolivar cents a merchant has collected in a mode: today (Caracas) and ever. */
-export interface Usage {
-  readonly hoy: Money.Cents
-  readonly total: Money.Cents
-}
-
 const IN_FLIGHT = ["cobrando", "procesando", "revision"]
 
 /**

@@ -7,11 +7,11 @@ import type { LinkMachine, Ports } from "@switch/core"
 /**
  * An attempt still "sending" after its bank call's deadline (three tries of `bankTimeoutMs`,
  * HttpBank.ts) lost its process; the bank is asked about it. The same bound as the direct API's
- * lease (bank/Reconcile.ts).
+ * lease (direct/Reconcile.ts).
  */
 export const staleSendMs = (bankTimeoutMs: number) => bankTimeoutMs * 3 + 5_000
 
-/** What an order the bank never came to know is settled as (bank/Reconcile.ts's `giveUp`). */
+/** What an order the bank never came to know is settled as (direct/Reconcile.ts's `giveUp`). */
 export const NOT_DONE: Ports.BankAnswer = {
   estado: "RECHAZADA",
   referencia_banco: null,

@@ -10,7 +10,7 @@ import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { BankCalendar } from "@switch/core"
 import { Effect } from "effect"
-import { resolveNow } from "./CheckoutClock.js"
+import { resolveNow } from "../platform/CheckoutClock.js"
 import { ASSETS, CSP } from "./CheckoutRoutes.js"
 
 export type Estado = "operativo" | "degradado" | "caido" | "sin_datos_recientes"

@@ -15,7 +15,7 @@ import type { Caller, Mode } from "@switch/api"
 import { Money, Operation, type Ports, type Resultado } from "@switch/core"
 import { Duration, Effect, Either, Option } from "effect"
 import { Settings } from "../Config.js"
-import { insertEvent } from "../links/Payments.js"
+import { insertEvent } from "../platform/Outbox.js"
 
 export type Fase = "pidiendo_codigo" | "codigo" | "enviando" | "enviada"
 

@@ -2,7 +2,7 @@
 import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { CurrentCaller, SwitchApi } from "@switch/api"
 import { Effect, Stream } from "effect"
-import { parsePage } from "../lotes/LoteView.js"
+import { parsePage } from "../http/Page.js"
 import { EventosService } from "./EventosService.js"
 
 export const EventosApiLive = HttpApiBuilder.group(SwitchApi, "eventos", (handlers) =>

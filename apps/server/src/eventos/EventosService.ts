@@ -14,7 +14,7 @@
 import { SqlClient } from "@effect/sql"
 import type { Caller } from "@switch/api"
 import { Chunk, Context, Duration, Effect, Layer, Option, Stream } from "effect"
-import type { Page } from "../lotes/LoteView.js"
+import type { Page } from "../http/Page.js"
 
 const POLL = Duration.millis(500)
 const HEARTBEAT = Duration.seconds(15)

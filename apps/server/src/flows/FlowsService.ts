@@ -8,7 +8,7 @@ import { type Caller, Flows, Forbidden, NotFound, ValidationError } from "@switc
 import { type Instrument, Money, Validation } from "@switch/core"
 import { Context, Effect, Either, Layer, Option, Redacted } from "effect"
 import { Settings } from "../Config.js"
-import { resolveNow } from "../checkout/CheckoutClock.js"
+import { resolveNow } from "../platform/CheckoutClock.js"
 import * as Sealed from "../platform/Sealed.js"
 import { FlowCollector } from "./Collector.js"
 import * as Envelope from "./Envelope.js"

@@ -9,11 +9,11 @@ import { Authentication, type Caller, TooManyRequests, Unauthorized } from "@swi
 import { RateLimit } from "@switch/core"
 import { Effect, FiberRef, Layer, Option, Redacted } from "effect"
 import { Settings } from "../Config.js"
-import { LOGS_PATH, pathOf, RequestLog } from "../logs/RequestLog.js"
-import * as Keys from "../merchants/Keys.js"
 import { RateLimiter } from "../platform/RateLimiter.js"
 import * as KeyCache from "./KeyCache.js"
+import * as Keys from "./Keys.js"
 import { currentRequestId } from "./Middleware.js"
+import { LOGS_PATH, pathOf, RequestLog } from "./RequestLog.js"
 
 /** The client's address: the socket's, or the one trusted proxies forwarded (ClientAddress.ts). */
 export const clientIp = HttpServerRequest.HttpServerRequest.pipe(

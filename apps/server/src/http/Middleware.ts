@@ -12,7 +12,7 @@ import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform
 import { Cause, Chunk, Context, Effect, type Fiber, FiberRef, LogLevel } from "effect"
 import * as Cors from "./Cors.js"
 
-/** The current request's id (`x-request-id`), for what records the request (logs/RequestLog.ts). */
+/** The current request's id (`x-request-id`), for what records the request (http/RequestLog.ts). */
 export const currentRequestId = FiberRef.unsafeMake("")
 
 const notFound = HttpServerResponse.unsafeJson({ error: "not_found" }, { status: 404 })

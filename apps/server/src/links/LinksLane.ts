@@ -12,8 +12,8 @@ import { Settings } from "../Config.js"
 import { makeAuthenticate } from "../http/Auth.js"
 import { resolveClient, trustList } from "../http/ClientAddress.js"
 import { Lanes } from "../http/Lane.js"
+import { RequestLog } from "../http/RequestLog.js"
 import { parseJson } from "../http/Respond.js"
-import { RequestLog } from "../logs/RequestLog.js"
 import { LinksService } from "./LinksService.js"
 
 /** A step's value, or its failure thrown as the lane's rejection (answered with its status). */

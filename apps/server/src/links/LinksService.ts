@@ -19,14 +19,12 @@ import { Clock, Context, Effect, Either, Layer, Option, Runtime } from "effect"
 import { Settings } from "../Config.js"
 import { findMerchant, type MerchantRow } from "../merchants/Merchants.js"
 import { PgPool } from "../platform/Sql.js"
+import { isUuid } from "../platform/Uuid.js"
 import type { LinkFilters } from "./LinkFilters.js"
 import { makeLinkInsert } from "./LinkInsert.js"
 import { LINK_COLUMNS, type LinkRow, qrPng, searchable, toView } from "./LinkView.js"
 import { markPaid } from "./Payments.js"
 import { QrPool } from "./QrPool.js"
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-export const isUuid = (id: string) => UUID.test(id)
 
 const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 

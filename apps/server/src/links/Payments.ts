@@ -9,6 +9,7 @@ import type { Mode } from "@switch/api"
 import { type LinkMachine, Money, ReceiptCode } from "@switch/core"
 import { Effect, Option, Redacted } from "effect"
 import { Settings } from "../Config.js"
+import { insertEvent } from "../platform/Outbox.js"
 import * as Settlement from "../settlement/Settlement.js"
 import { searchable } from "./LinkView.js"
 
@@ -28,24 +29,6 @@ export interface Paid {
   readonly txnId: string
   readonly codigo: string
 }
-
-/** Writes an outbox event row; `dedupe` makes a repeated write a no-op. */
-export const insertEvent = (input: {
-  readonly comercioId: string
-  readonly mode: Mode
-  readonly evento: string
-  readonly data: Record<string, unknown>
-  readonly dedupe: string | null
-  readonly at: Date
-}) =>
-  Effect.gen(function* () {
-    const sql = yield* PgClient.PgClient
-    const id = randomUUID()
-    yield* sql`
-      insert into eventos (id, comercio_id, mode, evento, data, dedupe, created_at)
-      values (${id}, ${input.comercioId}, ${input.mode}, ${input.evento}, ${sql.json(input.data)}, ${input.dedupe}, ${input.at})
-      on conflict (dedupe) do nothing`
-  })
 
 /**
  * Marks the link paid if it is still in `from`; none when another request won the race.

@@ -2,7 +2,7 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { CurrentCaller, SwitchApi } from "@switch/api"
 import { Effect } from "effect"
-import { parseLogsPage, RequestLog } from "./RequestLog.js"
+import { parseLogsPage, RequestLog } from "../http/RequestLog.js"
 
 export const LogsApiLive = HttpApiBuilder.group(SwitchApi, "logs", (handlers) =>
   Effect.gen(function* () {

@@ -1,7 +1,6 @@
 /** How a stored batch reads in the API: its items, and the per-state summary of its links. */
-import { type Lotes, type Mode, ValidationError } from "@switch/api"
+import type { Lotes, Mode } from "@switch/api"
 import { LinkMachine, Money } from "@switch/core"
-import { Either } from "effect"
 import { linkUrl, waDeeplink } from "../links/LinkView.js"
 
 /** A `lotes` row as the queries select it. */
@@ -134,30 +133,3 @@ export const toLoteView = (
     .sort((a, b) => a.lote_pos - b.lote_pos)
     .map((item) => toItemView(item, context.baseUrl, context.now))
 })
-
-export interface Page {
-  readonly limit: number
-  readonly offset: number
-}
-
-const integer = (parametro: string, text: string | undefined, fallback: number, min: number, max: number) => {
-  if (text === undefined || text === "") return Either.right(fallback)
-  const n = Number(text)
-  return /^\d+$/.test(text) && n >= min && n <= max
-    ? Either.right(n)
-    : Either.left(
-        new ValidationError({ parametro, detail: `${parametro} debe ser un entero entre ${min} y ${max}` })
-      )
-}
-
-/** `limit` (default 50, at most 200) and `offset` (default 0) of `GET /lotes`. */
-export const parsePage = (params: {
-  readonly limit?: string | undefined
-  readonly offset?: string | undefined
-}): Either.Either<Page, ValidationError> =>
-  Either.gen(function* () {
-    return {
-      limit: yield* integer("limit", params.limit, 50, 1, 200),
-      offset: yield* integer("offset", params.offset, 0, 0, 1_000_000)
-    }
-  })

@@ -2,9 +2,9 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { CurrentCaller, SwitchApi } from "@switch/api"
 import { Effect } from "effect"
+import { parsePage } from "../http/Page.js"
 import { json, jsonBody } from "../http/Respond.js"
 import { LotesService } from "./LotesService.js"
-import { parsePage } from "./LoteView.js"
 
 export const LotesApiLive = HttpApiBuilder.group(SwitchApi, "lotes", (handlers) =>
   Effect.gen(function* () {

@@ -9,14 +9,14 @@ import { type Caller, Conflict, Forbidden, type Lotes, NotFound, ValidationError
 import { type LinkMachine, LinkRequest, type Validation } from "@switch/core"
 import { Clock, Context, Effect, Either, Layer, Option } from "effect"
 import { Settings } from "../Config.js"
-import { isUuid } from "../links/LinksService.js"
+import type { Page } from "../http/Page.js"
 import { searchable } from "../links/LinkView.js"
+import { isUuid } from "../platform/Uuid.js"
 import {
   ITEM_COLUMNS,
   type ItemRow,
   LOTE_COLUMNS,
   type LoteRow,
-  type Page,
   type StateStat,
   summarize,
   toLoteView,

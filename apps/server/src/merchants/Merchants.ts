@@ -41,10 +41,3 @@ export const findMerchant = (id: string) =>
     const rows = yield* sql<MerchantRow>`select * from comercios where id = ${id}`
     return Option.fromNullable(rows[0])
   }).pipe(Effect.orDie)
-
-export const findMerchantByCodigo = (codigo: string) =>
-  Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
-    const rows = yield* sql<MerchantRow>`select * from comercios where codigo = ${codigo}`
-    return Option.fromNullable(rows[0])
-  }).pipe(Effect.orDie)

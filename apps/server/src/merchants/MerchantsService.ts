@@ -18,7 +18,7 @@ import { Fees, Money, Validation, Venezuela } from "@switch/core"
 import { Context, Effect, Either, Layer, Option, Redacted } from "effect"
 import { Settings } from "../Config.js"
 import * as KeyCache from "../http/KeyCache.js"
-import * as Keys from "./Keys.js"
+import * as Keys from "../http/Keys.js"
 import { findMerchant } from "./Merchants.js"
 
 const RESERVED_LABELS = ["service-key:", "partner:"]

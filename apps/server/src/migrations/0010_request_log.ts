@@ -1,6 +1,6 @@
 /**
  * The merchant's request log (`GET /switch/v1/logs`): one row per authenticated API request,
- * written in batches after the answers went out (logs/RequestLog.ts) and deleted by housekeeping
+ * written in batches after the answers went out (http/RequestLog.ts) and deleted by housekeeping
  * after 7 days. Logged like every table of the schema (one insert a second per process costs next
  * to nothing). Read newest first per merchant and mode, so the index leads with them.
  */

@@ -18,7 +18,7 @@ import { Fees, Money, type Ports, type Split } from "@switch/core"
 import { Effect, Option } from "effect"
 import { Banks } from "../bank/Banks.js"
 import { Settings } from "../Config.js"
-import { insertEvent } from "../links/Payments.js"
+import { insertEvent } from "../platform/Outbox.js"
 import { repartoJson, splitSimulated } from "./Reparto.js"
 
 export const TASK = "liquidar"

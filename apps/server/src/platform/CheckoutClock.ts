@@ -1,7 +1,8 @@
 /**
  * The time the checkout and the sandbox bank read. By default Effect's Clock; tests provide
  * `CheckoutClock` around the server layer to stand at 23:50 Caracas or to skip the sandbox's
- * 30-second wait without sleeping.
+ * 30-second wait without sleeping. In platform/ because the checkout, the direct API, Flows and
+ * the sandbox bank all read it.
  */
 import { Clock, Context, Effect, Option } from "effect"
 

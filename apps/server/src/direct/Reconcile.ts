@@ -16,8 +16,8 @@ import { PgClient } from "@effect/sql-pg"
 import type { Ports } from "@switch/core"
 import { Duration, Effect, Layer } from "effect"
 import { Settings } from "../Config.js"
-import { bankFor, now } from "../direct/Common.js"
-import * as Store from "../direct/Store.js"
+import { bankFor, now } from "./Common.js"
+import * as Store from "./Store.js"
 
 const BATCH = 20
 const MAX_ESPERA_S = 3600

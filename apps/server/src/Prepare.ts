@@ -1,0 +1,37 @@
+/**
+ * Readying a database outside a server (start-up and tests): migrations, sealing, the demo
+ * merchant. Beside main.ts rather than in platform/, because seeding needs the merchants feature
+ * and platform imports no feature.
+ */
+import { Effect, Layer, ManagedRuntime } from "effect"
+import { type ServerSettings, Settings } from "./Config.js"
+import { MerchantsService, MerchantsServiceLive } from "./merchants/MerchantsService.js"
+import { sealLegacy } from "./platform/SealLegacy.js"
+import { SqlLive } from "./platform/Sql.js"
+
+/**
+ * Runs the migrations on `url`, seals secrets stored before sealing existed and, when asked, seeds
+ * the demo merchant; returns its key.
+ */
+export const prepare = async (
+  url: string,
+  settings: ServerSettings,
+  options: { readonly seed: boolean; readonly prepared?: boolean }
+): Promise<{ codigo: string; key: string } | null> => {
+  const runtime = ManagedRuntime.make(
+    MerchantsServiceLive.pipe(
+      Layer.provideMerge(SqlLive(url, { maxConnections: 2, prepared: options.prepared ?? true })),
+      Layer.provideMerge(Layer.succeed(Settings, settings))
+    )
+  )
+  try {
+    return await runtime.runPromise(
+      Effect.zipRight(
+        sealLegacy,
+        options.seed ? Effect.flatMap(MerchantsService, (m) => m.seedDemo) : Effect.succeed(null)
+      )
+    )
+  } finally {
+    await runtime.dispose()
+  }
+}
