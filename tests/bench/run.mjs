@@ -20,6 +20,10 @@
 //   6. GET /switch/v1/verificar/{codigo}: requests/s (per-IP limit lifted for the bench).
 //
 // BENCH_SECONDS (15) and BENCH_CONNECTIONS (32) change the load; BENCH_ONLY=1,5 runs some of them.
+// BENCH_BEFORE=path/to/main.js adds another build of the server (say, the one before a change,
+// copied out of apps/server/dist) to parts 1 and 2 as `links_before`, and this build started
+// the same way as `links_after`: one worker each on the same Postgres, in the same turns.
+// `links_vs_before` is the requests/s of this build against the other.
 // Each server of parts 1 and 2 first takes BENCH_WARMUP (2) seconds of its load, not counted,
 // so every server, each worker included, is measured warm.
 import { spawn } from "node:child_process"
@@ -40,6 +44,7 @@ const WARMUP = Number(process.env.BENCH_WARMUP ?? 2)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32)
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 5) || 1)
 const ONLY = process.env.BENCH_ONLY?.split(",").map((s) => s.trim())
+const BEFORE = process.env.BENCH_BEFORE ? resolve(process.env.BENCH_BEFORE) : undefined
 const wanted = (n) => ONLY === undefined || ONLY.includes(String(n))
 const ADMIN_TOKEN = "bench-admin-token"
 const results = {}
@@ -52,10 +57,10 @@ const stopChild = (child) =>
     child.kill("SIGTERM")
   })
 
-const startServer = async (env) => {
+const startServer = async (env, main = SERVER_MAIN) => {
   const port = await freePort()
   let output = ""
-  const child = spawn(process.execPath, [SERVER_MAIN], {
+  const child = spawn(process.execPath, [main], {
     env: { ...process.env, PORT: String(port), SWITCH_LOG_LEVEL: "warning", ...env },
     stdio: ["ignore", "pipe", "pipe"]
   })
@@ -221,6 +226,22 @@ const main = async () => {
           await baseline("baseline_insert", "one", 1),
           await baseline("baseline_insert_together", "together", 1)
         ]
+        // The two builds start alike (the first server above also runs Postgres, so it is not
+        // compared with them).
+        const builds =
+          BEFORE === undefined
+            ? undefined
+            : {
+                before: await startServer({ ...env, DATABASE_URL: databaseUrl }, BEFORE),
+                after: await startServer({ ...env, DATABASE_URL: databaseUrl })
+              }
+        if (builds !== undefined) {
+          extra.push(builds.before, builds.after)
+          contenders.push(
+            contender("links_before", builds.before, linksOptions(builds.before.url, builds.before.key)),
+            contender("links_after", builds.after, linksOptions(builds.after.url, builds.after.key))
+          )
+        }
         if (wanted(2)) {
           const two = await startServer({ ...env, DATABASE_URL: databaseUrl, SWITCH_WORKERS: "2" })
           extra.push(two)
@@ -243,6 +264,19 @@ const main = async () => {
         const { links_1_worker: one, baseline_insert: base, baseline_insert_together: together } = measured
         results.links_vs_baseline = compare(one, base).ratio
         results.links_vs_baseline_together = compare(one, together).ratio
+        if (builds !== undefined) {
+          const versus = compare(measured.links_after, measured.links_before)
+          results.links_vs_before = versus.ratio
+          results.links_vs_before_rounds = versus.rounds
+          // What a page of 200 links weighs from each build (the demo merchant has thousands).
+          const listBytes = async (started) => {
+            const page = await fetch(`${started.url}/switch/v1/links?limit=200`, {
+              headers: { "x-switch-key": started.key }
+            })
+            return (await page.arrayBuffer()).byteLength
+          }
+          results.list_200_bytes = `${await listBytes(builds.before)} → ${await listBytes(builds.after)}`
+        }
         if (wanted(2)) {
           const two = measured.links_2_workers
           const workers = compare(two, one)

@@ -149,12 +149,24 @@ describe("links", () => {
     expect(again.idempotent_replay).toBe(true)
   })
 
-  it("create --qr draws a terminal QR code", async () => {
+  it("create --qr draws a terminal QR code and shows the URL of the code's PNG", async () => {
     const result = await cli.run(["links", "create", "--monto", "10", "--concepto", "QR", "--qr"])
     expect(result.code).toBe(0)
     expect(result.stdout).toMatch(/[▄▀█]{5,}/)
     // Its stdout is a pipe: no colour, so not one escape code (NO_COLOR and --no-color alike).
     expect(result.stdout).not.toContain("\u001b[")
+    const url = /^url +(\S+)$/m.exec(result.stdout)?.[1]
+    expect(url).toMatch(/\/l\/[0-9a-f-]{36}$/)
+    expect(result.stdout).toMatch(new RegExp(`^qr +${url}/qr\\.png$`, "m"))
+
+    const link = await cli.json(["links", "create", "--monto", "11", "--concepto", "QR", "--qr"])
+    expect(link.qr_png).toBe(`${link.url}/qr.png`)
+    expect(link.qr_terminal).toMatch(/[▄▀█]{5,}/)
+    const shown = await cli.run(["links", "get", link.id])
+    expect(shown.stdout).toMatch(new RegExp(`^qr +${link.url}/qr\\.png$`, "m"))
+    const png = await fetch(`${stack.url}/l/${link.id}/qr.png`)
+    expect(png.status).toBe(200)
+    expect(png.headers.get("content-type")).toBe("image/png")
   })
 
   it("list shows a table, filters, honours --limit and walks every page with --all", async () => {

@@ -111,10 +111,17 @@ describe("MCP tool server", () => {
     const link = created.structuredContent
     expect(link).toMatchObject({ estado: "pendiente" })
     expect(link.url).toContain(`/l/${link.id}`)
+    expect(link.qr_png).toBe(`${link.url}/qr.png`)
     const listed: any = await client.callTool({ name: "listar_links", arguments: { q: "MCP" } })
     expect(listed.structuredContent.links.map((l: any) => l.id)).toContain(link.id)
+    expect(listed.structuredContent.links.find((l: any) => l.id === link.id).qr_png).toBe(link.qr_png)
     const shown: any = await client.callTool({ name: "ver_link", arguments: { id: link.id } })
-    expect(shown.structuredContent).toMatchObject({ id: link.id, monto: 150.5, mode: "test" })
+    expect(shown.structuredContent).toMatchObject({
+      id: link.id,
+      monto: 150.5,
+      mode: "test",
+      qr_png: link.qr_png
+    })
     const cancelled: any = await client.callTool({ name: "cancelar_link", arguments: { id: link.id } })
     expect(cancelled.structuredContent).toEqual({ id: link.id, estado: "cancelado" })
     const again: any = await client.callTool({ name: "cancelar_link", arguments: { id: link.id } })

@@ -26,6 +26,7 @@ const link = z
     concepto: z.string().nullable(),
     expires_at: z.string().nullable(),
     wa_deeplink: z.string().nullable(),
+    qr_png: z.string().nullable().optional(),
     mode: z.enum(["test", "live"]),
     codigo_verificacion: z.string().nullable().optional(),
     paid_at: z.string().nullable().optional()
@@ -95,6 +96,7 @@ const linkView = (l: Record<string, unknown>) => ({
   concepto: l.concepto ?? null,
   expires_at: l.expires_at ?? null,
   wa_deeplink: l.wa_deeplink ?? null,
+  qr_png: l.qr_png ?? null,
   mode: l.mode,
   codigo_verificacion: l.codigo_verificacion ?? null,
   paid_at: l.paid_at ?? null
@@ -157,7 +159,11 @@ export const registerTools = (server: McpServer, client: Switch) => {
         url: z.string(),
         estado: z.enum(LINK_STATES),
         expires_at: z.string().nullable(),
-        wa_deeplink: z.string().nullable()
+        wa_deeplink: z.string().nullable(),
+        qr_png: z
+          .string()
+          .nullable()
+          .describe("URL del código QR del link en PNG / URL of the link's QR code as a PNG")
       },
       annotations: {
         readOnlyHint: false,
@@ -173,7 +179,8 @@ export const registerTools = (server: McpServer, client: Switch) => {
         url: String(created.url),
         estado: created.estado as string,
         expires_at: (created.expires_at as string | null) ?? null,
-        wa_deeplink: (created.wa_deeplink as string | null) ?? null
+        wa_deeplink: (created.wa_deeplink as string | null) ?? null,
+        qr_png: (created.qr_png as string | null) ?? null
       })
     })
   )

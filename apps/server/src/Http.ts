@@ -30,10 +30,10 @@ import { Lanes, makeLanes } from "./http/Lane.js"
 import { withBoundary } from "./http/Middleware.js"
 import { RequestLog, RequestLogLive } from "./http/RequestLog.js"
 import { MAX_BODY_BYTES } from "./http/Respond.js"
+import { LinkQrRoutesLive } from "./links/LinkQr.js"
 import { LinksApiLive } from "./links/LinksApi.js"
 import { LinksLaneLive } from "./links/LinksLane.js"
 import { LinksService, LinksServiceLive } from "./links/LinksService.js"
-import { QrPoolLive } from "./links/QrPool.js"
 import { LogsApiLive } from "./logs/LogsApi.js"
 import { LotesApiLive } from "./lotes/LotesApi.js"
 import { LotesServiceLive } from "./lotes/LotesService.js"
@@ -87,7 +87,6 @@ export const ServicesLive = Layer.mergeAll(
   EventosServiceLive,
   FlowsServiceLive.pipe(Layer.provide(FlowCollectorLive))
 ).pipe(
-  Layer.provideMerge(QrPoolLive),
   Layer.provideMerge(WebhookSenderLive),
   Layer.provideMerge(BanksLayer),
   Layer.provideMerge(RateLimiterLive),
@@ -152,6 +151,7 @@ export const HttpLive = (options: { readonly port: number; readonly host?: strin
     Layer.provide(InternalRoutesLive),
     Layer.provide(AdminRoutesLive),
     Layer.provide(CheckoutRoutesLive),
+    Layer.provide(LinkQrRoutesLive),
     Layer.provide(StatusPageLive),
     Layer.provide(BotonLive),
     Layer.provide(ApiLive),

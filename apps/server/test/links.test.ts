@@ -37,7 +37,7 @@ describe("POST /links", () => {
     })
     expect(link.url).toBe(`${server.settings.baseUrl}/l/${link.id}`)
     expect(link.id).toMatch(/^[0-9a-f-]{36}$/)
-    expect(link.qr_png).toMatch(/^data:image\/png;base64,/)
+    expect(link.qr_png).toBe(`${link.url}/qr.png`)
     expect(link.wa_deeplink).toContain(encodeURIComponent(link.url))
     expect(Date.parse(link.expires_at) - Date.parse(link.created_at)).toBe(24 * 3600 * 1000)
     expect(link.idempotent_replay).toBeUndefined()

@@ -28,7 +28,10 @@ export const Link = Schema.Struct({
   id: Schema.String,
   url: Schema.String,
   wa_deeplink: NullableString,
-  qr_png: NullableString.annotations({ description: "PNG del código QR del url, como data URL" }),
+  qr_png: NullableString.annotations({
+    description:
+      "URL del código QR del url como imagen PNG, {base_url}/l/<id>/qr.png: pública, inmutable y cacheable; se dibuja en la primera petición"
+  }),
   comercio: Schema.String,
   monto: Schema.Number.annotations({ description: "Monto del cobro en bolívares, sin propina" }),
   moneda: Schema.Literal("VES"),

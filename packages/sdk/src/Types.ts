@@ -6,7 +6,10 @@ export type Mode = "test" | "live"
 
 // ---- Links ---------------------------------------------------------------------------------
 
-/** A payment link as get and list return it (create returns the same shape). */
+/**
+ * A payment link as get and list return it (create returns the same shape). `qr_png` is the URL
+ * of the QR code of `url` as a PNG, `{base_url}/l/<id>/qr.png`: public, immutable, cacheable.
+ */
 export type Link = {
   readonly id: string
   readonly url: string

@@ -2,7 +2,6 @@
 import type { Links, Mode } from "@switch/api"
 import { LinkMachine, Money } from "@switch/core"
 import { repartoJson } from "../settlement/Reparto.js"
-import { linkQrDataUrl } from "./QrPng.js"
 
 /** A `links` row as the queries select it. */
 export interface LinkRow {
@@ -66,8 +65,8 @@ export const waDeeplink = (url: string, concepto: string | null, monto: number):
   return `https://wa.me/?text=${encodeURIComponent(text)}`
 }
 
-/** The QR code of the link's URL, `{baseUrl}/l/{id}`, as a PNG data URL (see QrPng.ts). */
-export const qrPng = (baseUrl: string, id: string): string => linkQrDataUrl(`${baseUrl}/l/`, id)
+/** Where the QR code of the link's URL is served as a PNG, drawn on first request (LinkQr.ts). */
+export const qrPngUrl = (baseUrl: string, id: string): string => `${linkUrl(baseUrl, id)}/qr.png`
 
 const iso = (date: Date | null) => (date === null ? null : date.toISOString())
 
@@ -78,7 +77,6 @@ export const toView = (
     readonly baseUrl: string
     readonly comercio: string
     readonly now: Date
-    readonly qr: string | null
   }
 ): Links.Link => {
   const url = linkUrl(context.baseUrl, row.id)
@@ -86,7 +84,7 @@ export const toView = (
     id: row.id,
     url,
     wa_deeplink: waDeeplink(url, row.concepto, row.monto),
-    qr_png: context.qr,
+    qr_png: qrPngUrl(context.baseUrl, row.id),
     comercio: context.comercio,
     monto: Money.toNumber(Money.Cents(row.monto)),
     moneda: "VES",

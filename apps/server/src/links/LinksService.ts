@@ -2,6 +2,7 @@
  * Payment links: create (idempotent per merchant and key), list with SPEC's filters, get,
  * cancel and simulate. Every query is scoped by merchant and mode.
  */
+import { randomUUID } from "node:crypto"
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import {
@@ -22,9 +23,8 @@ import { PgPool } from "../platform/Sql.js"
 import { isUuid } from "../platform/Uuid.js"
 import type { LinkFilters } from "./LinkFilters.js"
 import { makeLinkInsert } from "./LinkInsert.js"
-import { LINK_COLUMNS, type LinkRow, qrPng, searchable, toView } from "./LinkView.js"
+import { LINK_COLUMNS, type LinkRow, searchable, toView } from "./LinkView.js"
 import { markPaid } from "./Payments.js"
-import { QrPool } from "./QrPool.js"
 
 const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
@@ -128,16 +128,12 @@ export const LinksServiceLive = Layer.effect(
   Effect.gen(function* () {
     const sql = yield* PgClient.PgClient
     const settings = yield* Settings
-    const fresh = yield* QrPool
     const insert = makeLinkInsert(yield* PgPool)
     const columns = sql.unsafe(LINK_COLUMNS.join(", "))
     const run = Runtime.runPromise(yield* Effect.runtime<never>())
 
-    const view = (caller: Caller, row: LinkRow, at: Date, drawn?: string) =>
-      Effect.map(
-        Effect.sync(() => drawn ?? qrPng(settings.baseUrl, row.id)),
-        (qr) => toView(row, { baseUrl: settings.baseUrl, comercio: caller.codigo, now: at, qr })
-      )
+    const view = (caller: Caller, row: LinkRow, at: Date) =>
+      Effect.sync(() => toView(row, { baseUrl: settings.baseUrl, comercio: caller.codigo, now: at }))
 
     const findOwn = (caller: Caller, id: string) =>
       isUuid(id)
@@ -205,8 +201,7 @@ export const LinksServiceLive = Layer.effect(
         if (Either.isLeft(checked)) return Either.left(checked.left)
         split = checked.right
       }
-      // A new id with its QR code already drawn (QrPool.ts); a replay below draws its own.
-      const { id, qr } = fresh.take()
+      const id = randomUUID()
       const key = body.idempotency_key ?? null
       // The suspension check rides in the insert, so creation is one round trip (LinkInsert.ts).
       const stored = await insert({
@@ -253,7 +248,7 @@ export const LinksServiceLive = Layer.effect(
         paid_at: null,
         created_at: at
       }
-      const link = toView(row, { baseUrl: settings.baseUrl, comercio: caller.codigo, now: at, qr })
+      const link = toView(row, { baseUrl: settings.baseUrl, comercio: caller.codigo, now: at })
       return Either.right({ status: 201, link })
     }
 

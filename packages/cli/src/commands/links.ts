@@ -38,6 +38,7 @@ const showLink = (context: Context, link: Link) =>
   context.output.fields([
     ["id", link.id],
     ["url", link.url],
+    ["qr", link.qr_png],
     ["estado", estadoColor(context, link.estado)],
     ["monto", bs(link.monto)],
     ...(link.propina ? ([["propina", bs(link.propina)]] as const) : []),
@@ -116,6 +117,7 @@ export const registerLinks = (program: Command) => {
           o.fields([
             ["id", link.id],
             ["url", o.cyan(link.url)],
+            ["qr", link.qr_png],
             ["monto", bs(link.monto)],
             ["expira", link.expires_at],
             ["modo", link.mode]

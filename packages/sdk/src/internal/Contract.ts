@@ -34,7 +34,10 @@ export type Mode = Encoded<typeof Links.ModeSchema>
 
 // ---- Links ---------------------------------------------------------------------------------
 
-/** A payment link as get and list return it (create returns the same shape). */
+/**
+ * A payment link as get and list return it (create returns the same shape). `qr_png` is the URL
+ * of the QR code of `url` as a PNG, `{base_url}/l/<id>/qr.png`: public, immutable, cacheable.
+ */
 export type Link = Encoded<typeof Links.Link>
 /** `pendiente`, `cobrando`, `procesando`, `revision`, `pagado`, `expirado`, `cancelado`. */
 export type LinkEstado = Encoded<typeof Links.LinkEstado>
