@@ -5,13 +5,11 @@
  */
 import { PgClient } from "@effect/sql-pg"
 import type { Mode } from "@switch/api"
-import { BankCalendar, Caps, Money, RateLimit } from "@switch/core"
+import { BankCalendar, Caps, LinkMachine, Money, RateLimit } from "@switch/core"
 import { Data, Effect, Option } from "effect"
 import { currentRate } from "../admin/TasaBcv.js"
 import { Settings } from "../Config.js"
 import type { MerchantRow } from "../merchants/Merchants.js"
-
-const IN_FLIGHT = ["cobrando", "procesando", "revision"]
 
 /**
  * What counts against the receive caps: paid collections, links the bank is still processing,
@@ -31,7 +29,7 @@ export const usage = (comercioId: string, mode: Mode, at: Date, except: string |
           where comercio_id = ${comercioId} and mode = ${mode} and operacion = 'cobro' and estado = 'LIQUIDADA')
           as pagado,
         (select coalesce(sum(monto + propina), 0) from links
-          where comercio_id = ${comercioId} and mode = ${mode} and estado = any(${IN_FLIGHT}))
+          where comercio_id = ${comercioId} and mode = ${mode} and estado = any(${LinkMachine.InFlightStates}))
         + (select coalesce(sum(monto), 0) from transacciones
           where comercio_id = ${comercioId} and mode = ${mode} and operacion = 'cobro' and link_id is null
             and fase in ('enviando', 'enviada') and estado in ('ACEPTADA', 'PENDIENTE', 'DESCONOCIDA')

@@ -3,7 +3,7 @@
  * receipt, expired, cancelled), Spanish, labelled fields in reading order, no inline script.
  * Data the script needs rides in `data-` attributes of `#app`; none of it is payer data.
  */
-import { BankCalendar, Fees, Money, Resultado, Venezuela } from "@switch/core"
+import { BankCalendar, Fees, LinkMachine, Money, Resultado, Venezuela } from "@switch/core"
 import { Option } from "effect"
 import type { PageModel } from "./Model.js"
 
@@ -150,7 +150,7 @@ const closed = (m: PageModel, estado: "expirado" | "cancelado") => `
 /** The whole page for a link in its current state. */
 export const renderPage = (m: PageModel, csrf: string, assets: Assets) => {
   const { link, merchant, estado } = m
-  const inFlight = estado === "cobrando" || estado === "procesando" || estado === "revision"
+  const inFlight = LinkMachine.isInFlight(estado)
   const last = Option.getOrNull(m.last)
   // From the first submission on, the link holds the tip: the bank debits the amount plus it.
   const debited = link.monto + link.propina
