@@ -291,7 +291,7 @@ export const CheckoutLive = Layer.effect(
           return yield* Effect.fail(unavailable(start.left._tag === "LinkExpirado" ? "expirado" : estado))
         }
         if (link.mode === "live" && merchant.cuenta_liquidacion === null) return yield* Effect.fail(noAccount)
-        const total = Money.Cents(link.monto + tip.right)
+        const total = Fees.total(Money.Cents(link.monto), tip.right)
         const limit = yield* provide(chargeRefusal(merchant, link.mode, total, at)).pipe(
           Effect.catchTag("RateUnavailable", () => Effect.fail(rateUnavailable))
         )
