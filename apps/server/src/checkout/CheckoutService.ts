@@ -13,8 +13,9 @@ import { bankClose, Settings } from "../Config.js"
 import { snapshot } from "../links/LinksService.js"
 import { findMerchant, type MerchantRow } from "../merchants/Merchants.js"
 import { resolveNow } from "../platform/CheckoutClock.js"
+import { capRefusal, chargeRefusal } from "../platform/Limits.js"
 import { isUuid } from "../platform/Uuid.js"
-import { capRefusal, chargeRefusal, releaseCodeSlots, reserveCodeSlots } from "./Guards.js"
+import { releaseCodeSlots, reserveCodeSlots } from "./Guards.js"
 import { decodeCodeRequest, decodePayment, huella } from "./Input.js"
 import {
   BANK_WINDOW_MS,
