@@ -61,7 +61,6 @@ const KNOWN_FEATURE_IMPORTS = {
   "admin/AdminService.ts": ["merchants/MerchantsService.ts"],
   // The payment page charges links through the bank, records customers and the merchant's rules.
   "checkout/CheckoutService.ts": ["bank/Banks.ts", "links/LinksService.ts", "merchants/Merchants.ts"],
-  "checkout/Guards.ts": ["admin/TasaBcv.ts", "merchants/Merchants.ts"],
   "checkout/Model.ts": ["merchants/Merchants.ts"],
   "checkout/Settle.ts": [
     "clientes/Clientes.ts",
@@ -70,10 +69,9 @@ const KNOWN_FEATURE_IMPORTS = {
     "links/Payments.ts",
     "merchants/Merchants.ts"
   ],
-  // The direct API shares the page's limits (Guards) and the admin view of a merchant.
+  // The direct API shares the admin view of a merchant.
   "direct/Common.ts": ["admin/AdminBody.ts", "bank/Banks.ts", "merchants/Merchants.ts"],
   "direct/DirectApi.ts": ["bank/Banks.ts"],
-  "direct/Limits.ts": ["checkout/Guards.ts", "merchants/Merchants.ts"],
   "direct/Pagos.ts": ["bank/HttpBank.ts"],
   // WhatsApp Flows collects through the direct API's steps.
   "flows/CollectorLive.ts": ["bank/Banks.ts", "direct/Cobros.ts", "direct/Store.ts"],

@@ -4,24 +4,14 @@
  */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
-import { banks, type Switch, SwitchError } from "@switch/sdk"
+import { banks, LinkStates, type Switch, SwitchError } from "@switch/sdk"
 import { z } from "zod"
-
-const LINK_STATES = [
-  "pendiente",
-  "cobrando",
-  "procesando",
-  "revision",
-  "pagado",
-  "expirado",
-  "cancelado"
-] as const
 
 const link = z
   .object({
     id: z.string(),
     url: z.string(),
-    estado: z.enum(LINK_STATES),
+    estado: z.enum(LinkStates),
     monto: z.number(),
     concepto: z.string().nullable(),
     expires_at: z.string().nullable(),
@@ -157,7 +147,7 @@ export const registerTools = (server: McpServer, client: Switch) => {
       outputSchema: {
         id: z.string(),
         url: z.string(),
-        estado: z.enum(LINK_STATES),
+        estado: z.enum(LinkStates),
         expires_at: z.string().nullable(),
         wa_deeplink: z.string().nullable(),
         qr_png: z

@@ -126,6 +126,20 @@ describe("Fees: tips", () => {
   })
 })
 
+describe("Fees: total", () => {
+  it("the payer is debited the amount plus the tip: Bs 100 with a Bs 10 tip is Bs 110", () => {
+    expect(Fees.total(c(10_000), c(1_000))).toBe(11_000)
+  })
+
+  it.prop("the total is the net's gross", [amountArb, tipArb, pctArb], ([amount, tip, commissionPct]) => {
+    expect(Fees.total(amount, tip)).toBe(Fees.net({ amount, tip, commissionPct }).bruto)
+  })
+
+  it("a total past the largest amount is refused, never a float or an overflow", () => {
+    expect(() => Fees.total(c(Money.MAX_CENTS), c(1))).toThrow()
+  })
+})
+
 describe("Fees: net", () => {
   it("the net of a Bs 100 charge with a Bs 10 tip at 1 % is Bs 108,90", () => {
     expect(Fees.net({ amount: c(10_000), tip: c(1_000), commissionPct: bp(100) })).toEqual({

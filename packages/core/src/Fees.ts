@@ -46,6 +46,12 @@ export const igtf = (amount: Cents, currency: string): Cents =>
 // ---------------------------------------------------------------------------------------------
 // Tips (`propina`)
 
+/**
+ * What the payer is debited for a charge: its amount plus the tip, before any card surcharge.
+ * Receipts, the receive caps and the settlement's gross all count this sum.
+ */
+export const total = (monto: Cents, propina: Cents): Cents => Money.add(monto, propina)
+
 /** A tip is never more than Bs 100.000, whatever the merchant's percentage allows. */
 export const TIP_MAX: Cents = Money.Cents(10_000_000)
 
@@ -124,7 +130,7 @@ export const net = (input: {
   readonly tip: Cents
   readonly commissionPct: BasisPoints
 }): Net => {
-  const bruto = Money.add(input.amount, input.tip)
+  const bruto = total(input.amount, input.tip)
   // Clamped so that bruto = comision + neto holds even for a commission configured above 100 %.
   const comision = Money.min(commission(bruto, input.commissionPct), Money.max(bruto, Money.zero))
   const neto = Money.max(Money.subtract(bruto, comision), Money.zero)

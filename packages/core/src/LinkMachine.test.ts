@@ -2,6 +2,8 @@ import { describe, expect, it } from "@effect/vitest"
 import { Either, FastCheck as fc } from "effect"
 import {
   FinalStates,
+  InFlightStates,
+  isInFlight,
   LinkEffect,
   LinkEvent,
   type LinkSnapshot,
@@ -29,6 +31,14 @@ const refusal = (l: LinkSnapshot, e: LinkEvent, at = now) =>
   Either.match(transition(l, e, at), { onLeft: (r) => r, onRight: () => undefined })
 
 describe("link state machine", () => {
+  it("every state is exactly one of pendiente, in flight (cobrando, procesando, revision) or final", () => {
+    expect(InFlightStates).toEqual(["cobrando", "procesando", "revision"])
+    for (const estado of LinkStates) {
+      const kinds = [estado === "pendiente", isInFlight(estado), FinalStates.includes(estado)]
+      expect(kinds.filter(Boolean)).toHaveLength(1)
+    }
+  })
+
   it("cancels only a pendiente link, returning the payer to failure_url", () => {
     const result = Either.getOrThrow(
       transition(link({ failureUrl: "https://t.co/f" }), LinkEvent.Cancelar(), now)

@@ -22,6 +22,13 @@ export type LinkState = (typeof LinkStates)[number]
 export const FinalStates: ReadonlyArray<LinkState> = ["pagado", "expirado", "cancelado"]
 export const isFinal = (estado: LinkState): boolean => FinalStates.includes(estado)
 
+/**
+ * A payment is under way: a debit or the card form holds the link until the bank or the
+ * processor answers, and its amount with tip counts against the merchant's receive caps.
+ */
+export const InFlightStates: ReadonlyArray<LinkState> = ["cobrando", "procesando", "revision"]
+export const isInFlight = (estado: LinkState): boolean => InFlightStates.includes(estado)
+
 export type Mode = "test" | "live"
 
 /** How the payer is paying while the link is `cobrando`. */

@@ -1,7 +1,10 @@
 import { createHmac } from "node:crypto"
-import { describe, expect, it } from "vitest"
+import { Webhooks } from "@switch/api"
+import { describe, expect, expectTypeOf, it } from "vitest"
 import { WebhookVerificationError } from "./Errors.js"
+import type { ApiEventName } from "./Types.js"
 import {
+  EventNames,
   generateTestHeader,
   parseSignatureHeader,
   signatureHeaders,
@@ -218,5 +221,15 @@ describe("webhook verification", () => {
     expect(headers["webhook-timestamp"]).toBe(String(t))
     expect(headers["webhook-signature"]).toBe(`v1,${standard}`)
     expect(headers["x-service-delivery"]).toBe(deliveryId)
+  })
+})
+
+describe("EventNames", () => {
+  it("are the API's notice names (@switch/api's Webhooks.EventNames), in order", () => {
+    expect(EventNames).toEqual(Webhooks.EventNames)
+  })
+
+  it("name every notice the API declares, and only those", () => {
+    expectTypeOf<(typeof EventNames)[number]>().toEqualTypeOf<ApiEventName>()
   })
 })

@@ -76,6 +76,20 @@ export type SwitchEvent =
   | EventOf<"transaccion.rechazada", TransaccionData>
   | EventOf<"webhook.test", { readonly mode?: Mode; readonly [field: string]: unknown }>
 
+/**
+ * Every notice name the API declares, as a value (what a webhook may subscribe to besides `*`).
+ * A plain copy of @switch/api's `EventNames`; `Webhooks.test.ts` keeps the two equal.
+ */
+export const EventNames = [
+  "link.pagado",
+  "link.acreditado",
+  "link.devuelto",
+  "transaccion.aprobada",
+  "transaccion.liquidada",
+  "transaccion.rechazada",
+  "webhook.test"
+] as const satisfies ReadonlyArray<ApiEventName>
+
 type Uncovered = Exclude<ApiEventName, SwitchEvent["evento"]>
 /** Every notice name the API declares; fails to compile if {@link SwitchEvent} misses one. */
 export type EventName = [Uncovered] extends [never]

@@ -6,6 +6,7 @@
 export { type Bank, banks } from "./Banks.js"
 export * from "./Errors.js"
 export type { FetchLike, RequestOptions } from "./internal/Transport.js"
+export { LinkStates } from "./LinkStates.js"
 export { ListPromise } from "./Pagination.js"
 export { backoffDelay, DEFAULT_RETRY, type RetryConfig, type RetryDecision, retryDecision } from "./Retry.js"
 export type { Clientes, Config, Llaves, Recibos, Transacciones } from "./resources/Account.js"
@@ -26,6 +27,7 @@ export type * from "./Types.js"
 export {
   DEFAULT_TOLERANCE_SEC,
   type EventName,
+  EventNames,
   generateTestHeader,
   type HeaderSource,
   LEGACY_SIGNATURE_HEADER,

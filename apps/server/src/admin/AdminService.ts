@@ -8,6 +8,7 @@ import { PgClient } from "@effect/sql-pg"
 import { Instrument, type Validation } from "@switch/core"
 import { Context, Effect, Either, Layer, Option, Schema } from "effect"
 import { insertKey } from "../merchants/MerchantsService.js"
+import * as TasaBcv from "../platform/TasaBcv.js"
 import {
   type AdminRow,
   ApproveBody,
@@ -22,7 +23,6 @@ import {
   settlementAccount,
   TasaBody
 } from "./AdminBody.js"
-import * as TasaBcv from "./TasaBcv.js"
 
 /** An admin failure with its HTTP status and SPEC-shaped body `{error, detail?}`. */
 export class AdminError extends Schema.TaggedError<AdminError>()("AdminError", {

@@ -13,8 +13,9 @@ import { bankClose, Settings } from "../Config.js"
 import { snapshot } from "../links/LinksService.js"
 import { findMerchant, type MerchantRow } from "../merchants/Merchants.js"
 import { resolveNow } from "../platform/CheckoutClock.js"
+import { capRefusal, chargeRefusal } from "../platform/Limits.js"
 import { isUuid } from "../platform/Uuid.js"
-import { capRefusal, chargeRefusal, releaseCodeSlots, reserveCodeSlots } from "./Guards.js"
+import { releaseCodeSlots, reserveCodeSlots } from "./Guards.js"
 import { decodeCodeRequest, decodePayment, huella } from "./Input.js"
 import {
   BANK_WINDOW_MS,
@@ -34,7 +35,7 @@ import {
   validation
 } from "./Model.js"
 import { decide, NOT_DONE, shouldAsk } from "./Reconcile.js"
-import { type Attempt, applyAnswer, CHECKOUT_COLUMNS, type CheckoutLink, IN_FLIGHT } from "./Settle.js"
+import { type Attempt, applyAnswer, CHECKOUT_COLUMNS, type CheckoutLink } from "./Settle.js"
 
 export class Checkout extends Context.Tag("@switch/server/Checkout")<
   Checkout,
@@ -143,7 +144,7 @@ export const CheckoutLive = Layer.effect(
         const at = yield* now
         let { link, merchant } = yield* load(id)
         let last = yield* lastAttempt(link.id)
-        if (IN_FLIGHT.includes(link.estado) && Option.isSome(last)) {
+        if (LinkMachine.isInFlight(link.estado) && Option.isSome(last)) {
           yield* reconcile(link, merchant, last.value, at)
           ;({ link, merchant } = yield* load(id))
           last = yield* lastAttempt(link.id)
@@ -152,7 +153,7 @@ export const CheckoutLive = Layer.effect(
         const out: { estado: LinkMachine.LinkState; motivo?: string; desde?: number } = { estado }
         if (Option.isSome(last)) {
           const a = last.value
-          if (IN_FLIGHT.includes(estado)) out.desde = a.created_at.getTime()
+          if (LinkMachine.isInFlight(estado)) out.desde = a.created_at.getTime()
           if (
             estado === "pendiente" &&
             a.estado === "RECHAZADA" &&
@@ -272,7 +273,7 @@ export const CheckoutLive = Layer.effect(
         const { link, merchant } = yield* load(id)
         const input = yield* Either.mapLeft(decodePayment(body, merchant.tipo === "empresa"), validation)
         const estado = visible(link, at)
-        if (IN_FLIGHT.includes(estado)) return yield* waitForFirst(id)
+        if (LinkMachine.isInFlight(estado)) return yield* waitForFirst(id)
         if (estado !== "pendiente") return yield* Effect.fail(unavailable(estado))
         const tip = Fees.validateTip({
           charge: Money.Cents(link.monto),
@@ -291,7 +292,7 @@ export const CheckoutLive = Layer.effect(
           return yield* Effect.fail(unavailable(start.left._tag === "LinkExpirado" ? "expirado" : estado))
         }
         if (link.mode === "live" && merchant.cuenta_liquidacion === null) return yield* Effect.fail(noAccount)
-        const total = Money.Cents(link.monto + tip.right)
+        const total = Fees.total(Money.Cents(link.monto), tip.right)
         const limit = yield* provide(chargeRefusal(merchant, link.mode, total, at)).pipe(
           Effect.catchTag("RateUnavailable", () => Effect.fail(rateUnavailable))
         )
@@ -358,7 +359,7 @@ export const CheckoutLive = Layer.effect(
       const rows = yield* sql<{ id: string; link_id: string }>`
         select i.id, i.link_id from intentos_pago i join links l on l.id = i.link_id
         where i.estado in ('ENVIANDO', 'ACEPTADA', 'PENDIENTE', 'DESCONOCIDA')
-          and l.estado in ('cobrando', 'procesando', 'revision')
+          and l.estado = any(${LinkMachine.InFlightStates})
         order by i.created_at limit 100`
       for (const row of rows) {
         const loaded = yield* Effect.either(load(row.link_id))

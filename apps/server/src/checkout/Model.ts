@@ -67,7 +67,7 @@ export const noAccount = new PageError(409, {
   motivo: "Este comercio no puede recibir pagos en este momento."
 })
 
-/** A dollar limit in force and no usable BCV rate: nothing is asked of the bank (Guards.ts). */
+/** A dollar limit in force and no usable BCV rate: nothing is asked of the bank (platform/Limits.ts). */
 export const rateUnavailable = new PageError(503, {
   error: "tasa_no_disponible",
   motivo: Caps.MOTIVO_TASA_NO_DISPONIBLE

@@ -3,7 +3,7 @@
  * receipt, expired, cancelled), Spanish, labelled fields in reading order, no inline script.
  * Data the script needs rides in `data-` attributes of `#app`; none of it is payer data.
  */
-import { BankCalendar, Fees, Money, Resultado, Venezuela } from "@switch/core"
+import { BankCalendar, Fees, LinkMachine, Money, Resultado, Venezuela } from "@switch/core"
 import { Option } from "effect"
 import type { PageModel } from "./Model.js"
 
@@ -130,7 +130,7 @@ const receipt = (m: PageModel) => {
 <section id="recibo">
   <h2 class="ok">Pago exitoso</h2>
   <dl>
-    <dt>Total debitado</dt><dd id="recibo-monto">${esc(Money.format(Money.Cents(link.monto + link.propina)))}</dd>${extra}
+    <dt>Total debitado</dt><dd id="recibo-monto">${esc(Money.format(Fees.total(Money.Cents(link.monto), Money.Cents(link.propina))))}</dd>${extra}
     <dt>Referencia</dt><dd id="recibo-referencia">${esc(referencia)}</dd>
     <dt>Comprobante</dt><dd><a id="recibo-codigo" href="/switch/v1/verificar/${esc(codigo)}">${esc(codigo)}</a></dd>
     <dt>Fecha</dt><dd>${esc(BankCalendar.formatCaracas(paidAt))}</dd>
@@ -150,10 +150,10 @@ const closed = (m: PageModel, estado: "expirado" | "cancelado") => `
 /** The whole page for a link in its current state. */
 export const renderPage = (m: PageModel, csrf: string, assets: Assets) => {
   const { link, merchant, estado } = m
-  const inFlight = estado === "cobrando" || estado === "procesando" || estado === "revision"
+  const inFlight = LinkMachine.isInFlight(estado)
   const last = Option.getOrNull(m.last)
   // From the first submission on, the link holds the tip: the bank debits the amount plus it.
-  const debited = link.monto + link.propina
+  const debited = Fees.total(Money.Cents(link.monto), Money.Cents(link.propina))
   let body: string
   let redirect: string | undefined
   switch (estado) {

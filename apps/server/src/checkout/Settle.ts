@@ -23,8 +23,6 @@ export interface CheckoutLink extends LinkRow {
 
 export const CHECKOUT_COLUMNS = [...LINK_COLUMNS, "comercio_id", "referencia_banco"].join(", ")
 
-export const IN_FLIGHT: ReadonlyArray<LinkMachine.LinkState> = ["cobrando", "procesando", "revision"]
-
 export type Outcome =
   | { readonly _tag: "Pagado"; readonly referencia: string; readonly codigo: string }
   | { readonly _tag: "Procesando" }
@@ -128,7 +126,7 @@ export const applyAnswer = (input: {
             const rows = yield* sql`
               update links set estado = 'pendiente', metodo = null, propina = 0, alta_cliente = false,
                 pagador_nombre = null
-              where id = ${link.id} and estado = ${from} and estado = any(${IN_FLIGHT}) returning id`
+              where id = ${link.id} and estado = ${from} and estado = any(${LinkMachine.InFlightStates}) returning id`
             if (rows.length > 0) yield* closeAttempt("RECHAZADA", motivo, null)
             return rows.length > 0
           })

@@ -41,7 +41,7 @@ const rejectWithout = (motivo: Ports.BankAnswer["motivo_rechazo"]): Ports.BankAn
   motivo_rechazo: motivo
 })
 
-/** `503 tasa_no_disponible`: a dollar limit in force and no usable BCV rate (Guards.ts). */
+/** `503 tasa_no_disponible`: a dollar limit in force and no usable BCV rate (platform/Limits.ts). */
 const noRate = () =>
   Effect.fail(
     new Direct.RateUnavailable({ error: "tasa_no_disponible", motivo: Caps.MOTIVO_TASA_NO_DISPONIBLE })

@@ -6,18 +6,22 @@
  * A limit in dollars (the new-account caps of live money included) with no usable BCV rate fails
  * closed: `503 tasa_no_disponible`, and nothing is asked of the bank.
  *
- * The amounts counted are the page's (`checkout/Guards.usage`: paid collections, links the bank
+ * The amounts counted are the page's (`platform/Limits.usage`: paid collections, links the bank
  * is processing and direct collections whose debit is at the bank and not yet final).
  */
 import type { Mode } from "@switch/api"
 import { Caps, type Money } from "@switch/core"
 import { Effect, Option } from "effect"
 import { bankClose, type ServerSettings } from "../Config.js"
-import { capRefusal as cap, chargeRefusal as charge, limitsAt } from "../checkout/Guards.js"
-import type { MerchantRow } from "../merchants/Merchants.js"
+import {
+  capRefusal as cap,
+  chargeRefusal as charge,
+  limitsAt,
+  type MerchantLimits
+} from "../platform/Limits.js"
 
 /** The receive-cap refusal for a collection of `monto`, as the direct API's `409` body. */
-export const capRefusal = (merchant: MerchantRow, mode: Mode, monto: Money.Cents, at: Date) =>
+export const capRefusal = (merchant: MerchantLimits, mode: Mode, monto: Money.Cents, at: Date) =>
   Effect.map(
     cap(merchant, mode, monto, at),
     Option.map((refusal) => Caps.refusalBody(refusal, true))

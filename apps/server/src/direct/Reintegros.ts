@@ -16,7 +16,7 @@
  */
 import { PgClient } from "@effect/sql-pg"
 import { type Caller, Direct, Forbidden, NotFound } from "@switch/api"
-import { Money, type Resultado } from "@switch/core"
+import { Fees, Money, type Resultado } from "@switch/core"
 import { Effect, Option } from "effect"
 import { bankFor, decodeBody, keyConflict, now } from "./Common.js"
 import { refresh } from "./Consultas.js"
@@ -155,8 +155,9 @@ export const reintegro = (caller: Caller, raw: unknown) =>
     if (blocked !== undefined) return yield* blocked
     const charge = yield* confirmedCharge(caller, body.id)
     yield* linkChecks(charge)
-    const monto = body.monto ?? Money.Cents(charge.monto + charge.propina)
-    if (monto > charge.monto + charge.propina)
+    const cobrado = Fees.total(Money.Cents(charge.monto), Money.Cents(charge.propina))
+    const monto = body.monto ?? cobrado
+    if (monto > cobrado)
       return yield* Effect.fail(
         new Direct.DirectValidationError({
           detail: { fieldErrors: { monto: ["supera el monto del cobro"] } }
@@ -215,7 +216,7 @@ export const reverso = (caller: Caller, raw: unknown) =>
       caller,
       operacion: "reverso",
       idempotencyKey: body.idempotency_key,
-      monto: Money.Cents(charge.monto + charge.propina),
+      monto: Fees.total(Money.Cents(charge.monto), Money.Cents(charge.propina)),
       concepto: body.motivo ?? null,
       detalle: { motivo: body.motivo ?? null },
       estado: "DESCONOCIDA",

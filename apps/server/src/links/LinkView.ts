@@ -1,6 +1,6 @@
 /** How a stored link reads in the API: SPEC's Payment link fields, money as JSON numbers. */
 import type { Links, Mode } from "@switch/api"
-import { LinkMachine, Money } from "@switch/core"
+import { Fees, LinkMachine, Money } from "@switch/core"
 import { repartoJson } from "../settlement/Reparto.js"
 
 /** A `links` row as the queries select it. */
@@ -99,7 +99,7 @@ export const toView = (
     created_at: row.created_at.toISOString(),
     paid_at: iso(row.paid_at),
     propina: Money.toNumber(Money.Cents(row.propina)),
-    total: Money.toNumber(Money.Cents(row.monto + row.propina)),
+    total: Money.toNumber(Fees.total(Money.Cents(row.monto), Money.Cents(row.propina))),
     pagador: { alta_cliente: row.alta_cliente },
     codigo_verificacion: row.codigo_verificacion,
     origen: row.origen

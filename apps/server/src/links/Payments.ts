@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto"
 import { PgClient } from "@effect/sql-pg"
 import type { Mode } from "@switch/api"
-import { type LinkMachine, Money, ReceiptCode } from "@switch/core"
+import { Fees, type LinkMachine, Money, ReceiptCode } from "@switch/core"
 import { Effect, Option, Redacted } from "effect"
 import { Settings } from "../Config.js"
 import { insertEvent } from "../platform/Outbox.js"
@@ -54,7 +54,7 @@ export const markPaid = (input: PaidInput) =>
     const link = linkRows[0]
     if (link === undefined) return Option.none<Paid>()
 
-    const total = Money.Cents(link.monto + link.propina)
+    const total = Fees.total(Money.Cents(link.monto), Money.Cents(link.propina))
     // A collision of the 50-bit code is astronomically rare; the unique index catches it and
     // the next attempt input gives another code.
     let codigo = ""

@@ -1,6 +1,6 @@
 /** How a stored batch reads in the API: its items, and the per-state summary of its links. */
 import type { Lotes, Mode } from "@switch/api"
-import { LinkMachine, Money } from "@switch/core"
+import { Fees, LinkMachine, Money } from "@switch/core"
 import { linkUrl, waDeeplink } from "../links/LinkView.js"
 
 /** A `lotes` row as the queries select it. */
@@ -92,7 +92,7 @@ export const itemStats = (items: ReadonlyArray<ItemRow>, now: Date): ReadonlyArr
     estado: itemState(row, now),
     n: 1,
     monto: row.monto,
-    total: row.monto + row.propina
+    total: Fees.total(Money.Cents(row.monto), Money.Cents(row.propina))
   }))
 
 export const toItemView = (row: ItemRow, baseUrl: string, now: Date): Lotes.LoteItem => {

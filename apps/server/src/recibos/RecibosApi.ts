@@ -5,7 +5,7 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { CurrentCaller, Recibos, SwitchApi, ValidationError } from "@switch/api"
-import { BankCalendar, Money, RateLimit, ReceiptCode, Venezuela } from "@switch/core"
+import { BankCalendar, Fees, Money, RateLimit, ReceiptCode, Venezuela } from "@switch/core"
 import { Effect, Option } from "effect"
 import { Settings } from "../Config.js"
 import { clientIp, tooMany } from "../http/Auth.js"
@@ -77,7 +77,7 @@ export const RecibosApiLive = HttpApiBuilder.group(SwitchApi, "recibos", (handle
           valido: true,
           estado: row.estado === "LIQUIDADA" ? "pagado" : row.estado.toLowerCase(),
           codigo: row.codigo_verificacion,
-          monto: Money.toNumber(Money.Cents(row.monto + row.propina)),
+          monto: Money.toNumber(Fees.total(Money.Cents(row.monto), Money.Cents(row.propina))),
           moneda: row.moneda,
           comercio: row.comercio,
           fecha_hora: paidAt.toISOString(),
@@ -147,7 +147,7 @@ export const TransaccionesApiLive = HttpApiBuilder.group(SwitchApi, "transaccion
             estado: r.estado,
             monto: Money.toNumber(Money.Cents(r.monto)),
             propina: Money.toNumber(Money.Cents(r.propina)),
-            total: Money.toNumber(Money.Cents(r.monto + r.propina)),
+            total: Money.toNumber(Fees.total(Money.Cents(r.monto), Money.Cents(r.propina))),
             moneda: r.moneda,
             mode: r.mode,
             link_id: r.link_id,

@@ -1,21 +1,11 @@
 /** `links create|list|get|cancel|simulate`. */
 
-import type { Link, LinkListParams } from "@switch/sdk"
+import { type Link, type LinkListParams, LinkStates } from "@switch/sdk"
 import type { Command } from "commander"
 import QRCode from "qrcode"
 import { action, collectPair, oneOf, parseAmount, parseInteger } from "../Action.js"
 import type { Context } from "../Context.js"
 import { bs, type Column } from "../Output.js"
-
-const ESTADOS = [
-  "pendiente",
-  "cobrando",
-  "procesando",
-  "revision",
-  "pagado",
-  "expirado",
-  "cancelado"
-] as const
 
 export const estadoColor = (context: Context, estado: string) => {
   const o = context.output
@@ -131,7 +121,7 @@ export const registerLinks = (program: Command) => {
   links
     .command("list")
     .description("lista los links, los más recientes primero")
-    .option("--estado <estados>", `estados separados por comas (${ESTADOS.join(", ")})`)
+    .option("--estado <estados>", `estados separados por comas (${LinkStates.join(", ")})`)
     .option("--desde <fecha>", "desde (ISO 8601 o epoch ms), inclusive")
     .option("--hasta <fecha>", "hasta (ISO 8601 o epoch ms), exclusive")
     .option("--q <texto>", "cada palabra debe aparecer en concepto, pagador, referencia, id o recibo")

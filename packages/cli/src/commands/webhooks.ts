@@ -1,26 +1,15 @@
 /** `webhooks list|create|deliveries`. */
-import type { WebhookCreateParams } from "@switch/sdk"
+import { EventNames, type WebhookCreateParams } from "@switch/sdk"
 import type { Command } from "commander"
 import { action, collectList } from "../Action.js"
 import { UsageError } from "../Output.js"
 
-/** Every notice name (SPEC "Events"); `*` subscribes to all. */
-export const EVENT_NAMES = [
-  "link.pagado",
-  "link.acreditado",
-  "link.devuelto",
-  "transaccion.aprobada",
-  "transaccion.liquidada",
-  "transaccion.rechazada",
-  "webhook.test"
-] as const
-
 export const checkEvents = (events: ReadonlyArray<string>, allowStar = true): ReadonlyArray<string> => {
   const unknown = events.filter(
-    (name) => !(EVENT_NAMES as ReadonlyArray<string>).includes(name) && !(allowStar && name === "*")
+    (name) => !(EventNames as ReadonlyArray<string>).includes(name) && !(allowStar && name === "*")
   )
   if (unknown.length > 0) {
-    throw new UsageError(`eventos desconocidos: ${unknown.join(", ")}; válidos: ${EVENT_NAMES.join(", ")}, *`)
+    throw new UsageError(`eventos desconocidos: ${unknown.join(", ")}; válidos: ${EventNames.join(", ")}, *`)
   }
   return events
 }

@@ -6,7 +6,7 @@
  * A tip is read as Venezuelans write it, with the same pattern as the server
  * (`Money.WRITTEN_AMOUNT`), and sent as typed.
  */
-import { Money } from "@switch/core"
+import { LinkMachine, Money } from "@switch/core"
 
 export const js = String.raw`(function () {
   "use strict";
@@ -53,6 +53,8 @@ export const js = String.raw`(function () {
     var h = $("procesando-titulo");
     if (h) h.focus();
   }
+  /** The link states in which a payment is under way (LinkMachine.InFlightStates). */
+  var IN_FLIGHT = ${JSON.stringify(LinkMachine.InFlightStates)};
   /** Polls the link until the bank's answer settles it; only once the payment was taken. */
   function follow(elapsed) {
     var start = Date.now() - (elapsed || 0);
@@ -61,7 +63,7 @@ export const js = String.raw`(function () {
       fetch(base + "/estado", { credentials: "same-origin", cache: "no-store" })
         .then(function (r) { return r.json(); })
         .then(function (st) {
-          if (st.estado === "procesando" || st.estado === "cobrando" || st.estado === "revision") setTimeout(tick, 2000);
+          if (IN_FLIGHT.indexOf(st.estado) >= 0) setTimeout(tick, 2000);
           else reload();
         }, function () { setTimeout(tick, 5000); });
     }
