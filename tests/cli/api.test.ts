@@ -11,16 +11,7 @@ import { join } from "node:path"
 import { Switch } from "@switch/sdk"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { merchantWithLiveKey, type Stack, startStack } from "../support/stack.js"
-import { BIN, makeCli, spawnCli, until } from "./support.js"
-
-const hasTmux = (() => {
-  try {
-    execFileSync("tmux", ["-V"], { stdio: "ignore" })
-    return true
-  } catch {
-    return false
-  }
-})()
+import { BIN, hasTmux, makeCli, spawnCli, until } from "./support.js"
 
 let stack: Stack
 let cli: ReturnType<typeof makeCli>

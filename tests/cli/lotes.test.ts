@@ -8,16 +8,7 @@ import { readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type Stack, startStack } from "../support/stack.js"
-import { BIN, makeCli } from "./support.js"
-
-const hasTmux = (() => {
-  try {
-    execFileSync("tmux", ["-V"], { stdio: "ignore" })
-    return true
-  } catch {
-    return false
-  }
-})()
+import { BIN, hasTmux, makeCli } from "./support.js"
 
 let stack: Stack
 let cli: ReturnType<typeof makeCli>

@@ -3,11 +3,21 @@
  * temporary config directory, and a server that can be killed and started again on the same
  * port and database (for `listen`'s reconnection).
  */
-import { type ChildProcess, spawn } from "node:child_process"
+import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { ADMIN_TOKEN, freePort } from "../support/stack.js"
+
+/** Whether tmux is installed: the terminal tests need it (CI installs it). */
+export const hasTmux = (() => {
+  try {
+    execFileSync("tmux", ["-V"], { stdio: "ignore" })
+    return true
+  } catch {
+    return false
+  }
+})()
 
 export const BIN = resolve(__dirname, "../../packages/cli/dist/bin.js")
 const SERVER_MAIN = resolve(__dirname, "../../apps/server/dist/main.js")

@@ -79,6 +79,10 @@ export const limitsAt = (merchant: MerchantLimits, mode: Mode, at: Date) =>
     return { ...inForce, tasa: Option.match(rate, { onNone: () => NO_RATE, onSome: (t) => t.rate }) }
   })
 
+/** The limits in force and what is already counted against them, both of this moment. */
+const inForceAndUsed = (merchant: MerchantLimits, mode: Mode, at: Date, except: string | null) =>
+  Effect.all([limitsAt(merchant, mode, at), usage(merchant.id, mode, at, except)])
+
 /** The receive-cap refusal for a charge of `total` cents, if the caps are full. */
 export const capRefusal = (
   merchant: MerchantLimits,
@@ -88,8 +92,7 @@ export const capRefusal = (
   except: string | null = null
 ) =>
   Effect.gen(function* () {
-    const limits = yield* limitsAt(merchant, mode, at)
-    const used = yield* usage(merchant.id, mode, at, except)
+    const [limits, used] = yield* inForceAndUsed(merchant, mode, at, except)
     const check = Caps.checkReceiveCap({
       monto: total,
       usadoHoy: used.hoy,
@@ -113,8 +116,7 @@ export const chargeRefusal = (
   except: string | null = null
 ) =>
   Effect.gen(function* () {
-    const limits = yield* limitsAt(merchant, mode, at)
-    const used = yield* usage(merchant.id, mode, at, except)
+    const [limits, used] = yield* inForceAndUsed(merchant, mode, at, except)
     const check = Caps.checkCharge({
       monto: total,
       usadoHoy: used.hoy,

@@ -1,10 +1,10 @@
 /** `admin approve|review|suspend|set|get|tasa-bcv`: DESIGN §5's operator API (`/admin/v1`, `x-admin-token`). */
 import { readFileSync } from "node:fs"
-import { errorFromResponse } from "@switch/sdk"
 import { type Command, InvalidArgumentError } from "commander"
 import { action, parseAmount } from "../Action.js"
 import type { Context } from "../Context.js"
 import { UsageError } from "../Output.js"
+import { answerOf } from "./api.js"
 
 const MONEY = ["monto_min", "monto_max", "max_diario", "tope_diario", "tope_acumulado"] as const
 const FLAGS = ["liquidacion_inmediata", "pagar_habilitado", "split_habilitado", "tarjeta_habilitada"] as const
@@ -78,19 +78,7 @@ const adminCall = async (context: Context, method: string, path: string, body?: 
     },
     ...(body === undefined ? {} : { body: JSON.stringify(body) })
   })
-  const text = await response.text()
-  let parsed: unknown = text
-  try {
-    parsed = text === "" ? null : JSON.parse(text)
-  } catch {}
-  if (!response.ok) {
-    const headers: Record<string, string> = {}
-    response.headers.forEach((value, name) => {
-      headers[name] = value
-    })
-    throw errorFromResponse(response.status, parsed, headers)
-  }
-  return parsed as Record<string, unknown>
+  return (await answerOf(response)) as Record<string, unknown>
 }
 
 const showView = (context: Context, view: Record<string, unknown>) =>

@@ -55,6 +55,11 @@ export const request = async (
       cause
     })
   }
+  return { status: response.status, body: await answerOf(response) }
+}
+
+/** A response's body as JSON (or its text); an answer that is not 2xx rejects with the SDK's error. */
+export const answerOf = async (response: Response): Promise<unknown> => {
   const text = await response.text()
   let parsed: unknown = text
   try {
@@ -67,7 +72,7 @@ export const request = async (
     })
     throw errorFromResponse(response.status, parsed, headers)
   }
-  return { status: response.status, body: parsed }
+  return parsed
 }
 
 /** `--data '{"monto":10}'` or `--data @file.json`. */
