@@ -5,7 +5,7 @@
  */
 import { Amount, Fees, Instrument, Money, Validation, Venezuela } from "@switch/core"
 import { Either, ParseResult, Schema } from "effect"
-import type { MerchantRow, StoredLimit } from "../merchants/Merchants.js"
+import type { MerchantRow, StoredLimit } from "../platform/Merchants.js"
 
 /** A percentage from 0 to 100 with at most 2 decimals, read into basis points. */
 const Percent = Schema.transformOrFail(

@@ -1,7 +1,7 @@
 /** What the payment page's service shows and answers: its models, refusals and bank parties. */
 import { type BankCalendar, Caps, type LinkMachine, type Ports, type Resultado } from "@switch/core"
 import type { Option } from "effect"
-import type { MerchantRow } from "../merchants/Merchants.js"
+import type { MerchantRow } from "../platform/Merchants.js"
 import type { Payer } from "./Input.js"
 import type { CheckoutLink } from "./Settle.js"
 

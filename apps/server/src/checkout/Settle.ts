@@ -13,7 +13,7 @@ import { joinCustomer } from "../clientes/Clientes.js"
 import { snapshot } from "../links/LinksService.js"
 import { LINK_COLUMNS, type LinkRow } from "../links/LinkView.js"
 import { markPaid } from "../links/Payments.js"
-import type { MerchantRow } from "../merchants/Merchants.js"
+import type { MerchantRow } from "../platform/Merchants.js"
 
 /** A link as the checkout reads it: the API columns plus its merchant. */
 export interface CheckoutLink extends LinkRow {

@@ -5,8 +5,8 @@ import { type Instrument, type Ports, Validation } from "@switch/core"
 import { Effect, Either, Option, type Schema } from "effect"
 import { type AdminRow, isOwnedBy } from "../admin/AdminBody.js"
 import { Banks } from "../bank/Banks.js"
-import { findMerchant, type MerchantRow } from "../merchants/Merchants.js"
 import { resolveNow } from "../platform/CheckoutClock.js"
+import { findMerchant, type MerchantRow } from "../platform/Merchants.js"
 import type { OpRow } from "./Store.js"
 
 /**

@@ -18,7 +18,7 @@ import {
 import { Fees, LinkMachine, LinkRequest, Money, Split, Validation } from "@switch/core"
 import { Clock, Context, Effect, Either, Layer, Option, Runtime } from "effect"
 import { Settings } from "../Config.js"
-import { findMerchant, type MerchantRow } from "../merchants/Merchants.js"
+import { findMerchant, type MerchantRow } from "../platform/Merchants.js"
 import { PgPool } from "../platform/Sql.js"
 import { isUuid } from "../platform/Uuid.js"
 import type { LinkFilters } from "./LinkFilters.js"

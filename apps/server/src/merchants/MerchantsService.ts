@@ -19,7 +19,7 @@ import { Context, Effect, Either, Layer, Option, Redacted } from "effect"
 import { Settings } from "../Config.js"
 import * as KeyCache from "../http/KeyCache.js"
 import * as Keys from "../http/Keys.js"
-import { findMerchant } from "./Merchants.js"
+import { findMerchant } from "../platform/Merchants.js"
 
 const RESERVED_LABELS = ["service-key:", "partner:"]
 

@@ -12,7 +12,7 @@ import { Data, Effect, Option } from "effect"
 import { Settings } from "../Config.js"
 import { currentRate } from "./TasaBcv.js"
 
-/** The merchant facts the limits read (a `merchants/Merchants.ts` `MerchantRow` has them). */
+/** The merchant facts the limits read (a `Merchants.ts` `MerchantRow` has them). */
 export interface MerchantLimits {
   readonly id: string
   /** Whether an operator reviewed the merchant, lifting the new-account caps. */
