@@ -53,12 +53,7 @@ export interface StateStat {
 }
 
 /** Items a payer can still pay or that are being paid: the batch is not finished while any is. */
-export const OPEN_STATES: ReadonlyArray<LinkMachine.LinkState> = [
-  "pendiente",
-  "cobrando",
-  "procesando",
-  "revision"
-]
+export const OPEN_STATES: ReadonlyArray<LinkMachine.LinkState> = ["pendiente", ...LinkMachine.InFlightStates]
 
 /** The summary of a batch from its per-state stats (states already as the payer sees them). */
 export const summarize = (stats: ReadonlyArray<StateStat>): Lotes.LoteResumen => {
