@@ -78,9 +78,7 @@ const KNOWN_FEATURE_IMPORTS = {
   // A batch is a list of links.
   "lotes/LoteView.ts": ["links/LinkView.ts"],
   "lotes/LotesService.ts": ["links/LinkView.ts"],
-  "settlement/Settlement.ts": ["bank/Banks.ts"],
-  // The job runner runs the settlement task beside the webhook deliveries.
-  "webhooks/JobQueue.ts": ["settlement/Settlement.ts"]
+  "settlement/Settlement.ts": ["bank/Banks.ts"]
 }
 
 /** The regular expression of exactly one file under apps/server/src. */

@@ -41,7 +41,8 @@ import { ConfigApiLive, LlavesApiLive, RegistroApiLive } from "./merchants/Merch
 import { MerchantsServiceLive } from "./merchants/MerchantsService.js"
 import { RateLimiter, RateLimiterLive } from "./platform/RateLimiter.js"
 import { RecibosApiLive, TransaccionesApiLive } from "./recibos/RecibosApi.js"
-import { JobQueueLive, unlockAbandoned } from "./webhooks/JobQueue.js"
+import * as Settlement from "./settlement/Settlement.js"
+import { JobQueueLive, type JobTask, unlockAbandoned } from "./webhooks/JobQueue.js"
 import { WebhookSenderLive } from "./webhooks/Sender.js"
 import { WebhooksApiLive } from "./webhooks/WebhooksApi.js"
 import { WebhooksServiceLive } from "./webhooks/WebhooksService.js"
@@ -139,6 +140,12 @@ const DOCS_CONFIG = {
   authentication: { preferredSecurityScheme: "x-switch-key" }
 } as HttpApiScalar.ScalarConfig
 
+/** The job runner's tasks besides the webhook deliveries: immediate settlement. */
+const JOB_TASKS: Readonly<Record<string, JobTask>> = {
+  [Settlement.TASK]: (p) =>
+    Settlement.runSettlement({ link_id: String(p.link_id), consulta: Number(p.consulta ?? 0) })
+}
+
 /**
  * The whole HTTP side, listening on `port` (0 picks a free one) on `host`. Link creation, the
  * hottest route, is served as a lane (http/Lane.ts) in front of the HttpApi app.
@@ -158,7 +165,7 @@ export const HttpLive = (options: { readonly port: number; readonly host?: strin
     Layer.provide(LinksLaneLive.pipe(Layer.provide(Layer.succeed(Lanes, lanes)))),
     HttpServer.withLogAddress,
     Layer.provideMerge(HousekeepingLive),
-    Layer.provideMerge(JobQueueLive),
+    Layer.provideMerge(JobQueueLive(JOB_TASKS)),
     Layer.provideMerge(CheckoutReconcilerLive),
     Layer.provideMerge(ReconcilerLive),
     Layer.provideMerge(KeyCacheLive),

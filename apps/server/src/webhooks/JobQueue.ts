@@ -12,7 +12,8 @@
  * dead (or stalled that long) process can be. A live sibling's ids keep beating, so its jobs
  * are never touched.
  *
- * Tasks: `webhook_entrega` (one delivery attempt) and `liquidar` (immediate settlement).
+ * Tasks: `webhook_entrega` (one delivery attempt) and those the composition hands in
+ * (`Http.ts`: `liquidar`, immediate settlement), so the runner imports no other feature.
  */
 import { hostname } from "node:os"
 import { SqlClient } from "@effect/sql"
@@ -21,7 +22,6 @@ import { Effect, Layer, Option, Redacted, Runtime, Schedule } from "effect"
 import { Logger, run, type TaskList } from "graphile-worker"
 import Pg from "pg"
 import type { Settings } from "../Config.js"
-import * as Settlement from "../settlement/Settlement.js"
 import * as Deliveries from "./Deliveries.js"
 import type { WebhookSender } from "./Sender.js"
 
@@ -32,6 +32,12 @@ const POOL_SIZE = 8
 
 const asRecord = (payload: unknown): Record<string, unknown> =>
   typeof payload === "object" && payload !== null ? (payload as Record<string, unknown>) : {}
+
+/** What a task may use: the sender, the settings and Postgres (and the banks, when provided). */
+export type JobEnv = PgClient.PgClient | SqlClient.SqlClient | Settings | WebhookSender
+
+/** One run of a job, from its payload. */
+export type JobTask = (payload: Record<string, unknown>) => Effect.Effect<unknown, unknown, JobEnv>
 
 /** Longer than any of our jobs runs (a delivery attempt: 10 s; a settlement: three bank calls). */
 const ABANDONED_AFTER = "5 minutes"
@@ -120,69 +126,70 @@ const registry = (alive: Set<string>): GraphileConfig.Plugin => ({
   }
 })
 
-/** The runner; its tasks use the sender, the banks (when provided) and Postgres. */
-export const JobQueueLive = Layer.scopedDiscard(
-  Effect.gen(function* () {
-    const pg = yield* PgClient.PgClient
-    const runtime = yield* Effect.runtime<
-      PgClient.PgClient | SqlClient.SqlClient | Settings | WebhookSender
-    >()
-    const runJob = Runtime.runPromise(runtime)
-    const url = Option.fromNullable(pg.config.url).pipe(Option.map(Redacted.value), Option.getOrUndefined)
-    const logger = new Logger(() => (level, message) => {
-      if (level === "error" || level === "warning") runJob(Effect.logWarning(`graphile-worker: ${message}`))
-    })
-    const taskList: TaskList = {
-      [Deliveries.TASK]: async (payload) => {
-        const p = asRecord(payload)
-        await runJob(Deliveries.runAttempt({ id: String(p.id), intento: Number(p.intento) }))
-      },
-      [Settlement.TASK]: async (payload) => {
-        const p = asRecord(payload)
-        await runJob(
-          Settlement.runSettlement({ link_id: String(p.link_id), consulta: Number(p.consulta ?? 0) })
+/** The runner of the webhook deliveries and of `tasks`, by job name. */
+export const JobQueueLive = (tasks: Readonly<Record<string, JobTask>>) =>
+  Layer.scopedDiscard(
+    Effect.gen(function* () {
+      const pg = yield* PgClient.PgClient
+      const runtime = yield* Effect.runtime<JobEnv>()
+      const runJob = Runtime.runPromise(runtime)
+      const url = Option.fromNullable(pg.config.url).pipe(Option.map(Redacted.value), Option.getOrUndefined)
+      const logger = new Logger(() => (level, message) => {
+        if (level === "error" || level === "warning") runJob(Effect.logWarning(`graphile-worker: ${message}`))
+      })
+      const taskList: TaskList = {
+        [Deliveries.TASK]: async (payload) => {
+          const p = asRecord(payload)
+          await runJob(Deliveries.runAttempt({ id: String(p.id), intento: Number(p.intento) }))
+        },
+        ...Object.fromEntries(
+          Object.entries(tasks).map(([name, task]) => [
+            name,
+            async (payload: unknown) => {
+              await runJob(task(asRecord(payload)))
+            }
+          ])
         )
       }
-    }
-    const pool = yield* Effect.acquireRelease(
-      Effect.sync(() => {
-        const created = new Pg.Pool({
-          connectionString: url,
-          max: POOL_SIZE,
-          application_name: "switch-jobs"
-        })
-        created.on("error", () => undefined)
-        return created
-      }),
-      (p) => Effect.promise(() => p.end().catch(() => undefined))
-    )
-    const alive = new Set<string>()
-    // Started beside the HTTP server rather than before it, so start-up is not longer for it.
-    const runner = Effect.acquireRelease(
-      Effect.promise(() =>
-        run({
-          pgPool: pool,
-          concurrency: CONCURRENCY,
-          pollInterval: POLL_MS,
-          noHandleSignals: true,
-          taskList,
-          logger,
-          preset: { plugins: [registry(alive)] }
-        })
-      ),
-      (r) => Effect.promise(() => r.stop().catch(() => undefined))
-    )
-    // The first beat runs at start-up: jobs of workers that died long enough ago are freed now.
-    yield* Effect.forkScoped(
-      Effect.suspend(() => heartbeat([...alive])).pipe(
-        Effect.catchAllCause((cause) => Effect.logWarning("job runner heartbeat failed", cause)),
-        Effect.repeat(Schedule.spaced(LATIDO))
+      const pool = yield* Effect.acquireRelease(
+        Effect.sync(() => {
+          const created = new Pg.Pool({
+            connectionString: url,
+            max: POOL_SIZE,
+            application_name: "switch-jobs"
+          })
+          created.on("error", () => undefined)
+          return created
+        }),
+        (p) => Effect.promise(() => p.end().catch(() => undefined))
       )
-    )
-    yield* Effect.forkScoped(
-      Effect.scoped(Effect.zipRight(runner, Effect.never)).pipe(
-        Effect.catchAllCause((cause) => Effect.logError("the job runner stopped", cause))
+      const alive = new Set<string>()
+      // Started beside the HTTP server rather than before it, so start-up is not longer for it.
+      const runner = Effect.acquireRelease(
+        Effect.promise(() =>
+          run({
+            pgPool: pool,
+            concurrency: CONCURRENCY,
+            pollInterval: POLL_MS,
+            noHandleSignals: true,
+            taskList,
+            logger,
+            preset: { plugins: [registry(alive)] }
+          })
+        ),
+        (r) => Effect.promise(() => r.stop().catch(() => undefined))
       )
-    )
-  })
-)
+      // The first beat runs at start-up: jobs of workers that died long enough ago are freed now.
+      yield* Effect.forkScoped(
+        Effect.suspend(() => heartbeat([...alive])).pipe(
+          Effect.catchAllCause((cause) => Effect.logWarning("job runner heartbeat failed", cause)),
+          Effect.repeat(Schedule.spaced(LATIDO))
+        )
+      )
+      yield* Effect.forkScoped(
+        Effect.scoped(Effect.zipRight(runner, Effect.never)).pipe(
+          Effect.catchAllCause((cause) => Effect.logError("the job runner stopped", cause))
+        )
+      )
+    })
+  )
