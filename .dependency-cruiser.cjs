@@ -59,7 +59,7 @@ const KNOWN_FEATURE_IMPORTS = {
   // The operators' API changes merchants.
   "admin/AdminService.ts": ["merchants/MerchantsService.ts"],
   // The payment page charges links through the bank and records customers.
-  "checkout/CheckoutService.ts": ["bank/Banks.ts", "links/LinksService.ts"],
+  "checkout/CheckoutService.ts": ["links/LinksService.ts"],
   "checkout/Settle.ts": [
     "clientes/Clientes.ts",
     "links/LinkView.ts",
@@ -67,18 +67,15 @@ const KNOWN_FEATURE_IMPORTS = {
     "links/Payments.ts"
   ],
   // The direct API shares the admin view of a merchant.
-  "direct/Common.ts": ["admin/AdminBody.ts", "bank/Banks.ts"],
-  "direct/DirectApi.ts": ["bank/Banks.ts"],
-  "direct/Pagos.ts": ["bank/HttpBank.ts"],
+  "direct/Common.ts": ["admin/AdminBody.ts"],
   // WhatsApp Flows collects through the direct API's steps.
-  "flows/CollectorLive.ts": ["bank/Banks.ts", "direct/Cobros.ts", "direct/Store.ts"],
+  "flows/CollectorLive.ts": ["direct/Cobros.ts", "direct/Store.ts"],
   // A link shows its split and queues its settlement when paid.
   "links/LinkView.ts": ["settlement/Reparto.ts"],
   "links/Payments.ts": ["settlement/Settlement.ts"],
   // A batch is a list of links.
   "lotes/LoteView.ts": ["links/LinkView.ts"],
-  "lotes/LotesService.ts": ["links/LinkView.ts"],
-  "settlement/Settlement.ts": ["bank/Banks.ts"]
+  "lotes/LotesService.ts": ["links/LinkView.ts"]
 }
 
 /** The regular expression of exactly one file under apps/server/src. */

@@ -8,10 +8,10 @@ import type { PgClient } from "@effect/sql-pg"
 import { type Caller, Direct } from "@switch/api"
 import { Money } from "@switch/core"
 import { Effect, Layer } from "effect"
-import type { Banks } from "../bank/Banks.js"
 import type { Settings } from "../Config.js"
 import { collect, requestCode } from "../direct/Cobros.js"
 import { resultado } from "../direct/Store.js"
+import type { Banks } from "../platform/bank/Banks.js"
 import { type CollectOrder, FlowCollector, type Refused } from "./Collector.js"
 
 const refusal = (error: unknown): Refused => {
