@@ -56,8 +56,6 @@ const ROOTS = [`${SRC}main\\.ts$`, `${SRC}Http\\.ts$`, `${SRC}Prepare\\.ts$`]
  * provided in Http.ts; then delete its line. Never add a line: a new one fails the lint.
  */
 const KNOWN_FEATURE_IMPORTS = {
-  // The operators' API changes merchants.
-  "admin/AdminService.ts": ["merchants/MerchantsService.ts"],
   // The payment page charges links through the bank and records customers.
   "checkout/CheckoutService.ts": ["links/LinksService.ts"],
   "checkout/Settle.ts": [
@@ -66,8 +64,6 @@ const KNOWN_FEATURE_IMPORTS = {
     "links/LinksService.ts",
     "links/Payments.ts"
   ],
-  // The direct API shares the admin view of a merchant.
-  "direct/Common.ts": ["admin/AdminBody.ts"],
   // WhatsApp Flows collects through the direct API's steps.
   "flows/CollectorLive.ts": ["direct/Cobros.ts", "direct/Store.ts"],
   // A link shows its split and queues its settlement when paid.

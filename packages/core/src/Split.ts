@@ -231,18 +231,9 @@ export interface MerchantSplitFacts {
   readonly approvedAccounts: ReadonlyArray<Instrument>
 }
 
-// Separators carry no meaning in ids and numbers ("V-12.345.678" is "V12345678").
-const normalize = (text: string): string => text.toUpperCase().replace(/[\s.\-_]/g, "")
-
 /** Whether an account is one the merchant approved: same type, bank, number and holder id. */
 export const isApproved = (cuenta: Instrument, approved: ReadonlyArray<Instrument>): boolean =>
-  approved.some(
-    (account) =>
-      account.tipo === cuenta.tipo &&
-      account.banco === cuenta.banco &&
-      normalize(account.valor) === normalize(cuenta.valor) &&
-      normalize(account.identificacion) === normalize(cuenta.identificacion)
-  )
+  approved.some((account) => InstrumentSchema.sameAccount(account, cuenta))
 
 /**
  * Checks a decoded split against the merchant when the link is created. Order: the pilot is
