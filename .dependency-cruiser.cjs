@@ -56,7 +56,7 @@ const ROOTS = [`${SRC}main\\.ts$`, `${SRC}Http\\.ts$`, `${SRC}Prepare\\.ts$`]
  * provided in Http.ts; then delete its line. Never add a line: a new one fails the lint.
  */
 const KNOWN_FEATURE_IMPORTS = {
-  // The payment page charges links through the bank and records customers.
+  // The payment page charges links and records customers.
   "checkout/CheckoutService.ts": ["links/LinksService.ts"],
   "checkout/Settle.ts": [
     "clientes/Clientes.ts",
@@ -66,12 +66,8 @@ const KNOWN_FEATURE_IMPORTS = {
   ],
   // WhatsApp Flows collects through the direct API's steps.
   "flows/CollectorLive.ts": ["direct/Cobros.ts", "direct/Store.ts"],
-  // A link shows its split and queues its settlement when paid.
-  "links/LinkView.ts": ["settlement/Reparto.ts"],
-  "links/Payments.ts": ["settlement/Settlement.ts"],
-  // A batch is a list of links.
-  "lotes/LoteView.ts": ["links/LinkView.ts"],
-  "lotes/LotesService.ts": ["links/LinkView.ts"]
+  // A paid link queues its settlement.
+  "links/Payments.ts": ["settlement/Settlement.ts"]
 }
 
 /** The regular expression of exactly one file under apps/server/src. */
