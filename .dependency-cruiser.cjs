@@ -64,8 +64,6 @@ const KNOWN_FEATURE_IMPORTS = {
     "links/LinksService.ts",
     "links/Payments.ts"
   ],
-  // WhatsApp Flows collects through the direct API's steps.
-  "flows/CollectorLive.ts": ["direct/Cobros.ts", "direct/Store.ts"],
   // A paid link queues its settlement.
   "links/Payments.ts": ["settlement/Settlement.ts"]
 }
