@@ -3,8 +3,8 @@ import type { Links, Mode } from "@switch/api"
 import { Fees, LinkMachine, Money, Split } from "@switch/core"
 import { linkUrl, qrPngUrl, waDeeplink } from "../platform/LinkText.js"
 
-/** The link's addresses and search text, shared with batches (platform/LinkText.ts). */
-export { linkUrl, qrPngUrl, searchable, waDeeplink } from "../platform/LinkText.js"
+/** The links' search text, shared with batches (platform/LinkText.ts). */
+export { searchable } from "../platform/LinkText.js"
 
 /** A `links` row as the queries select it. */
 export interface LinkRow {
