@@ -56,29 +56,16 @@ const ROOTS = [`${SRC}main\\.ts$`, `${SRC}Http\\.ts$`, `${SRC}Prepare\\.ts$`]
  * provided in Http.ts; then delete its line. Never add a line: a new one fails the lint.
  */
 const KNOWN_FEATURE_IMPORTS = {
-  // The operators' API changes merchants.
-  "admin/AdminService.ts": ["merchants/MerchantsService.ts"],
-  // The payment page charges links through the bank and records customers.
-  "checkout/CheckoutService.ts": ["bank/Banks.ts", "links/LinksService.ts"],
+  // The payment page charges links and records customers.
+  "checkout/CheckoutService.ts": ["links/LinksService.ts"],
   "checkout/Settle.ts": [
     "clientes/Clientes.ts",
     "links/LinkView.ts",
     "links/LinksService.ts",
     "links/Payments.ts"
   ],
-  // The direct API shares the admin view of a merchant.
-  "direct/Common.ts": ["admin/AdminBody.ts", "bank/Banks.ts"],
-  "direct/DirectApi.ts": ["bank/Banks.ts"],
-  "direct/Pagos.ts": ["bank/HttpBank.ts"],
-  // WhatsApp Flows collects through the direct API's steps.
-  "flows/CollectorLive.ts": ["bank/Banks.ts", "direct/Cobros.ts", "direct/Store.ts"],
-  // A link shows its split and queues its settlement when paid.
-  "links/LinkView.ts": ["settlement/Reparto.ts"],
-  "links/Payments.ts": ["settlement/Settlement.ts"],
-  // A batch is a list of links.
-  "lotes/LoteView.ts": ["links/LinkView.ts"],
-  "lotes/LotesService.ts": ["links/LinkView.ts"],
-  "settlement/Settlement.ts": ["bank/Banks.ts"]
+  // A paid link queues its settlement.
+  "links/Payments.ts": ["settlement/Settlement.ts"]
 }
 
 /** The regular expression of exactly one file under apps/server/src. */

@@ -11,10 +11,10 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { resolve } from "node:path"
 import { NodeRuntime } from "@effect/platform-node"
 import { Effect, Either, FiberRef, Layer, Logger, LogLevel } from "effect"
-import { localBankSim } from "./bank/LocalBankSim.js"
 import { checkEnvironment, fromEnv, hostFromEnv, type ServerSettings, Settings } from "./Config.js"
 import { HttpLive } from "./Http.js"
 import { prepare } from "./Prepare.js"
+import { localBankSim } from "./platform/bank/LocalBankSim.js"
 import { ensureDatabase } from "./platform/Database.js"
 import { PostgresStartError, type RunningPostgres, startPostgres } from "./platform/Postgres.js"
 import { PgLive } from "./platform/Sql.js"
@@ -120,7 +120,7 @@ const listening = (worker: Worker) =>
   })
 
 const primary = Effect.gen(function* () {
-  // Live mode talks to SWITCH_BANK_URL, else to the bank simulator started here (bank/LocalBankSim.ts).
+  // Live mode talks to SWITCH_BANK_URL, else to the bank simulator started here (platform/bank/LocalBankSim.ts).
   if (!env.SWITCH_BANK_URL) {
     const sim = yield* localBankSim
     if (sim.url !== null) env.SWITCH_BANK_URL = sim.url

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Either, FastCheck as fc } from "effect"
+import { Either, FastCheck as fc, Option } from "effect"
 import * as Caps from "./Caps.js"
 import * as Money from "./Money.js"
 
@@ -424,4 +424,102 @@ describe("Caps: dollar limits fail closed without a rate", () => {
     expect(Caps.rateIsFresh(setAt, new Date("2026-11-22T12:00:00Z"), 48)).toBe(true)
     expect(Caps.rateIsFresh(setAt, new Date("2026-11-22T12:00:00.001Z"), 48)).toBe(false)
   })
+})
+
+describe("Caps: which limits apply", () => {
+  const arbNullableLimit = fc.option(arbLimit, { nil: null, freq: 3 })
+  const arbMerchant = fc.record({
+    revisado: fc.boolean(),
+    monto_min: arbNullableLimit,
+    monto_max: arbNullableLimit,
+    max_diario: arbNullableLimit,
+    tope_diario: arbNullableLimit,
+    tope_acumulado: arbNullableLimit
+  })
+
+  it.prop(
+    "the merchant's own limits apply in both modes; the new-account caps on live money only",
+    [arbMerchant],
+    ([merchant]) => {
+      const own = {
+        caps: { topeDiario: merchant.tope_diario, topeAcumulado: merchant.tope_acumulado },
+        limits: { montoMin: merchant.monto_min, montoMax: merchant.monto_max, maxDiario: merchant.max_diario }
+      }
+      expect(Caps.limitsInForce(merchant, "live")).toEqual({ ...own, revisado: merchant.revisado })
+      expect(Caps.limitsInForce(merchant, "test")).toEqual({ ...own, revisado: true })
+    }
+  )
+
+  it("an unreviewed merchant's test money is not held to the new-account caps", () => {
+    const merchant = {
+      revisado: false,
+      monto_min: null,
+      monto_max: null,
+      max_diario: null,
+      tope_diario: null,
+      tope_acumulado: null
+    }
+    const check = (mode: "test" | "live") => {
+      const inForce = Caps.limitsInForce(merchant, mode)
+      return Caps.checkReceiveCap({
+        monto: bs(2_000_000),
+        usadoHoy: bs(0),
+        usadoTotal: bs(0),
+        caps: inForce.caps,
+        revisado: inForce.revisado,
+        tasa
+      })._tag
+    }
+    expect(check("live")).toBe("Rechazado")
+    expect(check("test")).toBe("Permitido")
+  })
+})
+
+describe("Caps: the rate the limits use", () => {
+  const at = new Date("2026-11-22T12:00:00Z")
+  const arbInForce = fc.record({
+    caps: fc.record({ topeDiario: arbOptionalLimit, topeAcumulado: arbOptionalLimit }),
+    limits: fc.record({
+      montoMin: arbOptionalLimit,
+      montoMax: arbOptionalLimit,
+      maxDiario: arbOptionalLimit
+    }),
+    revisado: fc.boolean()
+  })
+  const arbOnRecord = fc.option(
+    fc.record({
+      rate: arbRate,
+      setAt: fc.integer({ min: 0, max: 96 }).map((h) => new Date(at.getTime() - h * 3_600_000))
+    }),
+    { nil: undefined }
+  )
+
+  it.prop(
+    "a fresh rate on record is used; without one, dollar limits fail closed and bolivar ones convert nothing",
+    [arbInForce, arbOnRecord],
+    ([inForce, record]) => {
+      const result = Caps.rateFor(inForce, Option.fromNullable(record), at, 48)
+      if (record !== undefined && Caps.rateIsFresh(record.setAt, at, 48)) {
+        expect(result).toEqual(Either.right(record.rate))
+      } else if (Caps.needsRate(inForce)) {
+        expect(result).toEqual(Either.left("tasa_no_disponible"))
+      } else {
+        expect(result).toEqual(Either.right(Caps.NO_RATE))
+        expect(Money.limitInVes(ves(12_345), Caps.NO_RATE)).toBe(12_345)
+      }
+    }
+  )
+})
+
+describe("Caps: usage", () => {
+  it.prop(
+    "money in flight counts today and in the total; paid money by when it was paid",
+    [arbCents(10 ** 9), arbCents(10 ** 9), arbCents(10 ** 9)],
+    ([pagadoHoy, antes, enCurso]) => {
+      const pagado = bs(pagadoHoy + antes)
+      const used = Caps.usage({ pagadoHoy, pagado, enCurso })
+      expect(used).toEqual({ hoy: pagadoHoy + enCurso, total: pagadoHoy + antes + enCurso })
+      expect(used.hoy).toBeLessThanOrEqual(used.total)
+    }
+  )
 })

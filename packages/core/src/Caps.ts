@@ -13,8 +13,9 @@
  * `used` amounts (paid collections plus those the bank is processing, never rejected ones nor
  * payments to the merchant) separately per mode: caps apply in test mode too, apart from live.
  */
+import { Either, Option } from "effect"
 import type { Cents, Limit, Rate } from "./Money.js"
-import { limitInVes, rateToNumber, Cents as toCents, toNumber } from "./Money.js"
+import { add, limitInVes, rateToNumber, Cents as toCents, toNumber } from "./Money.js"
 
 /** A limit that may be unset (`null` is how the admin API clears one). */
 export type OptionalLimit = Limit | null | undefined
@@ -24,6 +25,36 @@ export const NUEVA_CUENTA_TOPE_DIARIO: Limit = { cents: toCents(30_000), moneda:
 
 /** New-account total cap until the merchant is reviewed: US$ 1,000. */
 export const NUEVA_CUENTA_TOPE_ACUMULADO: Limit = { cents: toCents(100_000), moneda: "USD" }
+
+// ---------------------------------------------------------------------------------------------
+// What counts against the limits
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * The sums the server reads for a merchant in one mode, in bolivar cents: collections paid
+ * (amount plus tip) this Venezuelan day and ever, and those in flight (links the bank is
+ * processing, direct debits at the bank and not yet final). Rejections are never counted.
+ */
+export interface UsageSums {
+  readonly pagadoHoy: Cents
+  readonly pagado: Cents
+  readonly enCurso: Cents
+}
+
+/** What is already counted against the limits: money in flight counts today and in the total. */
+export interface Usage {
+  readonly hoy: Cents
+  readonly total: Cents
+}
+
+/**
+ * Usage from the sums: a collection in flight may still be paid, so it counts against both the
+ * daily and the total limits until the bank says otherwise (SPEC "Limits").
+ */
+export const usage = (sums: UsageSums): Usage => ({
+  hoy: add(sums.pagadoHoy, sums.enCurso),
+  total: add(sums.pagado, sums.enCurso)
+})
 
 // ---------------------------------------------------------------------------------------------
 // Per-charge limits
@@ -283,3 +314,51 @@ export const rateIsFresh = (setAt: Date, at: Date, maxHours: number): boolean =>
 /** Payer text (`motivo`) when a dollar limit cannot be converted: no rate, or a stale one. */
 export const MOTIVO_TASA_NO_DISPONIBLE =
   "Este comercio no puede recibir pagos en este momento porque falta la tasa oficial del BCV. Intenta de nuevo más tarde."
+
+/** A merchant's limit settings as the admin API stores them; `null` is unset. */
+export interface MerchantLimitSettings {
+  /** Whether an operator reviewed the merchant, lifting the new-account caps. */
+  readonly revisado: boolean
+  readonly monto_min: Limit | null
+  readonly monto_max: Limit | null
+  readonly max_diario: Limit | null
+  readonly tope_diario: Limit | null
+  readonly tope_acumulado: Limit | null
+}
+
+/**
+ * Which limits apply to a merchant's charge in `mode`: its own settings in both modes, and the
+ * new-account caps on live money only until it is reviewed (test money rehearses the merchant's
+ * own limits, never the new-account ones).
+ */
+export const limitsInForce = (merchant: MerchantLimitSettings, mode: "test" | "live"): LimitsInForce => ({
+  caps: { topeDiario: merchant.tope_diario, topeAcumulado: merchant.tope_acumulado },
+  limits: { montoMin: merchant.monto_min, montoMax: merchant.monto_max, maxDiario: merchant.max_diario },
+  revisado: merchant.revisado || mode === "test"
+})
+
+/** The BCV rate on record and when it was set. */
+export interface RateOnRecord {
+  readonly rate: Rate
+  readonly setAt: Date
+}
+
+/** One bolivar per dollar: the rate used when no limit in force needs one (it converts nothing). */
+export const NO_RATE: Rate = { _tag: "Rate", scaled: 100_000_000n }
+
+/**
+ * The rate that converts the limits in force at `at`: the rate on record while fresh (see
+ * {@link rateIsFresh}). Without a fresh one, {@link NO_RATE} when every limit in force is in
+ * bolivars, and `tasa_no_disponible` when some is in dollars: the charge fails closed rather than
+ * skip the limit.
+ */
+export const rateFor = (
+  inForce: LimitsInForce,
+  onRecord: Option.Option<RateOnRecord>,
+  at: Date,
+  maxHours: number
+): Either.Either<Rate, "tasa_no_disponible"> => {
+  const fresh = Option.filter(onRecord, (r) => rateIsFresh(r.setAt, at, maxHours))
+  if (Option.isSome(fresh)) return Either.right(fresh.value.rate)
+  return needsRate(inForce) ? Either.left("tasa_no_disponible") : Either.right(NO_RATE)
+}

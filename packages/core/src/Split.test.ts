@@ -436,3 +436,97 @@ describe("Split: reparto view", () => {
     })
   })
 })
+
+describe("Split.repartoJson", () => {
+  it("shows cents as bolivars and basis points as percentages; anything not an object as it is", () => {
+    const part = Split.maskBeneficiary(
+      { cuenta: ana, share: pct(3_333) },
+      { monto: c(3_300), estado: "pagado", referencia_bancaria: "SIMULADO", liquidacion_txn_id: "t1" }
+    )
+    const fixed = Split.maskBeneficiary(
+      { cuenta: beto, share: fijo(150_50) },
+      { monto: c(150_50), estado: "pagado" }
+    )
+    expect(
+      Split.repartoJson(Split.reparto({ montoComercio: c(1_234_56), beneficiarios: [part, fixed] }))
+    ).toEqual({
+      estado: "repartido",
+      moneda: "VES",
+      monto_comercio: 1234.56,
+      monto_repartido: 183.5,
+      beneficiarios: [
+        { ...part, porcentaje: 33.33, monto_fijo: null, monto: 33 },
+        { ...fixed, porcentaje: null, monto_fijo: 150.5, monto: 150.5 }
+      ]
+    })
+    expect(Split.repartoJson(null)).toBeNull()
+    expect(Split.repartoJson("x")).toBe("x")
+  })
+})
+
+describe("Split.simulateSettlement (test mode)", () => {
+  const entryArb = fc
+    .tuple(
+      fc.constantFrom(ana, beto),
+      fc.oneof(fc.integer({ min: 1, max: 10_000 }).map(pct), fc.integer({ min: 1, max: 50_000 }).map(fijo))
+    )
+    .map(([cuenta, share]): Split.SplitEntry => ({ cuenta, share }))
+  const counter = () => {
+    let n = 0
+    return () => `txn-${++n}`
+  }
+
+  it.prop(
+    "without a split the merchant is settled the whole net",
+    [fc.integer({ min: 0, max: 10 ** 9 })],
+    ([n]) => {
+      expect(Split.simulateSettlement(c(n), null, counter())).toEqual({
+        _tag: "Liquidacion",
+        montoComercio: n,
+        pagos: [],
+        reparto: null
+      })
+    }
+  )
+
+  it.prop(
+    "agrees with allocate: the paid parts and the merchant's part add up to the net, each part paid under its own id",
+    [fc.integer({ min: 0, max: 200_000 }), fc.array(entryArb, { minLength: 1, maxLength: 5 })],
+    ([n, split]) => {
+      const neto = c(n)
+      const plan = Split.simulateSettlement(neto, split, counter())
+      const allocated = Split.allocate(neto, split)
+      if (allocated._tag === "NoCubre") {
+        expect(plan._tag).toBe("EnRevision")
+        if (plan._tag !== "EnRevision") return
+        expect(plan.reparto.estado).toBe("en_revision")
+        expect(plan.reparto.monto_repartido).toBe(0)
+        expect(plan.reparto.beneficiarios.every((b) => b.estado === "en_revision")).toBe(true)
+        expect(plan.reparto.beneficiarios.map((b) => b.monto)).toEqual(
+          split.map((entry) => Split.shareOf(neto, entry.share))
+        )
+        return
+      }
+      expect(plan._tag).toBe(allocated.montoComercio === 0 ? "SoloReparto" : "Liquidacion")
+      if (plan._tag === "EnRevision") return
+      const paid = allocated.shares.filter((s) => s.estado === "pendiente")
+      expect(plan.pagos).toEqual(paid.map((s, i) => ({ txnId: `txn-${i + 1}`, monto: s.monto })))
+      expect(plan.pagos.reduce((sum, p) => sum + p.monto, 0) + allocated.montoComercio).toBe(n)
+      if (plan._tag === "Liquidacion") expect(plan.montoComercio).toBe(allocated.montoComercio)
+      expect(plan.reparto?.estado).toBe("repartido")
+      expect(plan.reparto?.monto_comercio).toBe(allocated.montoComercio)
+      for (const [index, b] of (plan.reparto?.beneficiarios ?? []).entries()) {
+        const share = allocated.shares[index]
+        expect(b.monto).toBe(share?.monto)
+        expect(b.estado).toBe(share?.estado === "sin_monto" ? "sin_monto" : "pagado")
+        expect(b.referencia_bancaria).toBe(b.estado === "pagado" ? "SIMULADO" : null)
+        expect(b.liquidacion_txn_id === null).toBe(b.estado !== "pagado")
+      }
+    }
+  )
+
+  it("a split that takes the whole net leaves only its parts: SoloReparto", () => {
+    const plan = Split.simulateSettlement(c(9_900), [{ cuenta: ana, share: pct(10_000) }], counter())
+    expect(plan).toMatchObject({ _tag: "SoloReparto", pagos: [{ txnId: "txn-1", monto: 9_900 }] })
+  })
+})

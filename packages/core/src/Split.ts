@@ -231,18 +231,9 @@ export interface MerchantSplitFacts {
   readonly approvedAccounts: ReadonlyArray<Instrument>
 }
 
-// Separators carry no meaning in ids and numbers ("V-12.345.678" is "V12345678").
-const normalize = (text: string): string => text.toUpperCase().replace(/[\s.\-_]/g, "")
-
 /** Whether an account is one the merchant approved: same type, bank, number and holder id. */
 export const isApproved = (cuenta: Instrument, approved: ReadonlyArray<Instrument>): boolean =>
-  approved.some(
-    (account) =>
-      account.tipo === cuenta.tipo &&
-      account.banco === cuenta.banco &&
-      normalize(account.valor) === normalize(cuenta.valor) &&
-      normalize(account.identificacion) === normalize(cuenta.identificacion)
-  )
+  approved.some((account) => InstrumentSchema.sameAccount(account, cuenta))
 
 /**
  * Checks a decoded split against the merchant when the link is created. Order: the pilot is
@@ -384,3 +375,108 @@ export const reparto = (input: {
   monto_repartido: Money.sum(input.beneficiarios.filter((b) => b.estado === "pagado").map((b) => b.monto)),
   beneficiarios: input.beneficiarios
 })
+
+/** A stored `reparto` as the API shows it: amounts in bolivars, percentages as numbers. */
+export const repartoJson = (stored: unknown): unknown => {
+  if (stored === null || typeof stored !== "object") return stored
+  const r = stored as RepartoView
+  const bs = (cents: number) => Money.toNumber(Money.Cents(cents))
+  return {
+    estado: r.estado,
+    moneda: r.moneda,
+    monto_comercio: bs(r.monto_comercio),
+    monto_repartido: bs(r.monto_repartido),
+    beneficiarios: r.beneficiarios.map((b) => ({
+      ...b,
+      porcentaje: b.porcentaje === null ? null : Money.percentFromBasisPoints(b.porcentaje),
+      monto_fijo: b.monto_fijo === null ? null : bs(b.monto_fijo),
+      monto: bs(b.monto)
+    }))
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Test mode: the settlement simulated
+
+/** A beneficiary's part recorded as paid in test mode, under its own transaction id. */
+export interface PagoSimulado {
+  readonly txnId: string
+  readonly monto: Cents
+}
+
+/**
+ * What test mode does instead of paying the net of a paid link with immediate settlement
+ * (SPEC "Split rules": in test mode the split is simulated):
+ * - `EnRevision`: the net does not cover the split; nobody is paid, the `reparto` (every part
+ *   `en_revision`) is stored, and nothing is settled nor `link.acreditado` sent;
+ * - `SoloReparto`: the split takes the whole net; its parts are paid and `link.acreditado` says
+ *   0 under the payer's payment id, with no settlement of the merchant's;
+ * - `Liquidacion`: the merchant's part (the whole net without a split) is settled at once,
+ *   after the split's parts are paid.
+ * Every paid part and the settlement carry the bank reference `SIMULADO`.
+ */
+export type SimulatedSettlement =
+  | { readonly _tag: "EnRevision"; readonly reparto: RepartoView }
+  | {
+      readonly _tag: "SoloReparto"
+      readonly pagos: ReadonlyArray<PagoSimulado>
+      readonly reparto: RepartoView
+    }
+  | {
+      readonly _tag: "Liquidacion"
+      readonly montoComercio: Cents
+      readonly pagos: ReadonlyArray<PagoSimulado>
+      /** None without a split. */
+      readonly reparto: RepartoView | null
+    }
+
+/** The bank reference of every simulated payment. */
+export const REFERENCIA_SIMULADA = "SIMULADO"
+
+/**
+ * Settles `neto` in test mode: shares it among `split` (none: the merchant takes it all) and
+ * says what to record. `newId` names each paid part's transaction, in the split's order.
+ */
+export const simulateSettlement = (
+  neto: Cents,
+  split: ReadonlyArray<SplitEntry> | null,
+  newId: () => string
+): SimulatedSettlement => {
+  if (split === null) return { _tag: "Liquidacion", montoComercio: neto, pagos: [], reparto: null }
+  const allocated = allocate(neto, split)
+  if (allocated._tag === "NoCubre") {
+    return {
+      _tag: "EnRevision",
+      reparto: reparto({
+        montoComercio: Money.zero,
+        beneficiarios: split.map((entry) =>
+          maskBeneficiary(entry, { monto: shareOf(neto, entry.share), estado: "en_revision" })
+        )
+      })
+    }
+  }
+  const pagos: Array<PagoSimulado> = []
+  const beneficiarios: Array<BeneficiarioView> = []
+  for (const share of allocated.shares) {
+    const entry = split[share.index]
+    if (entry === undefined) continue
+    if (share.estado === "sin_monto") {
+      beneficiarios.push(maskBeneficiary(entry, { monto: share.monto, estado: "sin_monto" }))
+      continue
+    }
+    const txnId = newId()
+    pagos.push({ txnId, monto: share.monto })
+    beneficiarios.push(
+      maskBeneficiary(entry, {
+        monto: share.monto,
+        estado: "pagado",
+        referencia_bancaria: REFERENCIA_SIMULADA,
+        liquidacion_txn_id: txnId
+      })
+    )
+  }
+  const view = reparto({ montoComercio: allocated.montoComercio, beneficiarios })
+  return allocated.montoComercio === 0
+    ? { _tag: "SoloReparto", pagos, reparto: view }
+    : { _tag: "Liquidacion", montoComercio: allocated.montoComercio, pagos, reparto: view }
+}

@@ -1,9 +1,9 @@
 /**
  * Bodies of the operators' admin API and the pure rules that apply them to a merchant row:
- * which fields a PATCH may carry, how percentages and money limits are stored, and the checks
- * on settlement and approved accounts (valid account or phone, own name for settlement).
+ * which fields a PATCH may carry, how percentages and money limits are stored, and the
+ * settlement account a merchant will have (checked, and in its own name, by core's `Instrument`).
  */
-import { Amount, Fees, Instrument, Money, Validation, Venezuela } from "@switch/core"
+import { Amount, Fees, Instrument, Money, Validation } from "@switch/core"
 import { Either, ParseResult, Schema } from "effect"
 import type { MerchantRow, StoredLimit } from "../platform/Merchants.js"
 
@@ -99,73 +99,10 @@ export const decode =
   (input: unknown): Either.Either<A, Validation.FieldErrors> =>
     Either.mapLeft(Schema.decodeUnknownEither(schema, Validation.strict)(input), Validation.fieldErrors)
 
-const normalizeId = (text: string) => text.toUpperCase().replace(/[\s.\-_]/g, "")
-
-/**
- * Checks an Instrument beyond its shape and returns it in canonical form: an account must be
- * 20 digits of the bank it names with valid check digits, a phone a Venezuelan mobile, and the
- * holder id a valid cédula, RIF or passport. `field` prefixes the error paths.
- */
-export const checkInstrument = (
-  field: string,
-  cuenta: Instrument.Instrument
-): Either.Either<Instrument.Instrument, Validation.FieldErrors> => {
-  const errors: Record<string, Array<string>> = {}
-  const add = (path: string, message: string) => {
-    const key = field === "" ? path : `${field}.${path}`
-    errors[key] = [...(errors[key] ?? []), message]
-  }
-  let valor = cuenta.valor
-  if (cuenta.tipo === "cuenta") {
-    const account = Venezuela.validateAccount(cuenta.valor)
-    if (Either.isLeft(account)) add("valor", Venezuela.accountIssueMessage[account.left])
-    else {
-      valor = account.right
-      if (valor.slice(0, 4) !== cuenta.banco) add("banco", "no coincide con el banco de la cuenta")
-    }
-  } else {
-    const phone = Venezuela.normalizePhone(cuenta.valor)
-    if (phone._tag === "None") add("valor", "no es un teléfono móvil venezolano válido")
-    else valor = phone.value
-  }
-  if (!Venezuela.isBankCode(cuenta.banco)) add("banco", "no corresponde a un banco conocido")
-  const id = Venezuela.parseIdentificacion(cuenta.identificacion, cuenta.tipo_doc)
-  if (Either.isLeft(id)) add("identificacion", Venezuela.identificacionIssueMessage[id.left])
-  if (Object.keys(errors).length > 0 || Either.isLeft(id)) return Either.left({ fieldErrors: errors })
-  return Either.right({
-    ...cuenta,
-    valor,
-    identificacion: Venezuela.formatIdentificacion(id.right),
-    tipo_doc: id.right.tipo_doc
-  })
-}
-
 /** A merchant row as the admin API reads it: every column. */
 export interface AdminRow extends MerchantRow {
-  readonly identificacion: string
-  readonly tipo_doc: string | null
   readonly email: string
 }
-
-/** Whether an Instrument's holder is the merchant itself (SPEC: receiving accounts are in its own name). */
-export const isOwnedBy = (cuenta: Instrument.Instrument, merchant: AdminRow): boolean => {
-  const own = Venezuela.parseIdentificacion(merchant.identificacion, merchant.tipo_doc ?? undefined)
-  const theirs = Venezuela.parseIdentificacion(cuenta.identificacion, cuenta.tipo_doc)
-  if (Either.isRight(own) && Either.isRight(theirs)) {
-    return own.right.tipo_doc === theirs.right.tipo_doc && own.right.numero === theirs.right.numero
-  }
-  return normalizeId(merchant.identificacion) === normalizeId(cuenta.identificacion)
-}
-
-/** Same type, bank, number and holder id: the split's approval match. */
-export const sameAccount = (a: Instrument.Instrument, b: Instrument.Instrument): boolean =>
-  a.tipo === b.tipo &&
-  a.banco === b.banco &&
-  normalizeId(a.valor) === normalizeId(b.valor) &&
-  normalizeId(a.identificacion) === normalizeId(b.identificacion)
-
-/** Most approved accounts a merchant may hold (SPEC: up to 20). */
-export const MAX_CUENTAS_APROBADAS = 20
 
 const toStored = (limit: typeof Limit.Type | null): StoredLimit | null =>
   limit === null ? null : { cents: limit.monto, moneda: limit.moneda }
@@ -192,9 +129,9 @@ export const settlementAccount = (
     const cuenta = given === null ? null : row.cuenta_liquidacion
     return cuenta === null && required ? Either.left({ _tag: "AccountRequired" }) : Either.right(cuenta)
   }
-  const checked = checkInstrument("cuenta_liquidacion", given)
+  const checked = Instrument.check("cuenta_liquidacion", given)
   if (Either.isLeft(checked)) return Either.left({ _tag: "Invalid", detail: checked.left })
-  if (!isOwnedBy(checked.right, row)) {
+  if (!Instrument.isOwnedBy(checked.right, row)) {
     return Either.left({
       _tag: "Invalid",
       detail: Validation.fieldError(

@@ -7,19 +7,16 @@ import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { Instrument, type Validation } from "@switch/core"
 import { Context, Effect, Either, Layer, Option, Schema } from "effect"
-import { insertKey } from "../merchants/MerchantsService.js"
+import { insertKey } from "../http/Keys.js"
 import * as TasaBcv from "../platform/TasaBcv.js"
 import {
   type AdminRow,
   ApproveBody,
   adminView,
   applyPatch,
-  checkInstrument,
   decode,
-  MAX_CUENTAS_APROBADAS,
   PatchBody,
   type PatchFailure,
-  sameAccount,
   settlementAccount,
   TasaBody
 } from "./AdminBody.js"
@@ -214,19 +211,19 @@ export const AdminServiceLive = Layer.effect(
     const addApprovedAccount = (codigo: string, input: unknown) =>
       Effect.gen(function* () {
         const raw = yield* decodeOr(Instrument.Instrument, input)
-        const cuenta = yield* Either.mapLeft(checkInstrument("", raw), AdminError.validation)
+        const cuenta = yield* Either.mapLeft(Instrument.check("", raw), AdminError.validation)
         return yield* sql.withTransaction(
           Effect.gen(function* () {
             const row = yield* lock(codigo)
             const current = row.cuentas_aprobadas
-            if (current.some((approved) => sameAccount(approved, cuenta))) {
+            if (current.some((approved) => Instrument.sameAccount(approved, cuenta))) {
               return { added: false, cuentas_aprobadas: current }
             }
-            if (current.length >= MAX_CUENTAS_APROBADAS) {
+            if (current.length >= Instrument.MAX_CUENTAS_APROBADAS) {
               return yield* Effect.fail(
                 AdminError.conflict(
                   "limite_cuentas",
-                  `El comercio ya tiene ${MAX_CUENTAS_APROBADAS} cuentas aprobadas.`
+                  `El comercio ya tiene ${Instrument.MAX_CUENTAS_APROBADAS} cuentas aprobadas.`
                 )
               )
             }

@@ -1,10 +1,9 @@
 /** What the direct-API steps share: body decoding, the clock, the merchant, the bank of the key's mode. */
 import type { Caller } from "@switch/api"
 import { Direct, Forbidden } from "@switch/api"
-import { type Instrument, type Ports, Validation } from "@switch/core"
+import { Instrument, type Ports, Validation } from "@switch/core"
 import { Effect, Either, Option, type Schema } from "effect"
-import { type AdminRow, isOwnedBy } from "../admin/AdminBody.js"
-import { Banks } from "../bank/Banks.js"
+import { Banks } from "../platform/bank/Banks.js"
 import { resolveNow } from "../platform/CheckoutClock.js"
 import { findMerchant, type MerchantRow } from "../platform/Merchants.js"
 import type { OpRow } from "./Store.js"
@@ -93,7 +92,7 @@ export const requireOwn = (
   field: "cobrador" | "ordenante",
   cuenta: Instrument.Instrument
 ) =>
-  caller.mode === "live" && !isOwnedBy(cuenta, merchant as AdminRow)
+  caller.mode === "live" && !Instrument.isOwnedBy(cuenta, merchant)
     ? Effect.fail(
         new Direct.DirectValidationError({
           detail: {

@@ -11,7 +11,7 @@ import type { Caller } from "@switch/api"
 import { Direct, Forbidden } from "@switch/api"
 import type { Money, Resultado } from "@switch/core"
 import { Effect, Option } from "effect"
-import type { RoutedCreditOrder } from "../bank/HttpBank.js"
+import type { RoutedCreditOrder } from "../platform/bank/HttpBank.js"
 import {
   bankFor,
   decodeBody,

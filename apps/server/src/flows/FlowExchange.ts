@@ -10,7 +10,7 @@ import { BankCalendar, type Instrument, Money, Resultado, Venezuela } from "@swi
 import { Effect, Either, Option } from "effect"
 import { bankClose, Settings } from "../Config.js"
 import * as SafeJson from "../http/SafeJson.js"
-import { type CollectOrder, FlowCollector } from "./Collector.js"
+import { type CollectOrder, FlowCollector } from "../platform/FlowCollector.js"
 import * as Envelope from "./Envelope.js"
 import { SCREENS } from "./FlowDefinition.js"
 import * as FlowToken from "./FlowToken.js"

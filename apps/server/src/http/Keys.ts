@@ -2,9 +2,10 @@
  * API keys: `sk_test_` or `sk_live_` plus 32 random base62 characters. Only a SHA-256 hash
  * is stored (the keys are random enough that a slow hash adds nothing).
  */
-import { createHash, createHmac, randomBytes } from "node:crypto"
+import { createHash, createHmac, randomBytes, randomUUID } from "node:crypto"
+import { SqlClient } from "@effect/sql"
 import type { Mode } from "@switch/api"
-import { Option } from "effect"
+import { Effect, Option } from "effect"
 
 const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 const BODY_LENGTH = 32
@@ -56,3 +57,18 @@ export const parseHeader = (value: string): Option.Option<{ codigo: string; key:
 }
 
 export const ultimos4 = (key: string) => key.slice(-4)
+
+/**
+ * Stores a new key for a merchant and returns the key text, shown once (sign-up, `POST
+ * /llaves`, an operator's approval, the demo merchant).
+ */
+export const insertKey = (comercioId: string, label: string, mode: Mode, key = generate(mode)) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const id = randomUUID()
+    yield* sql`
+      insert into llaves (id, comercio_id, label, mode, hash, ultimos4)
+      values (${id}, ${comercioId}, ${label}, ${mode}, ${hash(key)}, ${ultimos4(key)})
+      on conflict (hash) do nothing`
+    return { id, key }
+  })

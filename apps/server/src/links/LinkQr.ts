@@ -15,8 +15,8 @@ import { Effect, Runtime } from "effect"
 import QRCode from "qrcode"
 import { Settings } from "../Config.js"
 import { json } from "../http/Respond.js"
+import { linkUrl } from "../platform/LinkText.js"
 import { isUuid } from "../platform/Uuid.js"
-import { linkUrl } from "./LinkView.js"
 
 /** A drawn code: its PNG and the ETag of those bytes. */
 export interface LinkQrImage {

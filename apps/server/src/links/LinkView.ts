@@ -1,7 +1,10 @@
 /** How a stored link reads in the API: SPEC's Payment link fields, money as JSON numbers. */
 import type { Links, Mode } from "@switch/api"
-import { Fees, LinkMachine, Money } from "@switch/core"
-import { repartoJson } from "../settlement/Reparto.js"
+import { Fees, LinkMachine, Money, Split } from "@switch/core"
+import { linkUrl, qrPngUrl, waDeeplink } from "../platform/LinkText.js"
+
+/** The links' search text, shared with batches (platform/LinkText.ts). */
+export { searchable } from "../platform/LinkText.js"
 
 /** A `links` row as the queries select it. */
 export interface LinkRow {
@@ -57,17 +60,6 @@ export const LINK_COLUMNS = [
   "created_at"
 ] as const
 
-export const linkUrl = (baseUrl: string, id: string) => `${baseUrl}/l/${id}`
-
-/** A WhatsApp share link whose text carries the concept, the amount and the url. */
-export const waDeeplink = (url: string, concepto: string | null, monto: number): string => {
-  const text = `${concepto ?? "Pago"} · ${Money.format(Money.Cents(monto))}\nPaga aquí: ${url}`
-  return `https://wa.me/?text=${encodeURIComponent(text)}`
-}
-
-/** Where the QR code of the link's URL is served as a PNG, drawn on first request (LinkQr.ts). */
-export const qrPngUrl = (baseUrl: string, id: string): string => `${linkUrl(baseUrl, id)}/qr.png`
-
 const iso = (date: Date | null) => (date === null ? null : date.toISOString())
 
 /** The API view of a link at `now`: an open link past its expiry reads as `expirado`. */
@@ -110,16 +102,7 @@ export const toView = (
   }
   if (row.split !== null) {
     view.split = row.split
-    view.reparto = repartoJson(row.reparto)
+    view.reparto = Split.repartoJson(row.reparto)
   }
   return view as Links.Link
 }
-
-/** Lower-case text without accents, for the `q` filter (case- and accent-insensitive). */
-export const searchable = (...parts: ReadonlyArray<string | null | undefined>): string =>
-  parts
-    .filter((p): p is string => typeof p === "string" && p.length > 0)
-    .join(" ")
-    .normalize("NFD")
-    .replace(/\p{Diacritic}/gu, "")
-    .toLowerCase()

@@ -10,7 +10,7 @@ import { type LinkMachine, LinkRequest, type Validation } from "@switch/core"
 import { Clock, Context, Effect, Either, Layer, Option } from "effect"
 import { Settings } from "../Config.js"
 import type { Page } from "../http/Page.js"
-import { searchable } from "../links/LinkView.js"
+import { searchable } from "../platform/LinkText.js"
 import { isUuid } from "../platform/Uuid.js"
 import {
   ITEM_COLUMNS,

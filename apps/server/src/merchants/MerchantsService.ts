@@ -52,18 +52,6 @@ const keyView = (row: KeyRow) => ({
 
 const validation = (errors: Validation.FieldErrors) => new ValidationError({ detail: errors })
 
-/** Stores a new key for a merchant and returns the key text, shown once. */
-export const insertKey = (comercioId: string, label: string, mode: Mode, key = Keys.generate(mode)) =>
-  Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
-    const id = randomUUID()
-    yield* sql`
-      insert into llaves (id, comercio_id, label, mode, hash, ultimos4)
-      values (${id}, ${comercioId}, ${label}, ${mode}, ${Keys.hash(key)}, ${Keys.ultimos4(key)})
-      on conflict (hash) do nothing`
-    return { id, key }
-  })
-
 export class MerchantsService extends Context.Tag("@switch/server/MerchantsService")<
   MerchantsService,
   {
@@ -111,7 +99,7 @@ export const MerchantsServiceLive = Layer.effect(
                 ${body.email}, ${body.tipo ?? "empresa"})
               on conflict (codigo) do nothing returning id`
             if (rows.length === 0) return false
-            yield* insertKey(id, "inicial", "test", key).pipe(provideSql)
+            yield* Keys.insertKey(id, "inicial", "test", key).pipe(provideSql)
             return true
           })
         )
@@ -162,7 +150,7 @@ export const MerchantsServiceLive = Layer.effect(
             })
           )
         }
-        const { id, key } = yield* insertKey(caller.comercioId, body.label, mode).pipe(provideSql)
+        const { id, key } = yield* Keys.insertKey(caller.comercioId, body.label, mode).pipe(provideSql)
         return { id, label: body.label, mode, api_key: key }
       }).pipe(Effect.catchTag("SqlError", Effect.die))
 
@@ -229,7 +217,7 @@ export const MerchantsServiceLive = Layer.effect(
         on conflict (codigo) do nothing`
       const rows = yield* sql<{ id: string }>`select id from comercios where codigo = 'demo'`
       const comercioId = rows[0]?.id ?? id
-      yield* insertKey(comercioId, "demo", "test", key).pipe(provideSql)
+      yield* Keys.insertKey(comercioId, "demo", "test", key).pipe(provideSql)
       return { codigo: "demo", key }
     }).pipe(Effect.orDie)
 

@@ -2,39 +2,35 @@
  * The amount rules every way of collecting shares (SPEC "Limits"): what counts against a
  * merchant's receive caps (paid collections plus those in flight, per mode), the limits in force
  * with the BCV rate that converts the dollar ones, and the refusals they give. The payment page
- * (`checkout/`) and the direct API (`direct/`) both check a charge here; the rules themselves
- * are @switch/core's `Caps`.
+ * (`checkout/`) and the direct API (`direct/`) both check a charge here. This file only reads
+ * (the sums counted, the merchant's settings, the BCV rate on record); every decision is
+ * @switch/core's `Caps`: what counts (`usage`), which limits apply (`limitsInForce`), the rate
+ * they need (`rateFor`) and the checks (`checkReceiveCap`, `checkCharge`).
  */
 import { PgClient } from "@effect/sql-pg"
 import type { Mode } from "@switch/api"
 import { BankCalendar, Caps, LinkMachine, Money } from "@switch/core"
-import { Data, Effect, Option } from "effect"
+import { Data, Effect, Either, Option } from "effect"
 import { Settings } from "../Config.js"
 import { currentRate } from "./TasaBcv.js"
 
 /** The merchant facts the limits read (a `Merchants.ts` `MerchantRow` has them). */
-export interface MerchantLimits {
+export interface MerchantLimits extends Caps.MerchantLimitSettings {
   readonly id: string
-  /** Whether an operator reviewed the merchant, lifting the new-account caps. */
-  readonly revisado: boolean
-  readonly monto_min: Money.Limit | null
-  readonly monto_max: Money.Limit | null
-  readonly max_diario: Money.Limit | null
-  readonly tope_diario: Money.Limit | null
-  readonly tope_acumulado: Money.Limit | null
 }
 
 /**
- * What counts against the receive caps: paid collections, links the bank is still processing,
- * and direct collections whose debit is at the bank and not yet final; never rejections.
- * `except` is a direct collection being charged, already in flight, so it is not counted twice.
+ * What counts against the receive caps (`Caps.usage`), from this mode's sums: paid collections
+ * today and ever, and in flight the links the bank is still processing and the direct
+ * collections whose debit is at the bank and not yet final; never rejections. `except` is a
+ * direct collection being charged, already in flight, so it is not counted twice.
  */
 export const usage = (comercioId: string, mode: Mode, at: Date, except: string | null = null) =>
   Effect.gen(function* () {
     const sql = yield* PgClient.PgClient
     const dayStart = BankCalendar.caracasDayStart(at)
-    const rows = yield* sql<{ hoy: number; total: number }>`
-      select pagado_hoy + en_curso as hoy, pagado + en_curso as total from (select
+    const rows = yield* sql<{ pagado_hoy: number; pagado: number; en_curso: number }>`
+      select
         (select coalesce(sum(monto + propina) filter (where liquidada_at >= ${dayStart}), 0) from transacciones
           where comercio_id = ${comercioId} and mode = ${mode} and operacion = 'cobro' and estado = 'LIQUIDADA')
           as pagado_hoy,
@@ -47,8 +43,13 @@ export const usage = (comercioId: string, mode: Mode, at: Date, except: string |
           where comercio_id = ${comercioId} and mode = ${mode} and operacion = 'cobro' and link_id is null
             and fase in ('enviando', 'enviada') and estado in ('ACEPTADA', 'PENDIENTE', 'DESCONOCIDA')
             and id <> coalesce(${except}::uuid, '00000000-0000-0000-0000-000000000000'::uuid))
-          as en_curso) usado`
-    return { hoy: Money.Cents(Number(rows[0]?.hoy ?? 0)), total: Money.Cents(Number(rows[0]?.total ?? 0)) }
+          as en_curso`
+    const cents = (value: number | undefined) => Money.Cents(Number(value ?? 0))
+    return Caps.usage({
+      pagadoHoy: cents(rows[0]?.pagado_hoy),
+      pagado: cents(rows[0]?.pagado),
+      enCurso: cents(rows[0]?.en_curso)
+    })
   }).pipe(Effect.orDie)
 
 /**
@@ -57,26 +58,20 @@ export const usage = (comercioId: string, mode: Mode, at: Date, except: string |
  */
 export class RateUnavailable extends Data.TaggedError("RateUnavailable") {}
 
-/** A rate that converts nothing: every limit in force is in bolivars. */
-const NO_RATE: Money.Rate = { _tag: "Rate", scaled: 100_000_000n }
-
 /**
- * The limits in force on a merchant's charge in `mode`, with the rate that converts them. The
- * new-account caps guard live money only (test money rehearses the merchant's own limits).
+ * The limits in force on a merchant's charge in `mode` (`Caps.limitsInForce`), with the rate
+ * that converts them (`Caps.rateFor`): fails `RateUnavailable` when a dollar limit needs a rate
+ * and none is fresh.
  */
 export const limitsAt = (merchant: MerchantLimits, mode: Mode, at: Date) =>
   Effect.gen(function* () {
     const settings = yield* Settings
-    const rate = Option.filter(yield* currentRate, (t) =>
-      Caps.rateIsFresh(t.actualizadaEn, at, settings.tasaMaxHoras)
-    )
-    const inForce: Caps.LimitsInForce = {
-      caps: { topeDiario: merchant.tope_diario, topeAcumulado: merchant.tope_acumulado },
-      limits: { montoMin: merchant.monto_min, montoMax: merchant.monto_max, maxDiario: merchant.max_diario },
-      revisado: merchant.revisado || mode === "test"
-    }
-    if (Option.isNone(rate) && Caps.needsRate(inForce)) return yield* Effect.fail(new RateUnavailable())
-    return { ...inForce, tasa: Option.match(rate, { onNone: () => NO_RATE, onSome: (t) => t.rate }) }
+    const inForce = Caps.limitsInForce(merchant, mode)
+    const onRecord = Option.map(yield* currentRate, (t) => ({ rate: t.rate, setAt: t.actualizadaEn }))
+    return yield* Either.match(Caps.rateFor(inForce, onRecord, at, settings.tasaMaxHoras), {
+      onLeft: () => Effect.fail(new RateUnavailable()),
+      onRight: (tasa) => Effect.succeed({ ...inForce, tasa })
+    })
   })
 
 /** The limits in force and what is already counted against them, both of this moment. */

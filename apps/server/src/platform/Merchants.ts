@@ -7,6 +7,9 @@ export interface MerchantRow {
   readonly id: string
   readonly codigo: string
   readonly nombre: string
+  /** The merchant's own id (cédula or RIF): receiving accounts must be in this name. */
+  readonly identificacion: string
+  readonly tipo_doc: string | null
   readonly tipo: "empresa" | "personal"
   readonly estado: "pendiente" | "activo" | "suspendido"
   readonly kyc_tier: number

@@ -14,12 +14,12 @@
 import { randomUUID } from "node:crypto"
 import { PgClient } from "@effect/sql-pg"
 import type { Mode } from "@switch/api"
-import { Fees, Money, type Ports, type Split } from "@switch/core"
-import { Effect, Option } from "effect"
-import { Banks } from "../bank/Banks.js"
+import { Fees, Money, type Ports, Split } from "@switch/core"
+import { absurd, Effect, Match, Option } from "effect"
 import { Settings } from "../Config.js"
+import { Banks } from "../platform/bank/Banks.js"
 import { insertEvent } from "../platform/Outbox.js"
-import { repartoJson, splitSimulated } from "./Reparto.js"
+import { recordSimulated } from "./Reparto.js"
 
 export const TASK = "liquidar"
 
@@ -83,7 +83,7 @@ const emitAcreditado = (input: {
       link_id: input.linkId,
       monto_acreditado: money(input.neto),
       liquidacion_txn_id: input.txnId,
-      reparto: input.reparto === null ? null : repartoJson(input.reparto),
+      reparto: input.reparto === null ? null : Split.repartoJson(input.reparto),
       mode: input.mode
     }
   })
@@ -109,9 +109,10 @@ export const recordSettled = (input: {
   })
 
 /**
- * The simulated settlement of a test payment, inside markPaid's transaction. A link with a
- * split shares the net first (Reparto.ts); a split in review settles nothing and sends no
- * `link.acreditado`, and a split that takes the whole net credits 0 under the payer's payment id.
+ * The simulated settlement of a test payment, inside markPaid's transaction: what it records
+ * is core's `Split.simulateSettlement` (Reparto.ts writes it). A split in review settles
+ * nothing and sends no `link.acreditado`; a split that takes the whole net credits 0 under the
+ * payer's payment id.
  */
 export const settleSimulated = (input: {
   readonly linkId: string
@@ -128,25 +129,28 @@ export const settleSimulated = (input: {
       select c.comision_bp, l.split from links l join comercios c on c.id = l.comercio_id
       where l.id = ${input.linkId}`
     const neto = netOf(input, rows[0]?.comision_bp ?? null)
-    const split = rows[0]?.split ?? null
-    let montoComercio = neto
-    let reparto: Split.RepartoView | null = null
-    if (split !== null) {
-      const settled = yield* splitSimulated({ ...input, split, neto })
-      if (settled.montoComercio === null) return
-      montoComercio = settled.montoComercio
-      reparto = settled.reparto
-      if (montoComercio === 0)
-        return yield* emitAcreditado({ ...input, txnId: input.cobroTxnId, neto: 0, reparto })
-    }
-    const txnId = randomUUID()
-    const inserted = yield* sql`
-      insert into transacciones (id, comercio_id, mode, operacion, estado, link_id, monto, moneda, created_at)
-      values (${txnId}, ${input.comercioId}, ${input.mode}, 'liquidacion', 'PENDIENTE', ${input.linkId}, ${montoComercio},
-        'VES', ${input.at})
-      on conflict do nothing returning id`
-    if (inserted.length === 0) return
-    yield* recordSettled({ ...input, txnId, neto: montoComercio, referencia: "SIMULADO", reparto })
+    const plan = yield* recordSimulated({ ...input, split: rows[0]?.split ?? null, neto })
+    return yield* Match.valueTags(plan, {
+      EnRevision: () => Effect.void,
+      SoloReparto: ({ reparto }) => emitAcreditado({ ...input, txnId: input.cobroTxnId, neto: 0, reparto }),
+      Liquidacion: ({ montoComercio, reparto }) =>
+        Effect.gen(function* () {
+          const txnId = randomUUID()
+          const inserted = yield* sql`
+            insert into transacciones (id, comercio_id, mode, operacion, estado, link_id, monto, moneda, created_at)
+            values (${txnId}, ${input.comercioId}, ${input.mode}, 'liquidacion', 'PENDIENTE', ${input.linkId},
+              ${montoComercio}, 'VES', ${input.at})
+            on conflict do nothing returning id`
+          if (inserted.length === 0) return
+          yield* recordSettled({
+            ...input,
+            txnId,
+            neto: montoComercio,
+            referencia: Split.REFERENCIA_SIMULADA,
+            reparto
+          })
+        })
+    })
   })
 
 interface Pending {
@@ -271,7 +275,11 @@ export const runSettlement = (payload: { readonly link_id: string; readonly cons
           consulta + 1,
           CONSULTA_SEGUNDOS * (yield* Settings).webhookBackoffEscala
         )
-      default:
+      case "RECHAZADA":
+      case "ERROR":
+      case "DESCONOCIDA":
         return yield* toReview(p.txnId, answer.motivo_rechazo ?? answer.estado)
+      default:
+        return absurd<never>(answer.estado)
     }
   }).pipe(Effect.orDie)

@@ -10,7 +10,7 @@ import { randomInt } from "node:crypto"
 import { SqlClient } from "@effect/sql"
 import type { Ports, Resultado } from "@switch/core"
 import { Effect, Layer } from "effect"
-import { resolveNow } from "../platform/CheckoutClock.js"
+import { resolveNow } from "../CheckoutClock.js"
 import { SandboxBank } from "./Banks.js"
 
 /** How long the delayed magic codes stay pending. */

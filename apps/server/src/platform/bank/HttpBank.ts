@@ -14,7 +14,7 @@
 import type { Ports, Resultado } from "@switch/core"
 import { type Context, Duration, Effect, Layer, Option } from "effect"
 import { Agent, request } from "undici"
-import { Settings } from "../Config.js"
+import { Settings } from "../../Config.js"
 import { LiveBank } from "./Banks.js"
 
 type Gateway = Context.Tag.Service<LiveBank>

@@ -1,6 +1,8 @@
 /**
- * What the Flows endpoint needs from the direct API: request the bank's code and collect with
- * it, as `/cobrar/token` and `/cobrar` do (same idempotency, caps and limits, same records).
+ * What the Flows endpoint (`flows/`) needs from the direct API: request the bank's code and
+ * collect with it, as `/cobrar/token` and `/cobrar` do (same idempotency, caps and limits, same
+ * records). A port: the direct API provides it (`direct/FlowCollectorLive.ts`, wired in
+ * `Http.ts`), so neither feature imports the other.
  */
 import type { Mode } from "@switch/api"
 import type { Instrument, Money, Resultado } from "@switch/core"

@@ -1,18 +1,19 @@
 /**
- * The Flows endpoint collects through the direct API's own steps (`/cobrar/token` and
- * `/cobrar`), so a WhatsApp payment has the same idempotency, caps, limits, records and
- * notices as any direct collection, under the binding's merchant and mode.
+ * The direct API's side of the Flows port (`platform/FlowCollector.ts`): the Flows endpoint
+ * collects through the direct API's own steps (`/cobrar/token` and `/cobrar`), so a WhatsApp
+ * payment has the same idempotency, caps, limits, records and notices as any direct
+ * collection, under the binding's merchant and mode.
  */
 import { SqlClient } from "@effect/sql"
 import type { PgClient } from "@effect/sql-pg"
 import { type Caller, Direct } from "@switch/api"
 import { Money } from "@switch/core"
 import { Effect, Layer } from "effect"
-import type { Banks } from "../bank/Banks.js"
 import type { Settings } from "../Config.js"
-import { collect, requestCode } from "../direct/Cobros.js"
-import { resultado } from "../direct/Store.js"
-import { type CollectOrder, FlowCollector, type Refused } from "./Collector.js"
+import type { Banks } from "../platform/bank/Banks.js"
+import { type CollectOrder, FlowCollector, type Refused } from "../platform/FlowCollector.js"
+import { collect, requestCode } from "./Cobros.js"
+import { resultado } from "./Store.js"
 
 const refusal = (error: unknown): Refused => {
   if (error instanceof Direct.CapExceeded)
