@@ -23,16 +23,16 @@ import { FlowsApiLive, FlowsSetupApiLive } from "./flows/FlowsApi.js"
 import { FlowsServiceLive } from "./flows/FlowsService.js"
 import { AuthenticationLive } from "./http/Auth.js"
 import { behindProxies, trustList } from "./http/ClientAddress.js"
+import { Lanes, makeLanes, withLanes } from "./http/Edge.js"
 import { GRACE_MS, gracefulServer } from "./http/GracefulServer.js"
 import { InternalRoutesLive } from "./http/Internal.js"
 import { KeyCacheLive } from "./http/KeyCache.js"
-import { Lanes, makeLanes } from "./http/Lane.js"
 import { withBoundary } from "./http/Middleware.js"
 import { RequestLog, RequestLogLive } from "./http/RequestLog.js"
 import { MAX_BODY_BYTES } from "./http/Respond.js"
+import { CreateLinkLaneLive, CreateLinkLive } from "./links/CreateLink.js"
 import { LinkQrRoutesLive } from "./links/LinkQr.js"
 import { LinksApiLive } from "./links/LinksApi.js"
-import { LinksLaneLive } from "./links/LinksLane.js"
 import { LinksService, LinksServiceLive } from "./links/LinksService.js"
 import { LogsApiLive } from "./logs/LogsApi.js"
 import { LotesApiLive } from "./lotes/LotesApi.js"
@@ -80,7 +80,7 @@ const LiveBankLayer = Layer.unwrapEffect(
 const BanksLayer = BanksLive.pipe(Layer.provideMerge(SandboxBankLive), Layer.provideMerge(LiveBankLayer))
 
 export const ServicesLive = Layer.mergeAll(
-  LinksServiceLive,
+  LinksServiceLive.pipe(Layer.provideMerge(CreateLinkLive)),
   LotesServiceLive,
   MerchantsServiceLive,
   CheckoutLive,
@@ -91,7 +91,8 @@ export const ServicesLive = Layer.mergeAll(
   Layer.provideMerge(WebhookSenderLive),
   Layer.provideMerge(BanksLayer),
   Layer.provideMerge(RateLimiterLive),
-  Layer.provideMerge(RequestLogLive)
+  Layer.provideMerge(RequestLogLive),
+  Layer.provideMerge(KeyCacheLive)
 )
 
 /**
@@ -148,7 +149,7 @@ const JOB_TASKS: Readonly<Record<string, JobTask>> = {
 
 /**
  * The whole HTTP side, listening on `port` (0 picks a free one) on `host`. Link creation, the
- * hottest route, is served as a lane (http/Lane.ts) in front of the HttpApi app.
+ * hottest route, is served as a lane (http/Edge.ts, links/CreateLink.ts) in front of the HttpApi app.
  */
 export const HttpLive = (options: { readonly port: number; readonly host?: string }) => {
   const lanes = makeLanes()
@@ -162,16 +163,15 @@ export const HttpLive = (options: { readonly port: number; readonly host?: strin
     Layer.provide(StatusPageLive),
     Layer.provide(BotonLive),
     Layer.provide(ApiLive),
-    Layer.provide(LinksLaneLive.pipe(Layer.provide(Layer.succeed(Lanes, lanes)))),
+    Layer.provide(CreateLinkLaneLive.pipe(Layer.provide(Layer.succeed(Lanes, lanes)))),
     HttpServer.withLogAddress,
     Layer.provideMerge(HousekeepingLive),
     Layer.provideMerge(JobQueueLive(JOB_TASKS)),
     Layer.provideMerge(CheckoutReconcilerLive),
     Layer.provideMerge(ReconcilerLive),
-    Layer.provideMerge(KeyCacheLive),
     Layer.provideMerge(ServicesLive),
     Layer.provideMerge(
-      NodeHttpServer.layer(gracefulServer(GRACE_MS, lanes), {
+      NodeHttpServer.layer(() => withLanes(lanes, gracefulServer(GRACE_MS)()), {
         port: options.port,
         host: options.host ?? "127.0.0.1"
       })

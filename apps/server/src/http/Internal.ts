@@ -6,9 +6,10 @@ import { HttpApiBuilder, HttpServerRequest } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
 import { lookupCaller } from "./Auth.js"
+import { KeyCache } from "./KeyCache.js"
 import { json } from "./Respond.js"
 
-const refuse = (sql: SqlClient.SqlClient, error: string | null) =>
+const refuse = (sql: SqlClient.SqlClient, cache: KeyCache["Type"], error: string | null) =>
   Effect.gen(function* () {
     const request = yield* HttpServerRequest.HttpServerRequest
     const caller = yield* lookupCaller(request.headers["x-switch-key"] ?? "")
@@ -19,17 +20,18 @@ const refuse = (sql: SqlClient.SqlClient, error: string | null) =>
         : { error, detail: "Ruta de uso interno." },
       403
     )
-  }).pipe(Effect.provideService(SqlClient.SqlClient, sql))
+  }).pipe(Effect.provideService(SqlClient.SqlClient, sql), Effect.provideService(KeyCache, cache))
 
 export const InternalRoutesLive = HttpApiBuilder.Router.use((router) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    yield* router.get("/switch/v1/bancos", refuse(sql, "solo_uso_interno"))
-    yield* router.get("/switch/v1/politica-dinero", refuse(sql, "solo_uso_interno"))
-    yield* router.get("/switch/v1/saldo", refuse(sql, "cuenta_no_permitida"))
-    yield* router.get("/switch/v1/movimientos", refuse(sql, "cuenta_no_permitida"))
-    yield* router.post("/switch/v1/conciliar", refuse(sql, null))
-    yield* router.post("/switch/v1/conciliar/saliente", refuse(sql, null))
-    yield* router.post("/switch/v1/conciliar/multiple", refuse(sql, null))
+    const cache = yield* KeyCache
+    yield* router.get("/switch/v1/bancos", refuse(sql, cache, "solo_uso_interno"))
+    yield* router.get("/switch/v1/politica-dinero", refuse(sql, cache, "solo_uso_interno"))
+    yield* router.get("/switch/v1/saldo", refuse(sql, cache, "cuenta_no_permitida"))
+    yield* router.get("/switch/v1/movimientos", refuse(sql, cache, "cuenta_no_permitida"))
+    yield* router.post("/switch/v1/conciliar", refuse(sql, cache, null))
+    yield* router.post("/switch/v1/conciliar/saliente", refuse(sql, cache, null))
+    yield* router.post("/switch/v1/conciliar/multiple", refuse(sql, cache, null))
   })
 )
