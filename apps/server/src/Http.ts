@@ -5,8 +5,7 @@ import { SqlClient } from "@effect/sql"
 import { SwitchApi } from "@switch/api"
 import { Effect, Layer, Option, Schedule } from "effect"
 import { AdminRoutesLive } from "./admin/AdminRoutes.js"
-import { BanksLive, LiveBank } from "./bank/Banks.js"
-import { LiveBankLive } from "./bank/HttpBank.js"
+import { Banks, BanksLive } from "./bank/Banks.js"
 import { SandboxBankLive } from "./bank/SandboxBank.js"
 import { Settings } from "./Config.js"
 import { BotonLive } from "./checkout/Boton.js"
@@ -69,15 +68,11 @@ export const ApiLive = HttpApiBuilder.api(SwitchApi).pipe(
   Layer.provide(AuthenticationLive)
 )
 
-/** The live bank: a LiveBank already in the context (a test's scripted bank), else the HTTP bank. */
-const LiveBankLayer = Layer.unwrapEffect(
-  Effect.map(Effect.serviceOption(LiveBank), (given) =>
-    Option.isSome(given) ? Layer.succeed(LiveBank, given.value) : LiveBankLive
-  )
-)
-
-/** The banks: the sandbox for test mode, the live bank for live mode. */
-const BanksLayer = BanksLive.pipe(Layer.provideMerge(SandboxBankLive), Layer.provideMerge(LiveBankLayer))
+/**
+ * The banks: the sandbox for test mode, the live bank for live mode. The live bank (LiveBank)
+ * is the server's to be given: the HTTP bank (bank/HttpBank.ts) in main.ts, a test's own in tests.
+ */
+const BanksLayer = BanksLive.pipe(Layer.provideMerge(SandboxBankLive))
 
 export const ServicesLive = Layer.mergeAll(
   LinksServiceLive.pipe(Layer.provideMerge(CreateLinkLive)),
@@ -141,14 +136,21 @@ const DOCS_CONFIG = {
   authentication: { preferredSecurityScheme: "x-switch-key" }
 } as HttpApiScalar.ScalarConfig
 
-/** The job runner's tasks besides the webhook deliveries: immediate settlement. */
-const JOB_TASKS: Readonly<Record<string, JobTask>> = {
-  [Settlement.TASK]: (p) =>
-    Settlement.runSettlement({ link_id: String(p.link_id), consulta: Number(p.consulta ?? 0) })
-}
+/** The job runner, with its tasks besides the webhook deliveries: immediate settlement. */
+const JobsLive = Layer.unwrapEffect(
+  Effect.map(Banks, (banks) => {
+    const tasks: Readonly<Record<string, JobTask>> = {
+      [Settlement.TASK]: (p) =>
+        Settlement.runSettlement({ link_id: String(p.link_id), consulta: Number(p.consulta ?? 0) }).pipe(
+          Effect.provideService(Banks, banks)
+        )
+    }
+    return JobQueueLive(tasks)
+  })
+)
 
 /**
- * The whole HTTP side, listening on `port` (0 picks a free one) on `host`. Link creation, the
+ * The whole HTTP side, listening on `port` (0 picks a free one) on `host`, given the live bank. Link creation, the
  * hottest route, is served as a lane (http/Edge.ts, links/CreateLink.ts) in front of the HttpApi app.
  */
 export const HttpLive = (options: { readonly port: number; readonly host?: string }) => {
@@ -166,7 +168,7 @@ export const HttpLive = (options: { readonly port: number; readonly host?: strin
     Layer.provide(CreateLinkLaneLive.pipe(Layer.provide(Layer.succeed(Lanes, lanes)))),
     HttpServer.withLogAddress,
     Layer.provideMerge(HousekeepingLive),
-    Layer.provideMerge(JobQueueLive(JOB_TASKS)),
+    Layer.provideMerge(JobsLive),
     Layer.provideMerge(CheckoutReconcilerLive),
     Layer.provideMerge(ReconcilerLive),
     Layer.provideMerge(ServicesLive),

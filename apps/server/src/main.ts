@@ -11,6 +11,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { resolve } from "node:path"
 import { NodeRuntime } from "@effect/platform-node"
 import { Effect, Either, FiberRef, Layer, Logger, LogLevel } from "effect"
+import { LiveBankLive } from "./bank/HttpBank.js"
 import { localBankSim } from "./bank/LocalBankSim.js"
 import { checkEnvironment, fromEnv, hostFromEnv, type ServerSettings, Settings } from "./Config.js"
 import { HttpLive } from "./Http.js"
@@ -48,6 +49,7 @@ const loadSecret = (): string => {
 
 const serve = (databaseUrl: string, settings: ServerSettings) =>
   HttpLive({ port, host }).pipe(
+    Layer.provide(LiveBankLive),
     Layer.provide(
       PgLive(databaseUrl, {
         maxConnections: Number(env.SWITCH_PG_POOL ?? 20),
