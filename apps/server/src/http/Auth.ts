@@ -33,39 +33,40 @@ const own = (entry: { readonly codigo: string; readonly caller: Caller }, codigo
 const parseKey = (header: string) =>
   Option.map(Keys.parseHeader(header), (parsed) => ({ ...parsed, hash: Keys.hash(parsed.key) }))
 
-/** Looks a key up (the process's cache first); none when unknown, revoked, or of another merchant. */
-export const lookupCaller = (
-  header: string
-): Effect.Effect<Option.Option<Caller>, never, SqlClient.SqlClient | KeyCache> => {
-  const parsed = parseKey(header)
-  if (Option.isNone(parsed)) return Effect.succeed(Option.none())
-  const { codigo, mode, hash } = parsed.value
-  return Effect.flatMap(KeyCache, (cache) => {
+/**
+ * The key lookup: a header's caller (the process's cache first); none when unknown, revoked, or
+ * of another merchant. A cached key needs no I/O.
+ */
+export const makeLookupCaller = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  const cache = yield* KeyCache
+  return (header: string): Effect.Effect<Option.Option<Caller>> => {
+    const parsed = parseKey(header)
+    if (Option.isNone(parsed)) return Effect.succeed(Option.none())
+    const { codigo, mode, hash } = parsed.value
     const now = Date.now()
     const cached = cache.get(hash, now)
     if (cached !== undefined) return Effect.succeed(own(cached, codigo, mode))
-    return Effect.flatMap(SqlClient.SqlClient, (sql) =>
-      Effect.map(
-        sql<{ llave_id: string; comercio_id: string; codigo: string }>`
-          select l.id as llave_id, c.id as comercio_id, c.codigo
-          from llaves l join comercios c on c.id = l.comercio_id
-          where l.hash = ${hash} and l.revoked_at is null and l.mode = ${mode}`,
-        (rows) => {
-          const row = rows[0]
-          if (row === undefined) return Option.none<Caller>()
-          const caller: Caller = {
-            comercioId: row.comercio_id,
-            codigo: row.codigo,
-            mode,
-            llaveId: row.llave_id
-          }
-          cache.put(hash, caller, now)
-          return own({ codigo: row.codigo, caller }, codigo, mode)
+    return Effect.map(
+      sql<{ llave_id: string; comercio_id: string; codigo: string }>`
+        select l.id as llave_id, c.id as comercio_id, c.codigo
+        from llaves l join comercios c on c.id = l.comercio_id
+        where l.hash = ${hash} and l.revoked_at is null and l.mode = ${mode}`,
+      (rows) => {
+        const row = rows[0]
+        if (row === undefined) return Option.none<Caller>()
+        const caller: Caller = {
+          comercioId: row.comercio_id,
+          codigo: row.codigo,
+          mode,
+          llaveId: row.llave_id
         }
-      )
+        cache.put(hash, caller, now)
+        return own({ codigo: row.codigo, caller }, codigo, mode)
+      }
     ).pipe(Effect.orDie)
-  })
-}
+  }
+})
 
 /** The key check of {@link makeAuthenticate}. */
 export type Authenticate = <R>(
@@ -80,34 +81,26 @@ export type Authenticate = <R>(
  * A cached key whose merchant's count this process holds needs no I/O.
  */
 export const makeAuthenticate = Effect.gen(function* () {
-  const sql = yield* SqlClient.SqlClient
-  const cache = yield* KeyCache
+  const lookupCaller = yield* makeLookupCaller
   const limiter = yield* RateLimiter
   const settings = yield* Settings
   const perMerchant: RateLimit.Policy = { ...RateLimit.API, limit: settings.apiPorMinuto }
   const perIp: RateLimit.Policy = { ...perMerchant, name: "api_ip", scope: "ip" }
   const authenticate: Authenticate = (header, ip) =>
-    Effect.flatMap(
-      lookupCaller(header).pipe(
-        Effect.provideService(SqlClient.SqlClient, sql),
-        Effect.provideService(KeyCache, cache)
-      ),
-      (caller) =>
-        Option.isNone(caller)
-          ? Effect.flatMap(ip, (address) =>
-              Effect.flatMap(limiter.hit(perIp, address), (decision) =>
-                Effect.fail(
-                  decision.allowed
-                    ? new Unauthorized({ detail: "Falta la llave x-switch-key, es inválida o fue revocada." })
-                    : tooMany(decision.retryAfterSeconds)
-                )
+    Effect.flatMap(lookupCaller(header), (caller) =>
+      Option.isNone(caller)
+        ? Effect.flatMap(ip, (address) =>
+            Effect.flatMap(limiter.hit(perIp, address), (decision) =>
+              Effect.fail(
+                decision.allowed
+                  ? new Unauthorized({ detail: "Falta la llave x-switch-key, es inválida o fue revocada." })
+                  : tooMany(decision.retryAfterSeconds)
               )
             )
-          : Effect.flatMap(limiter.hit(perMerchant, caller.value.comercioId), (decision) =>
-              decision.allowed
-                ? Effect.succeed(caller.value)
-                : Effect.fail(tooMany(decision.retryAfterSeconds))
-            )
+          )
+        : Effect.flatMap(limiter.hit(perMerchant, caller.value.comercioId), (decision) =>
+            decision.allowed ? Effect.succeed(caller.value) : Effect.fail(tooMany(decision.retryAfterSeconds))
+          )
     )
   return authenticate
 })

@@ -3,13 +3,11 @@
  * `/openapi.json`. A request without a valid key is `401` as everywhere.
  */
 import { HttpApiBuilder, HttpServerRequest } from "@effect/platform"
-import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
-import { lookupCaller } from "./Auth.js"
-import { KeyCache } from "./KeyCache.js"
+import { makeLookupCaller } from "./Auth.js"
 import { json } from "./Respond.js"
 
-const refuse = (sql: SqlClient.SqlClient, cache: KeyCache["Type"], error: string | null) =>
+const refuse = (lookupCaller: Effect.Effect.Success<typeof makeLookupCaller>, error: string | null) =>
   Effect.gen(function* () {
     const request = yield* HttpServerRequest.HttpServerRequest
     const caller = yield* lookupCaller(request.headers["x-switch-key"] ?? "")
@@ -20,18 +18,17 @@ const refuse = (sql: SqlClient.SqlClient, cache: KeyCache["Type"], error: string
         : { error, detail: "Ruta de uso interno." },
       403
     )
-  }).pipe(Effect.provideService(SqlClient.SqlClient, sql), Effect.provideService(KeyCache, cache))
+  })
 
 export const InternalRoutesLive = HttpApiBuilder.Router.use((router) =>
   Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
-    const cache = yield* KeyCache
-    yield* router.get("/switch/v1/bancos", refuse(sql, cache, "solo_uso_interno"))
-    yield* router.get("/switch/v1/politica-dinero", refuse(sql, cache, "solo_uso_interno"))
-    yield* router.get("/switch/v1/saldo", refuse(sql, cache, "cuenta_no_permitida"))
-    yield* router.get("/switch/v1/movimientos", refuse(sql, cache, "cuenta_no_permitida"))
-    yield* router.post("/switch/v1/conciliar", refuse(sql, cache, null))
-    yield* router.post("/switch/v1/conciliar/saliente", refuse(sql, cache, null))
-    yield* router.post("/switch/v1/conciliar/multiple", refuse(sql, cache, null))
+    const lookupCaller = yield* makeLookupCaller
+    yield* router.get("/switch/v1/bancos", refuse(lookupCaller, "solo_uso_interno"))
+    yield* router.get("/switch/v1/politica-dinero", refuse(lookupCaller, "solo_uso_interno"))
+    yield* router.get("/switch/v1/saldo", refuse(lookupCaller, "cuenta_no_permitida"))
+    yield* router.get("/switch/v1/movimientos", refuse(lookupCaller, "cuenta_no_permitida"))
+    yield* router.post("/switch/v1/conciliar", refuse(lookupCaller, null))
+    yield* router.post("/switch/v1/conciliar/saliente", refuse(lookupCaller, null))
+    yield* router.post("/switch/v1/conciliar/multiple", refuse(lookupCaller, null))
   })
 )
