@@ -6,7 +6,7 @@
 //   node baseline.mjs <port> <database url> <comercio id> <one|together> [processes]
 //
 // `one` sends an INSERT per request; `together` sends the rows asked for in one turn of the event
-// loop as one statement, as Switch does (LinkInsert.ts). With `processes` above 1 that many
+// loop as one statement, as Switch does (CreateLink.ts). With `processes` above 1 that many
 // cluster workers share the port, as SWITCH_WORKERS does for Switch. Prints `listening` once
 // every process listens; SIGTERM stops them all.
 import cluster from "node:cluster"

@@ -20,24 +20,23 @@ import { FlowsApiLive, FlowsSetupApiLive } from "./flows/FlowsApi.js"
 import { FlowsServiceLive } from "./flows/FlowsService.js"
 import { AuthenticationLive } from "./http/Auth.js"
 import { behindProxies, trustList } from "./http/ClientAddress.js"
+import { Lanes, makeLanes, withLanes } from "./http/Edge.js"
 import { GRACE_MS, gracefulServer } from "./http/GracefulServer.js"
 import { InternalRoutesLive } from "./http/Internal.js"
 import { KeyCacheLive } from "./http/KeyCache.js"
-import { Lanes, makeLanes } from "./http/Lane.js"
 import { withBoundary } from "./http/Middleware.js"
 import { RequestLog, RequestLogLive } from "./http/RequestLog.js"
 import { MAX_BODY_BYTES } from "./http/Respond.js"
+import { CreateLinkLaneLive, CreateLinkLive } from "./links/CreateLink.js"
 import { LinkQrRoutesLive } from "./links/LinkQr.js"
 import { LinksApiLive } from "./links/LinksApi.js"
-import { LinksLaneLive } from "./links/LinksLane.js"
 import { LinksService, LinksServiceLive } from "./links/LinksService.js"
 import { LogsApiLive } from "./logs/LogsApi.js"
 import { LotesApiLive } from "./lotes/LotesApi.js"
 import { LotesServiceLive } from "./lotes/LotesService.js"
 import { ConfigApiLive, LlavesApiLive, RegistroApiLive } from "./merchants/MerchantsApi.js"
 import { MerchantsServiceLive } from "./merchants/MerchantsService.js"
-import { BanksLive, LiveBank } from "./platform/bank/Banks.js"
-import { LiveBankLive } from "./platform/bank/HttpBank.js"
+import { Banks, BanksLive } from "./platform/bank/Banks.js"
 import { SandboxBankLive } from "./platform/bank/SandboxBank.js"
 import { RateLimiter, RateLimiterLive } from "./platform/RateLimiter.js"
 import { RecibosApiLive, TransaccionesApiLive } from "./recibos/RecibosApi.js"
@@ -69,18 +68,14 @@ export const ApiLive = HttpApiBuilder.api(SwitchApi).pipe(
   Layer.provide(AuthenticationLive)
 )
 
-/** The live bank: a LiveBank already in the context (a test's scripted bank), else the HTTP bank. */
-const LiveBankLayer = Layer.unwrapEffect(
-  Effect.map(Effect.serviceOption(LiveBank), (given) =>
-    Option.isSome(given) ? Layer.succeed(LiveBank, given.value) : LiveBankLive
-  )
-)
-
-/** The banks: the sandbox for test mode, the live bank for live mode. */
-const BanksLayer = BanksLive.pipe(Layer.provideMerge(SandboxBankLive), Layer.provideMerge(LiveBankLayer))
+/**
+ * The banks: the sandbox for test mode, the live bank for live mode. The live bank (LiveBank)
+ * is the server's to be given: the HTTP bank (platform/bank/HttpBank.ts) in main.ts, a test's own in tests.
+ */
+const BanksLayer = BanksLive.pipe(Layer.provideMerge(SandboxBankLive))
 
 export const ServicesLive = Layer.mergeAll(
-  LinksServiceLive,
+  LinksServiceLive.pipe(Layer.provideMerge(CreateLinkLive)),
   LotesServiceLive,
   MerchantsServiceLive,
   CheckoutLive,
@@ -91,7 +86,8 @@ export const ServicesLive = Layer.mergeAll(
   Layer.provideMerge(WebhookSenderLive),
   Layer.provideMerge(BanksLayer),
   Layer.provideMerge(RateLimiterLive),
-  Layer.provideMerge(RequestLogLive)
+  Layer.provideMerge(RequestLogLive),
+  Layer.provideMerge(KeyCacheLive)
 )
 
 /**
@@ -140,15 +136,22 @@ const DOCS_CONFIG = {
   authentication: { preferredSecurityScheme: "x-switch-key" }
 } as HttpApiScalar.ScalarConfig
 
-/** The job runner's tasks besides the webhook deliveries: immediate settlement. */
-const JOB_TASKS: Readonly<Record<string, JobTask>> = {
-  [Settlement.TASK]: (p) =>
-    Settlement.runSettlement({ link_id: String(p.link_id), consulta: Number(p.consulta ?? 0) })
-}
+/** The job runner, with its tasks besides the webhook deliveries: immediate settlement. */
+const JobsLive = Layer.unwrapEffect(
+  Effect.map(Banks, (banks) => {
+    const tasks: Readonly<Record<string, JobTask>> = {
+      [Settlement.TASK]: (p) =>
+        Settlement.runSettlement({ link_id: String(p.link_id), consulta: Number(p.consulta ?? 0) }).pipe(
+          Effect.provideService(Banks, banks)
+        )
+    }
+    return JobQueueLive(tasks)
+  })
+)
 
 /**
- * The whole HTTP side, listening on `port` (0 picks a free one) on `host`. Link creation, the
- * hottest route, is served as a lane (http/Lane.ts) in front of the HttpApi app.
+ * The whole HTTP side, listening on `port` (0 picks a free one) on `host`, given the live bank. Link creation, the
+ * hottest route, is served as a lane (http/Edge.ts, links/CreateLink.ts) in front of the HttpApi app.
  */
 export const HttpLive = (options: { readonly port: number; readonly host?: string }) => {
   const lanes = makeLanes()
@@ -162,16 +165,15 @@ export const HttpLive = (options: { readonly port: number; readonly host?: strin
     Layer.provide(StatusPageLive),
     Layer.provide(BotonLive),
     Layer.provide(ApiLive),
-    Layer.provide(LinksLaneLive.pipe(Layer.provide(Layer.succeed(Lanes, lanes)))),
+    Layer.provide(CreateLinkLaneLive.pipe(Layer.provide(Layer.succeed(Lanes, lanes)))),
     HttpServer.withLogAddress,
     Layer.provideMerge(HousekeepingLive),
-    Layer.provideMerge(JobQueueLive(JOB_TASKS)),
+    Layer.provideMerge(JobsLive),
     Layer.provideMerge(CheckoutReconcilerLive),
     Layer.provideMerge(ReconcilerLive),
-    Layer.provideMerge(KeyCacheLive),
     Layer.provideMerge(ServicesLive),
     Layer.provideMerge(
-      NodeHttpServer.layer(gracefulServer(GRACE_MS, lanes), {
+      NodeHttpServer.layer(() => withLanes(lanes, gracefulServer(GRACE_MS)()), {
         port: options.port,
         host: options.host ?? "127.0.0.1"
       })

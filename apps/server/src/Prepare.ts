@@ -5,6 +5,7 @@
  */
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { type ServerSettings, Settings } from "./Config.js"
+import { KeyCacheUnlistened } from "./http/KeyCache.js"
 import { MerchantsService, MerchantsServiceLive } from "./merchants/MerchantsService.js"
 import { sealLegacy } from "./platform/SealLegacy.js"
 import { SqlLive } from "./platform/Sql.js"
@@ -20,6 +21,7 @@ export const prepare = async (
 ): Promise<{ codigo: string; key: string } | null> => {
   const runtime = ManagedRuntime.make(
     MerchantsServiceLive.pipe(
+      Layer.provide(KeyCacheUnlistened),
       Layer.provideMerge(SqlLive(url, { maxConnections: 2, prepared: options.prepared ?? true })),
       Layer.provideMerge(Layer.succeed(Settings, settings))
     )

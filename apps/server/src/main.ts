@@ -14,6 +14,7 @@ import { Effect, Either, FiberRef, Layer, Logger, LogLevel } from "effect"
 import { checkEnvironment, fromEnv, hostFromEnv, type ServerSettings, Settings } from "./Config.js"
 import { HttpLive } from "./Http.js"
 import { prepare } from "./Prepare.js"
+import { LiveBankLive } from "./platform/bank/HttpBank.js"
 import { localBankSim } from "./platform/bank/LocalBankSim.js"
 import { ensureDatabase } from "./platform/Database.js"
 import { PostgresStartError, type RunningPostgres, startPostgres } from "./platform/Postgres.js"
@@ -48,6 +49,7 @@ const loadSecret = (): string => {
 
 const serve = (databaseUrl: string, settings: ServerSettings) =>
   HttpLive({ port, host }).pipe(
+    Layer.provide(LiveBankLive),
     Layer.provide(
       PgLive(databaseUrl, {
         maxConnections: Number(env.SWITCH_PG_POOL ?? 20),

@@ -1,6 +1,7 @@
 /**
  * The checkout's test server: the real HTTP server (harness.ts) plus a controllable
- * CheckoutClock and, optionally, a scripted LiveBank, provided around the server layer.
+ * clock (Effect's Clock) and the live bank (the HTTP bank, or a scripted one), provided around
+ * the server layer.
  */
 import { HttpServer } from "@effect/platform"
 import type { Ports } from "@switch/core"
@@ -8,11 +9,11 @@ import { Effect, Layer, Logger, LogLevel, ManagedRuntime } from "effect"
 import { Settings } from "../src/Config.js"
 import { HttpLive } from "../src/Http.js"
 import { LiveBank } from "../src/platform/bank/Banks.js"
-import { CheckoutClock } from "../src/platform/CheckoutClock.js"
+import { LiveBankLive } from "../src/platform/bank/HttpBank.js"
 import { PgLive } from "../src/platform/Sql.js"
-import { call, freshDatabase, type TestServer, testSettings } from "./harness.js"
+import { call, freshDatabase, movedClock, type TestServer, testSettings } from "./harness.js"
 
-/** Time the checkout reads: `Date.now()` plus `offsetMs`, or `fixed` when set. */
+/** Time the server reads (Effect's Clock): `Date.now()` plus `offsetMs`, or `fixed` when set. */
 export interface ControlledClock {
   offsetMs: number
   fixed: Date | null
@@ -24,21 +25,15 @@ export const startCheckoutServer = async (
   const databaseUrl = await freshDatabase()
   const settings = testSettings()
   const clock = options.clock
+  const bank = options.liveBank === undefined ? LiveBankLive : Layer.succeed(LiveBank, options.liveBank)
   let layer = HttpLive({ port: 0, host: "127.0.0.1" }).pipe(
+    Layer.provide(bank),
     Layer.provide(PgLive(databaseUrl, { maxConnections: 10 })),
     Layer.provide(Layer.succeed(Settings, settings)),
     Layer.provide(Logger.minimumLogLevel(LogLevel.Warning))
   )
   if (clock !== undefined)
-    layer = layer.pipe(
-      Layer.provide(
-        Layer.succeed(CheckoutClock, {
-          now: Effect.sync(() => clock.fixed ?? new Date(Date.now() + clock.offsetMs))
-        })
-      )
-    )
-  if (options.liveBank !== undefined)
-    layer = layer.pipe(Layer.provide(Layer.succeed(LiveBank, options.liveBank)))
+    layer = layer.pipe(Layer.provide(movedClock(() => clock.fixed?.getTime() ?? Date.now() + clock.offsetMs)))
   const runtime = ManagedRuntime.make(layer)
   const address = await runtime.runPromise(Effect.map(HttpServer.HttpServer, (server) => server.address))
   if (address._tag !== "TcpAddress") throw new Error("expected a TCP address")

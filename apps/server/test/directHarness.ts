@@ -10,12 +10,13 @@ import { Effect, Layer, Logger, LogLevel, ManagedRuntime } from "effect"
 import Pg from "pg"
 import { type ServerSettings, Settings } from "../src/Config.js"
 import { HttpLive } from "../src/Http.js"
-import { CheckoutClock } from "../src/platform/CheckoutClock.js"
+import { LiveBankLive } from "../src/platform/bank/HttpBank.js"
 import { PgLive } from "../src/platform/Sql.js"
 import {
   approveMerchant,
   call,
   freshDatabase,
+  movedClock,
   registerMerchant,
   type TestServer,
   testSettings
@@ -45,9 +46,10 @@ export const startDirect = async (overrides: Partial<ServerSettings> = {}): Prom
   const clock = { fixed: null as Date | null }
   const runtime = ManagedRuntime.make(
     HttpLive({ port: 0, host: "127.0.0.1" }).pipe(
+      Layer.provide(LiveBankLive),
       Layer.provide(PgLive(databaseUrl, { maxConnections: 20 })),
       Layer.provide(Layer.succeed(Settings, settings)),
-      Layer.provide(Layer.succeed(CheckoutClock, { now: Effect.sync(() => clock.fixed ?? new Date()) })),
+      Layer.provide(movedClock(() => clock.fixed?.getTime() ?? Date.now())),
       Layer.provide(Logger.minimumLogLevel(LogLevel.Error))
     )
   )

@@ -16,11 +16,12 @@ import Pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Settings } from "../src/Config.js"
 import { HttpLive } from "../src/Http.js"
-import { CheckoutClock } from "../src/platform/CheckoutClock.js"
+import { LiveBankLive } from "../src/platform/bank/HttpBank.js"
 import { PgLive } from "../src/platform/Sql.js"
 import {
   approveMerchant,
   call,
+  movedClock,
   registerMerchant,
   startServer,
   type TestServer,
@@ -32,9 +33,10 @@ const startAt = async (databaseUrl: string, at: Date): Promise<TestServer> => {
   const settings = testSettings()
   const runtime = ManagedRuntime.make(
     HttpLive({ port: 0, host: "127.0.0.1" }).pipe(
+      Layer.provide(LiveBankLive),
       Layer.provide(PgLive(databaseUrl, { maxConnections: 5 })),
       Layer.provide(Layer.succeed(Settings, settings)),
-      Layer.provide(Layer.succeed(CheckoutClock, { now: Effect.succeed(at) })),
+      Layer.provide(movedClock(() => at.getTime())),
       Layer.provide(Logger.minimumLogLevel(LogLevel.Warning))
     )
   )

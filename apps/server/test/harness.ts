@@ -4,11 +4,12 @@
  */
 import { randomUUID } from "node:crypto"
 import { HttpServer } from "@effect/platform"
-import { Effect, Layer, Logger, LogLevel, ManagedRuntime, Option, Redacted } from "effect"
+import { Clock, Effect, Layer, Logger, LogLevel, ManagedRuntime, Option, Redacted } from "effect"
 import type Pg from "pg"
 import { inject } from "vitest"
 import { type ServerSettings, Settings } from "../src/Config.js"
 import { HttpLive } from "../src/Http.js"
+import { LiveBankLive } from "../src/platform/bank/HttpBank.js"
 import { ensureDatabase } from "../src/platform/Database.js"
 import { PgLive } from "../src/platform/Sql.js"
 
@@ -48,6 +49,23 @@ export const testSettings = (overrides: Partial<ServerSettings> = {}): ServerSet
   ...overrides
 })
 
+/**
+ * Effect's Clock for a server whose time a test moves or stops: it reads `millis()`. Sleeping
+ * still takes real time (the server's waits and schedules are not skipped).
+ */
+export const movedClock = (millis: () => number): Layer.Layer<never> => {
+  const real = Clock.make()
+  const nanos = () => BigInt(millis()) * 1_000_000n
+  return Layer.setClock({
+    [Clock.ClockTypeId]: Clock.ClockTypeId,
+    unsafeCurrentTimeMillis: millis,
+    unsafeCurrentTimeNanos: nanos,
+    currentTimeMillis: Effect.sync(millis),
+    currentTimeNanos: Effect.sync(nanos),
+    sleep: (duration) => real.sleep(duration)
+  })
+}
+
 /** Starts the whole HTTP server in this process on a free loopback port. */
 export const startServer = async (
   options: { readonly settings?: Partial<ServerSettings>; readonly databaseUrl?: string } = {}
@@ -56,6 +74,7 @@ export const startServer = async (
   const settings = testSettings(options.settings)
   const runtime = ManagedRuntime.make(
     HttpLive({ port: 0, host: "127.0.0.1" }).pipe(
+      Layer.provide(LiveBankLive),
       Layer.provide(PgLive(databaseUrl, { maxConnections: 10 })),
       Layer.provide(Layer.succeed(Settings, settings)),
       Layer.provide(Logger.minimumLogLevel(LogLevel.Warning))

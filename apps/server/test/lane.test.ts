@@ -1,5 +1,5 @@
 /**
- * Link creation is served by a lane in front of the HttpApi app (http/Lane.ts). The HttpApi
+ * Link creation is served by a lane in front of the HttpApi app (http/Edge.ts, links/CreateLink.ts). The HttpApi
  * handler still serves the same route when the URL carries a query string, so every answer of
  * the lane is compared here with the app's: status, body, and the headers a client reads.
  * (An empty query, `links?`, is dropped by fetch: the app's URL carries a parameter.)

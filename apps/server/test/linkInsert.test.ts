@@ -1,5 +1,5 @@
 /**
- * Link inserts committed together (links/LinkInsert.ts, platform/Coalesce.ts), on a real
+ * Link inserts committed together (links/CreateLink.ts, platform/Coalesce.ts), on a real
  * database: rows that arrive in one turn go as one statement, and each still gets its own
  * outcome. A key used twice in one statement makes one link; a suspended merchant's row is
  * skipped; a row that fails fails alone; two processes racing for the same keys in opposite
@@ -9,7 +9,7 @@ import { randomUUID } from "node:crypto"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import Pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { makeLinkInsert, type NewLink } from "../src/links/LinkInsert.js"
+import { makeLinkInsert, type NewLink } from "../src/links/CreateLink.js"
 import { PgLive, PgPool } from "../src/platform/Sql.js"
 import { deadlockCount, freshDatabase } from "./harness.js"
 

@@ -1,6 +1,6 @@
 /**
  * A batch and single link creations racing for the same idempotency keys (LotesService.ts,
- * links/LinkInsert.ts). Both insert their rows in key order, so they wait on each other in one
+ * links/CreateLink.ts). Both insert their rows in key order, so they wait on each other in one
  * order and never deadlock; each key ends as exactly one link, and every answer is a success,
  * a replay or the batch's `409 item_duplicado` (which rolls the whole batch back).
  *

@@ -8,6 +8,7 @@ import { Venezuela } from "@switch/core"
 import { Effect, Layer, ManagedRuntime, Option } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Settings } from "../src/Config.js"
+import { Banks } from "../src/platform/bank/Banks.js"
 import { PgLive } from "../src/platform/Sql.js"
 import { runSettlement } from "../src/settlement/Settlement.js"
 import { openPage, PAYER } from "./checkoutHarness.js"
@@ -120,10 +121,17 @@ describe("settlement job", () => {
       "update links set estado = 'pagado', paid_at = now(), split = $2::jsonb where id = $1",
       [id, JSON.stringify([{ cuenta: beneficiary(1), porcentaje: 10 }])]
     )
+    // A link with a split never reaches the bank: one that is asked fails the test.
+    const noBank = Layer.succeed(Banks, {
+      forMode: () => {
+        throw new Error("a link with a split reached the bank")
+      }
+    })
     const runtime = ManagedRuntime.make(
-      Layer.merge(
+      Layer.mergeAll(
         PgLive(server.databaseUrl, { maxConnections: 2 }),
-        Layer.succeed(Settings, server.settings)
+        Layer.succeed(Settings, server.settings),
+        noBank
       ).pipe(Layer.orDie)
     )
     await runtime.runPromise(Effect.zipRight(runSettlement({ link_id: id }), runSettlement({ link_id: id })))

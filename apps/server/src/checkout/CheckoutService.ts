@@ -7,11 +7,10 @@ import { randomUUID } from "node:crypto"
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { BankCalendar, Caps, Fees, LinkMachine, Money, RateLimit, Resultado } from "@switch/core"
-import { Context, Effect, Either, Layer, Option } from "effect"
+import { Clock, Context, Effect, Either, Layer, Option } from "effect"
 import { bankClose, Settings } from "../Config.js"
 import { snapshot } from "../links/LinksService.js"
 import { Banks } from "../platform/bank/Banks.js"
-import { resolveNow } from "../platform/CheckoutClock.js"
 import { capRefusal, chargeRefusal } from "../platform/Limits.js"
 import { findMerchant, type MerchantRow } from "../platform/Merchants.js"
 import { isUuid } from "../platform/Uuid.js"
@@ -37,6 +36,9 @@ import {
 import { decide, NOT_DONE, shouldAsk } from "./Reconcile.js"
 import { type Attempt, applyAnswer, CHECKOUT_COLUMNS, type CheckoutLink } from "./Settle.js"
 
+/** The current time, from Effect's Clock (tests provide their own). */
+const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
+
 export class Checkout extends Context.Tag("@switch/server/Checkout")<
   Checkout,
   {
@@ -59,7 +61,6 @@ export const CheckoutLive = Layer.effect(
     const sql = yield* PgClient.PgClient
     const settings = yield* Settings
     const banks = yield* Banks
-    const now = yield* resolveNow
     const provide = <A, E>(effect: Effect.Effect<A, E, PgClient.PgClient | SqlClient.SqlClient | Settings>) =>
       effect.pipe(
         Effect.provideService(PgClient.PgClient, sql),

@@ -9,9 +9,11 @@
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { BankCalendar } from "@switch/core"
-import { Effect } from "effect"
-import { resolveNow } from "../platform/CheckoutClock.js"
+import { Clock, Effect } from "effect"
 import { ASSETS, CSP } from "./CheckoutRoutes.js"
+
+/** The current time, from Effect's Clock (tests provide their own). */
+const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
 export type Estado = "operativo" | "degradado" | "caido" | "sin_datos_recientes"
 
@@ -35,7 +37,6 @@ const TEXTO: Record<Estado, string> = {
 export const StatusPageLive = HttpApiBuilder.Router.use((router) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    const now = yield* resolveNow
 
     const snapshot = Effect.gen(function* () {
       const at = yield* now

@@ -2,9 +2,8 @@
 import type { Caller } from "@switch/api"
 import { Direct, Forbidden } from "@switch/api"
 import { Instrument, type Ports, Validation } from "@switch/core"
-import { Effect, Either, Option, type Schema } from "effect"
+import { Clock, Effect, Either, Option, type Schema } from "effect"
 import { Banks } from "../platform/bank/Banks.js"
-import { resolveNow } from "../platform/CheckoutClock.js"
 import { findMerchant, type MerchantRow } from "../platform/Merchants.js"
 import type { OpRow } from "./Store.js"
 
@@ -47,8 +46,8 @@ export const merchantOf = (caller: Caller) =>
     })
   )
 
-/** The current time as the service reads it (a test clock when one is provided). */
-export const now = Effect.flatten(resolveNow)
+/** The current time, from Effect's Clock (tests provide their own). */
+export const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
 export const bankFor = (mode: Caller["mode"]) => Effect.map(Banks, (banks) => banks.forMode(mode))
 

@@ -6,14 +6,16 @@ import { createHmac, randomBytes, randomUUID } from "node:crypto"
 import { PgClient } from "@effect/sql-pg"
 import { type Caller, Flows, Forbidden, NotFound, ValidationError } from "@switch/api"
 import { type Instrument, Money, Validation } from "@switch/core"
-import { Context, Effect, Either, Layer, Option, Redacted } from "effect"
+import { Clock, Context, Effect, Either, Layer, Option, Redacted } from "effect"
 import { Settings } from "../Config.js"
-import { resolveNow } from "../platform/CheckoutClock.js"
 import { FlowCollector } from "../platform/FlowCollector.js"
 import * as Sealed from "../platform/Sealed.js"
 import * as Envelope from "./Envelope.js"
 import { defaultDefinition } from "./FlowDefinition.js"
 import { type Binding, exchange, type Reply } from "./FlowExchange.js"
+
+/** The current time, from Effect's Clock (tests provide their own). */
+const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
@@ -53,7 +55,6 @@ export const FlowsServiceLive = Layer.effect(
     const sql = yield* PgClient.PgClient
     const settings = yield* Settings
     const collector = yield* FlowCollector
-    const now = yield* resolveNow
     const mac = (text: string) =>
       createHmac("sha256", Redacted.value(settings.secret)).update(`flow:${text}`).digest("hex")
     /** The binding's secrets and private key, sealed at rest (platform/Sealed.ts). */

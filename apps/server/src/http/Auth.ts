@@ -10,7 +10,7 @@ import { RateLimit } from "@switch/core"
 import { Effect, FiberRef, Layer, Option, Redacted } from "effect"
 import { Settings } from "../Config.js"
 import { RateLimiter } from "../platform/RateLimiter.js"
-import * as KeyCache from "./KeyCache.js"
+import { KeyCache } from "./KeyCache.js"
 import * as Keys from "./Keys.js"
 import { currentRequestId } from "./Middleware.js"
 import { LOGS_PATH, pathOf, RequestLog } from "./RequestLog.js"
@@ -33,26 +33,21 @@ const own = (entry: { readonly codigo: string; readonly caller: Caller }, codigo
 const parseKey = (header: string) =>
   Option.map(Keys.parseHeader(header), (parsed) => ({ ...parsed, hash: Keys.hash(parsed.key) }))
 
-type ParsedKey = Option.Option.Value<ReturnType<typeof parseKey>>
-
-/** A key as this process's cache knows it: none when another merchant's, undefined when unknown. */
-const cachedCaller = (key: ParsedKey, now: number): Option.Option<Caller> | undefined => {
-  const cached = KeyCache.get(key.hash, now)
-  return cached === undefined ? undefined : own(cached, key.codigo, key.mode)
-}
-
-/** Looks a key up (the process's cache first); none when unknown, revoked, or of another merchant. */
-export const lookupCaller = (
-  header: string
-): Effect.Effect<Option.Option<Caller>, never, SqlClient.SqlClient> => {
-  const parsed = parseKey(header)
-  if (Option.isNone(parsed)) return Effect.succeed(Option.none())
-  const now = Date.now()
-  const cached = cachedCaller(parsed.value, now)
-  if (cached !== undefined) return Effect.succeed(cached)
-  const { codigo, mode, hash } = parsed.value
-  return Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    Effect.map(
+/**
+ * The key lookup: a header's caller (the process's cache first); none when unknown, revoked, or
+ * of another merchant. A cached key needs no I/O.
+ */
+export const makeLookupCaller = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  const cache = yield* KeyCache
+  return (header: string): Effect.Effect<Option.Option<Caller>> => {
+    const parsed = parseKey(header)
+    if (Option.isNone(parsed)) return Effect.succeed(Option.none())
+    const { codigo, mode, hash } = parsed.value
+    const now = Date.now()
+    const cached = cache.get(hash, now)
+    if (cached !== undefined) return Effect.succeed(own(cached, codigo, mode))
+    return Effect.map(
       sql<{ llave_id: string; comercio_id: string; codigo: string }>`
         select l.id as llave_id, c.id as comercio_id, c.codigo
         from llaves l join comercios c on c.id = l.comercio_id
@@ -66,48 +61,33 @@ export const lookupCaller = (
           mode,
           llaveId: row.llave_id
         }
-        KeyCache.put(hash, caller, now)
+        cache.put(hash, caller, now)
         return own({ codigo: row.codigo, caller }, codigo, mode)
       }
-    )
-  ).pipe(Effect.orDie)
-}
+    ).pipe(Effect.orDie)
+  }
+})
 
 /** The key check of {@link makeAuthenticate}. */
-export interface Authenticate {
-  <R>(
-    header: string,
-    ip: Effect.Effect<string, never, R>
-  ): Effect.Effect<Caller, Unauthorized | TooManyRequests, R>
-  /**
-   * The caller when memory alone admits the request (a cached key, its merchant's request
-   * counted from what this process holds of the window), with no fiber and no I/O; undefined
-   * otherwise, with nothing counted. Link creation's lane (LinksLane.ts) tries it first.
-   */
-  readonly now: (header: string) => Caller | undefined
-}
+export type Authenticate = <R>(
+  header: string,
+  ip: Effect.Effect<string, never, R>
+) => Effect.Effect<Caller, Unauthorized | TooManyRequests, R>
 
 /**
  * The key check for one request: the caller of a valid key within its merchant's limit;
  * otherwise `401`, or `429` once the merchant (or, without a valid key, the address) is over
- * its limit. Shared by the HttpApi middleware and the lanes (Lane.ts).
+ * its limit. Shared by the HttpApi middleware and link creation's lane (links/CreateLink.ts).
+ * A cached key whose merchant's count this process holds needs no I/O.
  */
 export const makeAuthenticate = Effect.gen(function* () {
-  const sql = yield* SqlClient.SqlClient
+  const lookupCaller = yield* makeLookupCaller
   const limiter = yield* RateLimiter
   const settings = yield* Settings
   const perMerchant: RateLimit.Policy = { ...RateLimit.API, limit: settings.apiPorMinuto }
   const perIp: RateLimit.Policy = { ...perMerchant, name: "api_ip", scope: "ip" }
-  const now = (header: string) => {
-    const parsed = parseKey(header)
-    if (Option.isNone(parsed)) return undefined
-    const at = Date.now()
-    const caller = cachedCaller(parsed.value, at)
-    if (caller === undefined || Option.isNone(caller)) return undefined
-    return limiter.spendHeld(perMerchant, caller.value.comercioId, at) ? caller.value : undefined
-  }
-  const authenticate = <R>(header: string, ip: Effect.Effect<string, never, R>) =>
-    Effect.flatMap(Effect.provideService(lookupCaller(header), SqlClient.SqlClient, sql), (caller) =>
+  const authenticate: Authenticate = (header, ip) =>
+    Effect.flatMap(lookupCaller(header), (caller) =>
       Option.isNone(caller)
         ? Effect.flatMap(ip, (address) =>
             Effect.flatMap(limiter.hit(perIp, address), (decision) =>
@@ -122,7 +102,7 @@ export const makeAuthenticate = Effect.gen(function* () {
             decision.allowed ? Effect.succeed(caller.value) : Effect.fail(tooMany(decision.retryAfterSeconds))
           )
     )
-  return Object.assign(authenticate, { now }) satisfies Authenticate
+  return authenticate
 })
 
 /**

@@ -17,8 +17,11 @@ const family = (address: string): "ipv4" | "ipv6" | null => {
   return v === 4 ? "ipv4" : v === 6 ? "ipv6" : null
 }
 
+/** The trusted proxies; null when none is trusted. */
+export type TrustList = BlockList | null
+
 /** The trusted peers from the setting's entries; none when the list is empty. Bad entries throw. */
-export const trustList = (entries: ReadonlyArray<string>): BlockList | null => {
+export const trustList = (entries: ReadonlyArray<string>): TrustList => {
   if (entries.length === 0) return null
   const list = new BlockList()
   for (const entry of entries) {
@@ -66,18 +69,27 @@ export const resolveClient = (peer: string, forwardedFor: string | undefined, tr
   return client
 }
 
+/**
+ * The client's address of a request from `peer` (none when the socket has none) carrying
+ * `forwardedFor`: the peer itself unless it is a trusted proxy. Every route reads it so: the
+ * HttpApi app through {@link behindProxies}, the lanes (Edge.ts) directly.
+ */
+export const clientAddress = (
+  trusted: TrustList,
+  peer: Option.Option<string>,
+  forwardedFor: string | undefined
+): Option.Option<string> =>
+  trusted === null ? peer : Option.map(peer, (address) => resolveClient(address, forwardedFor, trusted))
+
 /** Gives handlers the client's address instead of a trusted proxy's. */
 export const behindProxies =
-  (trusted: BlockList | null) =>
+  (trusted: TrustList) =>
   <E, R>(app: HttpApp.Default<E, R>): HttpApp.Default<E, R | HttpServerRequest.HttpServerRequest> =>
     trusted === null
       ? app
       : Effect.updateService(app, HttpServerRequest.HttpServerRequest, (request) =>
-          Option.match(request.remoteAddress, {
+          Option.match(clientAddress(trusted, request.remoteAddress, request.headers["x-forwarded-for"]), {
             onNone: () => request,
-            onSome: (peer) =>
-              request.modify({
-                remoteAddress: resolveClient(peer, request.headers["x-forwarded-for"], trusted)
-              })
+            onSome: (remoteAddress) => request.modify({ remoteAddress })
           })
         )

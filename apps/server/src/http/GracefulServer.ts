@@ -3,11 +3,8 @@
  * keep-alive ones close at once), ends server-sent event streams at once (they never finish by
  * themselves; their clients resume with Last-Event-ID), lets other in-flight requests finish,
  * and after a grace period closes whatever is still open.
- *
- * With `lanes`, a request a lane serves (Lane.ts) never reaches the HttpApi app's listener.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
-import type { Lanes } from "./Lane.js"
+import { createServer, type Server, type ServerResponse } from "node:http"
 
 export const GRACE_MS = 10_000
 
@@ -19,7 +16,7 @@ const isEventStream = (response: ServerResponse): boolean =>
     .includes("text/event-stream")
 
 export const gracefulServer =
-  (graceMs = GRACE_MS, lanes?: Lanes) =>
+  (graceMs = GRACE_MS) =>
   (): Server => {
     const server = createServer()
     const open = new Set<ServerResponse>()
@@ -28,19 +25,6 @@ export const gracefulServer =
       response.on("close", () => open.delete(response))
     }
     server.on("request", (_request, response: ServerResponse) => track(response))
-    if (lanes !== undefined) {
-      const emit = server.emit.bind(server) as (event: string, ...args: Array<unknown>) => boolean
-      server.emit = ((event: string, ...args: Array<unknown>) => {
-        if (event === "request") {
-          const [request, response] = args as [IncomingMessage, ServerResponse]
-          if (lanes.take(request, response)) {
-            track(response)
-            return true
-          }
-        }
-        return emit(event, ...args)
-      }) as Server["emit"]
-    }
     const close = server.close.bind(server)
     server.close = (callback?: (error?: Error) => void) => {
       for (const response of open) if (isEventStream(response)) response.destroy()

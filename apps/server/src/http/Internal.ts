@@ -3,12 +3,11 @@
  * `/openapi.json`. A request without a valid key is `401` as everywhere.
  */
 import { HttpApiBuilder, HttpServerRequest } from "@effect/platform"
-import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
-import { lookupCaller } from "./Auth.js"
+import { makeLookupCaller } from "./Auth.js"
 import { json } from "./Respond.js"
 
-const refuse = (sql: SqlClient.SqlClient, error: string | null) =>
+const refuse = (lookupCaller: Effect.Effect.Success<typeof makeLookupCaller>, error: string | null) =>
   Effect.gen(function* () {
     const request = yield* HttpServerRequest.HttpServerRequest
     const caller = yield* lookupCaller(request.headers["x-switch-key"] ?? "")
@@ -19,17 +18,17 @@ const refuse = (sql: SqlClient.SqlClient, error: string | null) =>
         : { error, detail: "Ruta de uso interno." },
       403
     )
-  }).pipe(Effect.provideService(SqlClient.SqlClient, sql))
+  })
 
 export const InternalRoutesLive = HttpApiBuilder.Router.use((router) =>
   Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
-    yield* router.get("/switch/v1/bancos", refuse(sql, "solo_uso_interno"))
-    yield* router.get("/switch/v1/politica-dinero", refuse(sql, "solo_uso_interno"))
-    yield* router.get("/switch/v1/saldo", refuse(sql, "cuenta_no_permitida"))
-    yield* router.get("/switch/v1/movimientos", refuse(sql, "cuenta_no_permitida"))
-    yield* router.post("/switch/v1/conciliar", refuse(sql, null))
-    yield* router.post("/switch/v1/conciliar/saliente", refuse(sql, null))
-    yield* router.post("/switch/v1/conciliar/multiple", refuse(sql, null))
+    const lookupCaller = yield* makeLookupCaller
+    yield* router.get("/switch/v1/bancos", refuse(lookupCaller, "solo_uso_interno"))
+    yield* router.get("/switch/v1/politica-dinero", refuse(lookupCaller, "solo_uso_interno"))
+    yield* router.get("/switch/v1/saldo", refuse(lookupCaller, "cuenta_no_permitida"))
+    yield* router.get("/switch/v1/movimientos", refuse(lookupCaller, "cuenta_no_permitida"))
+    yield* router.post("/switch/v1/conciliar", refuse(lookupCaller, null))
+    yield* router.post("/switch/v1/conciliar/saliente", refuse(lookupCaller, null))
+    yield* router.post("/switch/v1/conciliar/multiple", refuse(lookupCaller, null))
   })
 )

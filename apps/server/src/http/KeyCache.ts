@@ -3,62 +3,90 @@
  * across processes: revoking a key NOTIFYs `switch_llaves` with its hash and every process
  * LISTENs and evicts it; the revoking process evicts at once. Entries also expire after
  * {@link TTL_MS}, which bounds staleness should a LISTEN connection ever drop.
+ *
+ * A scoped layer: the cache and its listener live as long as the server's scope (each server
+ * of a process its own), and end with it.
  */
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import type { Caller } from "@switch/api"
-import { Effect, Layer, Stream } from "effect"
+import { Context, Effect, Layer, Stream } from "effect"
 
 export const CHANNEL = "switch_llaves"
 const TTL_MS = 30_000
 const MAX_ENTRIES = 10_000
 
-const entries = new Map<
-  string,
-  { readonly caller: Caller; readonly codigo: string; readonly until: number }
->()
+/** A cached key's merchant. */
+export interface Entry {
+  readonly caller: Caller
+  readonly codigo: string
+}
 
-export const get = (hash: string, now: number) => {
-  const entry = entries.get(hash)
-  if (entry === undefined) return undefined
-  if (entry.until <= now) {
-    entries.delete(hash)
-    return undefined
+export class KeyCache extends Context.Tag("@switch/server/KeyCache")<
+  KeyCache,
+  {
+    /** The key of this hash as cached at `now`; undefined when unknown or expired. */
+    readonly get: (hash: string, now: number) => Entry | undefined
+    readonly put: (hash: string, caller: Caller, now: number) => void
+    /** Tells every process (this one at once) that a key was revoked. */
+    readonly announceRevoked: (hash: string) => Effect.Effect<void, never, SqlClient.SqlClient>
   }
-  return entry
-}
+>() {}
 
-export const put = (hash: string, caller: Caller, now: number) => {
-  if (entries.size >= MAX_ENTRIES) entries.clear()
-  entries.set(hash, { caller, codigo: caller.codigo, until: now + TTL_MS })
-}
-
-export const evict = (hash: string) => {
-  entries.delete(hash)
-}
-
-/** Tells every process (this one at once) that a key was revoked. */
-export const announceRevoked = (hash: string) =>
+/** The cache of one scope; with `listen`, evicting keys other processes revoke. */
+const make = (listen: boolean) =>
   Effect.gen(function* () {
-    evict(hash)
-    const sql = yield* SqlClient.SqlClient
-    yield* sql`select pg_notify(${CHANNEL}, ${hash})`
-  })
+    const entries = new Map<string, Entry & { readonly until: number }>()
+    yield* Effect.addFinalizer(() => Effect.sync(() => entries.clear()))
 
-/** Listens for revocations for as long as the server runs. */
-export const KeyCacheLive = Layer.scopedDiscard(
-  Effect.gen(function* () {
-    const sql = yield* PgClient.PgClient
-    yield* Effect.forkScoped(
-      sql.listen(CHANNEL).pipe(
-        Stream.runForEach((hash) => Effect.sync(() => evict(hash))),
-        Effect.catchAllCause((cause) =>
-          Effect.zipRight(
-            Effect.logWarning("key revocation listener stopped; cached keys now expire by age only", cause),
-            Effect.sync(() => entries.clear())
+    const evict = (hash: string) => {
+      entries.delete(hash)
+    }
+
+    if (listen) {
+      const sql = yield* PgClient.PgClient
+      yield* Effect.forkScoped(
+        sql.listen(CHANNEL).pipe(
+          Stream.runForEach((hash) => Effect.sync(() => evict(hash))),
+          Effect.catchAllCause((cause) =>
+            Effect.zipRight(
+              Effect.logWarning("key revocation listener stopped; cached keys now expire by age only", cause),
+              Effect.sync(() => entries.clear())
+            )
           )
         )
       )
-    )
+    }
+
+    const cache: KeyCache["Type"] = {
+      get: (hash, now) => {
+        const entry = entries.get(hash)
+        if (entry === undefined) return undefined
+        if (entry.until <= now) {
+          entries.delete(hash)
+          return undefined
+        }
+        return entry
+      },
+      put: (hash, caller, now) => {
+        if (entries.size >= MAX_ENTRIES) entries.clear()
+        entries.set(hash, { caller, codigo: caller.codigo, until: now + TTL_MS })
+      },
+      announceRevoked: (hash) =>
+        Effect.gen(function* () {
+          evict(hash)
+          const sql = yield* SqlClient.SqlClient
+          yield* sql`select pg_notify(${CHANNEL}, ${hash})`
+        }).pipe(Effect.orDie)
+    }
+    return cache
   })
-)
+
+/** The cache, listening for revocations for as long as the server runs. */
+export const KeyCacheLive = Layer.scoped(KeyCache, make(true))
+
+/**
+ * The cache of a process that serves no request (readying a database, Prepare.ts): it only
+ * announces the revocations it makes, and holds no LISTEN connection.
+ */
+export const KeyCacheUnlistened = Layer.scoped(KeyCache, make(false))

@@ -7,24 +7,23 @@
  * The server sends the response before a serve middleware returns, so the rewriting happens
  * in a pre-response handler, which sees every response, errors included, just before it goes out.
  */
-import { randomUUID } from "node:crypto"
 import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Cause, Chunk, Context, Effect, type Fiber, FiberRef, LogLevel } from "effect"
+import { Cause, Chunk, Context, Effect, type Fiber, FiberRef } from "effect"
 import * as Cors from "./Cors.js"
+import * as Edge from "./Edge.js"
 
 /** The current request's id (`x-request-id`), for what records the request (http/RequestLog.ts). */
 export const currentRequestId = FiberRef.unsafeMake("")
 
 const notFound = HttpServerResponse.unsafeJson({ error: "not_found" }, { status: 404 })
-const internal = HttpServerResponse.unsafeJson({ error: "error_interno" }, { status: 500 })
+const internal = HttpServerResponse.unsafeJson(Edge.INTERNAL_ERROR, { status: 500 })
 
-const retryAfterFrom = (response: HttpServerResponse.HttpServerResponse): number => {
-  if (response.body._tag !== "Uint8Array") return 60
+const retryAfterFrom = (response: HttpServerResponse.HttpServerResponse): string => {
+  if (response.body._tag !== "Uint8Array") return Edge.retryAfter(undefined)
   try {
-    const parsed = JSON.parse(new TextDecoder().decode(response.body.body)) as { reintentar_en?: unknown }
-    return typeof parsed.reintentar_en === "number" ? parsed.reintentar_en : 60
+    return Edge.retryAfter(JSON.parse(new TextDecoder().decode(response.body.body)))
   } catch {
-    return 60
+    return Edge.retryAfter(undefined)
   }
 }
 
@@ -63,22 +62,22 @@ export const finish = (
   if (out.body._tag === "Empty" && out.status === 404) out = notFound
   if (out.body._tag === "Empty" && out.status >= 500) out = internal
   if (out.status === 429 && out.headers["retry-after"] === undefined) {
-    out = HttpServerResponse.setHeader(out, "retry-after", String(retryAfterFrom(out)))
+    out = HttpServerResponse.setHeader(out, "retry-after", retryAfterFrom(out))
   }
   return out
 }
 
 /** The access line is only built when info logs are on (the hot path skips it otherwise). */
 const accessLogged = (fiber: Fiber.RuntimeFiber<unknown, unknown>) =>
-  LogLevel.lessThanEqual(fiber.getFiberRef(FiberRef.currentMinimumLogLevel), LogLevel.Info)
+  Edge.accessLogged(fiber.getFiberRef(FiberRef.currentMinimumLogLevel))
 
 export const withBoundary = <E, R>(
   app: HttpApp.Default<E, R>
 ): HttpApp.Default<E, R | HttpServerRequest.HttpServerRequest> =>
   Effect.withFiberRuntime((fiber) => {
-    const requestId = randomUUID()
+    const requestId = Edge.newRequestId()
     const request = Context.unsafeGet(fiber.currentContext, HttpServerRequest.HttpServerRequest)
-    const path = request.url.split("?")[0] ?? request.url
+    const path = Edge.pathOfUrl(request.url)
     const publicRoute = Cors.isPublic(path)
     const finishWithId = (response: HttpServerResponse.HttpServerResponse) => {
       const out = HttpServerResponse.setHeader(finish(response), "x-request-id", requestId)
@@ -92,23 +91,14 @@ export const withBoundary = <E, R>(
       const started = Date.now()
       handler = (_, response) => {
         const out = finishWithId(response)
-        return Effect.as(
-          Effect.logInfo(`${request.method} ${path} ${out.status} ${Date.now() - started}ms`).pipe(
-            Effect.annotateLogs({ requestId })
-          ),
-          out
-        )
+        return Effect.as(Edge.logAccess(requestId, request.method, path, out.status, started), out)
       }
     }
     return Effect.zipRight(
       HttpApp.appendPreResponseHandler(handler),
       app.pipe(
         Effect.locally(currentRequestId, requestId),
-        Effect.tapErrorCause((cause) =>
-          Cause.isInterruptedOnly(cause) || isAnswer(cause)
-            ? Effect.void
-            : Effect.logError("error interno", Cause.pretty(cause)).pipe(Effect.annotateLogs({ requestId }))
-        )
+        Effect.tapErrorCause((cause) => (isAnswer(cause) ? Effect.void : Edge.logFault(requestId, cause)))
       )
     )
   })

@@ -11,6 +11,10 @@ export const notJson = { fieldErrors: { [Validation.ROOT]: ["El cuerpo no es JSO
 /** Bodies past this size are refused, on every route. */
 export const MAX_BODY_BYTES = 10 * 1024 * 1024
 
+/** Whether a request's declared `content-length` is over {@link MAX_BODY_BYTES}: refused unread. */
+export const overLimit = (contentLength: string | undefined): boolean =>
+  Number(contentLength ?? 0) > MAX_BODY_BYTES
+
 /**
  * SPEC's validation detail for a body that could not be read whole: over
  * {@link MAX_BODY_BYTES}, or cut off (then nobody is left to read the answer).
@@ -70,7 +74,7 @@ export const bodyText = <E>(refuse: () => E) =>
   Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
     // A declared size over the limit is refused unread, so the answer reaches the client (node
     // drains the rest); past the limit otherwise, the platform drops the connection.
-    Number(request.headers["content-length"] ?? 0) > MAX_BODY_BYTES
+    overLimit(request.headers["content-length"])
       ? Effect.fail(refuse())
       : Effect.mapError(request.text, refuse)
   )

@@ -127,7 +127,7 @@ export const LotesServiceLive = Layer.effect(
         const ids = body.items.map(() => randomUUID())
         const keys = body.items.map((item, index) => item.idempotency_key ?? derivedItemKey(id, index))
         // One statement for every item; a key already taken (any mode) inserts nothing for it.
-        // Keys go in order, as link creation's do (LinkInsert.ts), so the two never deadlock.
+        // Keys go in order, as link creation's do (CreateLink.ts), so the two never deadlock.
         const inserted = yield* sql<{ lote_pos: number }>`
           insert into links (id, comercio_id, mode, monto, concepto, expires_at, idempotency_key, origen,
             lote_id, lote_pos, referencia_externa, cliente, busqueda, created_at)

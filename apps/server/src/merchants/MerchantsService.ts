@@ -17,7 +17,7 @@ import {
 import { Fees, Money, Validation, Venezuela } from "@switch/core"
 import { Context, Effect, Either, Layer, Option, Redacted } from "effect"
 import { Settings } from "../Config.js"
-import * as KeyCache from "../http/KeyCache.js"
+import { KeyCache } from "../http/KeyCache.js"
 import * as Keys from "../http/Keys.js"
 import { findMerchant } from "../platform/Merchants.js"
 
@@ -79,6 +79,7 @@ export const MerchantsServiceLive = Layer.effect(
     const sql = yield* SqlClient.SqlClient
     const settings = yield* Settings
     const provideSql = Effect.provideService(SqlClient.SqlClient, sql)
+    const keyCache = yield* KeyCache
 
     const register = (input: unknown) =>
       Effect.gen(function* () {
@@ -174,7 +175,7 @@ export const MerchantsServiceLive = Layer.effect(
         }
         const revoked = yield* sql<{ hash: string }>`
           update llaves set revoked_at = coalesce(revoked_at, now()) where id = ${id} returning hash`
-        for (const { hash } of revoked) yield* KeyCache.announceRevoked(hash).pipe(provideSql)
+        for (const { hash } of revoked) yield* keyCache.announceRevoked(hash).pipe(provideSql)
         return { id, revocada: true as const }
       }).pipe(Effect.catchTag("SqlError", Effect.die))
 

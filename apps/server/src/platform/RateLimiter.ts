@@ -14,13 +14,11 @@ import { Clock, Context, Effect, Layer } from "effect"
 export class RateLimiter extends Context.Tag("@switch/server/RateLimiter")<
   RateLimiter,
   {
-    /** Counts one request of `subject` under `policy` and decides it. */
-    readonly hit: (policy: RateLimit.Policy, subject: string) => Effect.Effect<RateLimit.Decision>
     /**
-     * Admits one request from what this process already holds of the window, with no I/O: true
-     * when it spent a held request; false when only {@link hit} can decide (nothing counted).
+     * Counts one request of `subject` under `policy` and decides it: from what this process
+     * already holds of the window when it can, with no I/O; else by claiming from Postgres.
      */
-    readonly spendHeld: (policy: RateLimit.Policy, subject: string, now: number) => boolean
+    readonly hit: (policy: RateLimit.Policy, subject: string) => Effect.Effect<RateLimit.Decision>
     /** Deletes windows that have closed. */
     readonly sweep: Effect.Effect<void>
   }
@@ -53,6 +51,7 @@ export const RateLimiterLive = Layer.effect(
         (rows) => rows[0]?.cuenta ?? size
       )
 
+    /** Admits one request from what this process holds of the window: false when none is held. */
     const spendHeld = (policy: RateLimit.Policy, subject: string, now: number) => {
       const lease = leases.get(RateLimit.windowKey(policy, subject, now).key)
       if (lease === undefined || lease.left === 0) return false
@@ -63,7 +62,6 @@ export const RateLimiterLive = Layer.effect(
     }
 
     return {
-      spendHeld,
       hit: (policy, subject) =>
         Effect.flatMap(Clock.currentTimeMillis, (now) => {
           if (spendHeld(policy, subject, now)) return Effect.succeed(ALLOWED)

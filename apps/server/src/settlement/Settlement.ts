@@ -239,9 +239,7 @@ export const runSettlement = (payload: { readonly link_id: string; readonly cons
     if (p.estado === "LIQUIDADA" || p.estado === "REVISION") return
 
     if (p.cuenta === null) return yield* toReview(p.txnId, "el comercio no tiene cuenta_liquidacion")
-    const banks = yield* Effect.serviceOption(Banks)
-    if (Option.isNone(banks)) return yield* toReview(p.txnId, "banco no disponible")
-    const bank = banks.value.forMode(p.mode)
+    const bank = (yield* Banks).forMode(p.mode)
     // Only the job that wrote the row sends money; any other run asks about that order.
     const answer =
       p.fresh && consulta === 0

@@ -12,7 +12,7 @@
  * - the bank answered: its own codes are normalised to SPEC's `motivo_rechazo` list.
  */
 import type { Ports, Resultado } from "@switch/core"
-import { type Context, Duration, Effect, Layer, Option } from "effect"
+import { type Context, Duration, Effect, Layer } from "effect"
 import { Agent, request } from "undici"
 import { Settings } from "../../Config.js"
 import { LiveBank } from "./Banks.js"
@@ -249,13 +249,10 @@ export const unavailableBank: Gateway = (() => {
 
 /**
  * The live bank from Settings: the HTTP bank at `bankUrl`, or {@link unavailableBank} when none.
- * A LiveBank already provided around the server (a test's scripted bank) is kept.
  */
 export const LiveBankLive = Layer.scoped(
   LiveBank,
   Effect.gen(function* () {
-    const outer = yield* Effect.serviceOption(LiveBank)
-    if (Option.isSome(outer)) return outer.value
     const settings = yield* Settings
     if (settings.bankUrl === null) {
       yield* Effect.logWarning("SWITCH_BANK_URL no está definido: el modo live no tiene banco")

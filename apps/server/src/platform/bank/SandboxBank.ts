@@ -9,9 +9,11 @@
 import { randomInt } from "node:crypto"
 import { SqlClient } from "@effect/sql"
 import type { Ports, Resultado } from "@switch/core"
-import { Effect, Layer } from "effect"
-import { resolveNow } from "../CheckoutClock.js"
+import { Clock, Effect, Layer } from "effect"
 import { SandboxBank } from "./Banks.js"
+
+/** The current time, from Effect's Clock (tests provide their own). */
+const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
 /** How long the delayed magic codes stay pending. */
 export const DEMORAS_MS: Readonly<Record<string, number>> = { "22222222": 30_000, "33333333": 8_000 }
@@ -68,7 +70,6 @@ export const SandboxBankLive = Layer.effect(
   SandboxBank,
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    const now = yield* resolveNow
 
     const record = (operacionId: string, row: Row) =>
       Effect.gen(function* () {

@@ -1,0 +1,383 @@
+/**
+ * Link creation, `POST /switch/v1/links`: `CreateLink` (LinksService's `create`) and the lane
+ * that serves the route straight from node:http (http/Edge.ts) with the same key check, rate
+ * limit, body reading and `create` as the HttpApi handler in LinksApi.ts, which still describes
+ * the route in the contract and serves it with a query string.
+ *
+ * Its common case is one database round trip: a cached key whose merchant's count this process
+ * holds (http/Auth.ts, platform/RateLimiter.ts) and a link without a split need only the insert,
+ * which carries the suspension check. A key lookup, a count claimed from Postgres, a split check
+ * or a replay run their queries first.
+ *
+ * The insert of a new link, with the rows of concurrent creations committed together
+ * (Coalesce.ts): one statement, one transaction, one answer per row.
+ *
+ * A row is not inserted, and its answer is `undefined`, when its merchant is suspended or its
+ * idempotency key already names a link (the caller then looks that link up). In a statement
+ * with keys, rows go in the order of their merchant and key, so two statements racing for the
+ * same keys wait on each other in one order and never deadlock (a lote's items go in the same
+ * order, LotesService.ts).
+ *
+ * Ids are drawn before the insert and are the table's primary key, so no row is ever added
+ * twice. A row whose statement failed is looked up by its id before it is inserted again: the
+ * statement may have committed before its answer was lost, and then the row is this request's
+ * own link, answered as created.
+ */
+import { randomUUID } from "node:crypto"
+import { SqlClient } from "@effect/sql"
+import { PgClient } from "@effect/sql-pg"
+import {
+  BadRequest,
+  type Caller,
+  Conflict,
+  Forbidden,
+  type Links,
+  UnprocessableEntity,
+  ValidationError
+} from "@switch/api"
+import { Fees, LinkRequest, Money, Split, type Validation } from "@switch/core"
+import { Context, Effect, Either, Layer, Option } from "effect"
+import { Settings } from "../Config.js"
+import { makeAuthenticate } from "../http/Auth.js"
+import { Lanes } from "../http/Edge.js"
+import { RequestLog } from "../http/RequestLog.js"
+import { parseJson } from "../http/Respond.js"
+import { coalesce } from "../platform/Coalesce.js"
+import { findMerchant, type MerchantRow } from "../platform/Merchants.js"
+import { PgPool } from "../platform/Sql.js"
+import { LINK_COLUMNS, type LinkRow, searchable, toView } from "./LinkView.js"
+/** A link's columns as the insert takes them; JSON columns as text. */
+export interface NewLink {
+  readonly id: string
+  readonly comercioId: string
+  readonly mode: "test" | "live"
+  readonly monto: number
+  readonly concepto: string
+  readonly expiresAt: Date
+  readonly successUrl: string | null
+  readonly failureUrl: string | null
+  readonly metadata: string
+  readonly idempotencyKey: string | null
+  readonly split: string | null
+  readonly busqueda: string
+  readonly createdAt: Date
+  /** Where the link was made; the API's own routes make `api`. */
+  readonly origen: LinkRequest.Origen
+}
+
+/** The JSON columns as Postgres keeps them (its key order), as every later read shows them. */
+export type Inserted = Pick<LinkRow, "metadata" | "split">
+
+const COLUMNS = `
+  insert into links (id, comercio_id, mode, monto, concepto, expires_at, success_url, failure_url,
+    metadata, idempotency_key, split, busqueda, created_at, origen)`
+
+const ONE_ROW = `
+  select $1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10, $11::jsonb, $12, $13, $14
+  where not exists (select 1 from comercios where id = $2 and estado = 'suspendido')`
+
+const ROWS = `
+  select t.id, t.comercio_id, t.mode, t.monto, t.concepto, t.expires_at, t.success_url,
+    t.failure_url, t.metadata::jsonb, t.idempotency_key, t.split::jsonb, t.busqueda, t.created_at,
+    t.origen
+  from unnest($1::uuid[], $2::uuid[], $3::text[], $4::bigint[], $5::text[], $6::timestamptz[],
+    $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::timestamptz[],
+    $14::text[])
+    as t(id, comercio_id, mode, monto, concepto, expires_at, success_url, failure_url, metadata,
+      idempotency_key, split, busqueda, created_at, origen)
+  where not exists (select 1 from comercios c where c.id = t.comercio_id and c.estado = 'suspendido')`
+
+const CONFLICT = `
+  on conflict (comercio_id, idempotency_key) where idempotency_key is not null do nothing`
+
+/**
+ * The statements, with and without an idempotency key among their rows. Without one no row can
+ * conflict, so Postgres is spared the speculative insertion ON CONFLICT makes of every row and
+ * the sort that orders keys (about 3.5 µs of its CPU per row in statements of six).
+ */
+const ONE = `${COLUMNS} ${ONE_ROW} ${CONFLICT} returning metadata, split`
+const ONE_UNKEYED = `${COLUMNS} ${ONE_ROW} returning metadata, split`
+const MANY = `${COLUMNS} ${ROWS}
+  order by t.comercio_id, t.idempotency_key ${CONFLICT}
+  returning id, metadata, split`
+const MANY_UNKEYED = `${COLUMNS} ${ROWS} returning id, metadata, split`
+
+const OWN = "select metadata, split from links where id = $1"
+
+const values = (l: NewLink) => [
+  l.id,
+  l.comercioId,
+  l.mode,
+  l.monto,
+  l.concepto,
+  l.expiresAt,
+  l.successUrl,
+  l.failureUrl,
+  l.metadata,
+  l.idempotencyKey,
+  l.split,
+  l.busqueda,
+  l.createdAt,
+  l.origen
+]
+
+/** Rows per statement: enough for every connection a worker serves at once. */
+const MAX_ROWS = 256
+/**
+ * Statements under way at once, of the pool's connections (20): a flood of creations leaves
+ * the rest to every other query, and its rows wait for the next statement instead.
+ */
+const IN_FLIGHT = 4
+
+export const makeLinkInsert = (pool: PgPool["Type"]) => {
+  const one = async (link: NewLink) =>
+    (await pool.run<Inserted>(link.idempotencyKey === null ? ONE_UNKEYED : ONE, values(link)))[0]
+  const own = async (link: NewLink) => (await pool.run<Inserted>(OWN, [link.id]))[0]
+  return coalesce<NewLink, Inserted | undefined>({
+    max: MAX_ROWS,
+    inFlight: IN_FLIGHT,
+    one,
+    // Still unknown when the insert fails on the id itself: a statement cut off mid-commit.
+    retry: async (link) =>
+      (await own(link)) ?? one(link).catch(async (e) => (await own(link)) ?? Promise.reject(e)),
+    many: async (links) => {
+      const rowsIn = links.map(values)
+      const columns = Array.from({ length: 14 }, (_, i) => rowsIn.map((row) => row[i]))
+      const keyed = links.some((l) => l.idempotencyKey !== null)
+      const rows = await pool.run<Inserted & { id: string }>(keyed ? MANY : MANY_UNKEYED, columns)
+      const byId = new Map(rows.map((r) => [r.id, r]))
+      return links.map((l) => {
+        const row = byId.get(l.id)
+        return row === undefined ? undefined : { metadata: row.metadata, split: row.split }
+      })
+    }
+  })
+}
+
+/** Links made through the public API's own routes; the portal and the pages pass their own. */
+const API_ORIGEN: LinkRequest.Origen = "api"
+
+export const validation = (errors: Validation.FieldErrors) => new ValidationError({ detail: errors })
+
+/** The merchant of a valid key's caller (it exists while the key does). */
+export const requireMerchant = (caller: Caller) =>
+  Effect.flatMap(findMerchant(caller.comercioId), (m) =>
+    Option.match(m, {
+      onNone: () => Effect.dieMessage("merchant of a valid key is missing"),
+      onSome: Effect.succeed
+    })
+  )
+
+/** Split checks at creation, with the merchant's facts; the stored form keeps amounts as numbers. */
+const checkSplit = (raw: ReadonlyArray<unknown>, merchant: MerchantRow, monto: Money.Cents) =>
+  Either.gen(function* () {
+    if (!merchant.split_habilitado) {
+      return yield* Either.left(
+        new BadRequest({
+          error: "split_no_disponible",
+          detail: "El reparto no está activo para este comercio."
+        })
+      )
+    }
+    const entries = yield* Either.mapLeft(Split.decode(raw), (e) => e)
+    yield* Either.mapLeft(
+      Split.checkAtCreation({
+        entries,
+        merchant: {
+          splitHabilitado: merchant.split_habilitado,
+          liquidacionInmediata: merchant.liquidacion_inmediata,
+          approvedAccounts: merchant.cuentas_aprobadas
+        },
+        amount: monto,
+        commissionPct: Fees.commissionPctFor(
+          merchant.comision_bp === null ? null : Money.BasisPoints(merchant.comision_bp)
+        )
+      }),
+      (e) => e
+    )
+    return raw
+  }).pipe(
+    Either.mapLeft((e) => {
+      if (e instanceof BadRequest) return e
+      // SPEC's 422s: a split over the net after commission, a merchant without immediate settlement.
+      if (e.status === 422)
+        return new UnprocessableEntity({ error: e.error as UnprocessableEntity["error"], detail: e.detail })
+      return new BadRequest({ error: e.error as BadRequest["error"], detail: e.detail })
+    })
+  )
+
+/** A created link (201), or the one an idempotency key already made (200). */
+export interface Created {
+  readonly status: 200 | 201
+  readonly link: Links.Link
+}
+
+export type CreateError = ValidationError | BadRequest | UnprocessableEntity | Forbidden | Conflict
+
+/** Creates a link for a caller (LinksService's `create`). A failed insert is a defect. */
+export class CreateLink extends Context.Tag("@switch/server/CreateLink")<
+  CreateLink,
+  (caller: Caller, body: unknown) => Effect.Effect<Created, CreateError>
+>() {}
+
+export const CreateLinkLive = Layer.effect(
+  CreateLink,
+  Effect.gen(function* () {
+    const sql = yield* PgClient.PgClient
+    const settings = yield* Settings
+    const insert = makeLinkInsert(yield* PgPool)
+    const columns = sql.unsafe(LINK_COLUMNS.join(", "))
+    const merchantOf = (caller: Caller) =>
+      requireMerchant(caller).pipe(Effect.provideService(SqlClient.SqlClient, sql))
+
+    /** An idempotency key's link, after the insert found one (or the merchant suspended). */
+    const replay = (caller: Caller, key: string | null, at: Date) =>
+      Effect.gen(function* () {
+        const merchant = yield* merchantOf(caller)
+        if (merchant.estado === "suspendido")
+          return yield* Effect.fail(new Forbidden({ error: "comercio_suspendido" }))
+        const existing = yield* sql<LinkRow>`
+        select ${columns} from links where comercio_id = ${caller.comercioId} and idempotency_key = ${key}`
+        const found = existing[0]
+        if (found === undefined) return yield* Effect.dieMessage("link insert returned nothing")
+        if (found.mode !== caller.mode) {
+          return yield* Effect.fail(
+            new Conflict({ error: "idempotency_key_en_uso", detail: "La clave ya se usó en el otro modo." })
+          )
+        }
+        const link = toView(found, { baseUrl: settings.baseUrl, comercio: caller.codigo, now: at })
+        return { status: 200 as const, link: { ...link, idempotent_replay: true } }
+      }).pipe(Effect.catchTag("SqlError", Effect.die))
+
+    /** A split's checks, which need the merchant: only split links pay for its query. */
+    const checkedSplit = (caller: Caller, raw: ReadonlyArray<unknown>, monto: Money.Cents) =>
+      Effect.gen(function* () {
+        // Beneficiaries are paid by the simulated settlement of test links only: a live link
+        // would settle its whole net to the merchant, so none is taken yet.
+        if (caller.mode === "live") {
+          return yield* Effect.fail(
+            new BadRequest({
+              error: "split_no_disponible",
+              detail: "El reparto todavía no está disponible en modo live; pruébalo con una llave de prueba."
+            })
+          )
+        }
+        return yield* checkSplit(raw, yield* merchantOf(caller), monto)
+      })
+
+    const store = (
+      caller: Caller,
+      body: LinkRequest.LinkCreate,
+      expiresAt: Date,
+      split: ReadonlyArray<unknown> | null,
+      at: Date
+    ): Effect.Effect<Created, CreateError> => {
+      const id = randomUUID()
+      const key = body.idempotency_key ?? null
+      // The suspension check rides in the insert, so creation is one round trip.
+      const inserted = insert({
+        id,
+        comercioId: caller.comercioId,
+        mode: caller.mode,
+        monto: body.monto,
+        concepto: body.concepto,
+        expiresAt,
+        successUrl: body.success_url ?? null,
+        failureUrl: body.failure_url ?? null,
+        metadata: JSON.stringify(body.metadata ?? {}),
+        idempotencyKey: key,
+        split: split === null ? null : JSON.stringify(split),
+        busqueda: searchable(body.concepto, id),
+        createdAt: at,
+        origen: API_ORIGEN
+      })
+      return Effect.flatMap(
+        Effect.promise(() => inserted),
+        (stored): Effect.Effect<Created, CreateError> => {
+          if (stored === undefined) return replay(caller, key, at)
+          // Every other column is known here or is the table's default; the JSON columns come back
+          // as Postgres keeps them (its key order), as every later read shows them.
+          const row: LinkRow = {
+            id,
+            mode: caller.mode,
+            estado: "pendiente",
+            metodo: null,
+            monto: body.monto,
+            propina: 0,
+            moneda: "VES",
+            concepto: body.concepto,
+            expires_at: expiresAt,
+            success_url: body.success_url ?? null,
+            failure_url: body.failure_url ?? null,
+            metadata: stored.metadata,
+            idempotency_key: key,
+            origen: API_ORIGEN,
+            lote_id: null,
+            referencia_externa: null,
+            split: stored.split,
+            reparto: null,
+            txn_id: null,
+            codigo_verificacion: null,
+            alta_cliente: false,
+            paid_at: null,
+            created_at: at
+          }
+          const link = toView(row, { baseUrl: settings.baseUrl, comercio: caller.codigo, now: at })
+          return Effect.succeed({ status: 201, link })
+        }
+      )
+    }
+
+    return (caller: Caller, input: unknown): Effect.Effect<Created, CreateError> =>
+      Effect.suspend(() => {
+        const at = new Date()
+        const decoded = LinkRequest.decodeLinkCreate(input, at)
+        if (Either.isLeft(decoded)) return Effect.fail(validation(decoded.left))
+        const { body, expiresAt } = decoded.right
+        return body.split === undefined
+          ? store(caller, body, expiresAt, null, at)
+          : Effect.flatMap(checkedSplit(caller, body.split, body.monto), (split) =>
+              store(caller, body, expiresAt, split, at)
+            )
+      })
+  })
+)
+
+/** The route the lane serves: exactly this URL (with a query string, the HttpApi app serves it). */
+const LANE_URL = "/switch/v1/links"
+
+/** `POST /switch/v1/links` served as a lane (http/Edge.ts). */
+export const CreateLinkLaneLive = Layer.effectDiscard(
+  Effect.gen(function* () {
+    const lanes = yield* Lanes
+    const create = yield* CreateLink
+    const authenticate = yield* makeAuthenticate
+    const log = yield* RequestLog
+    yield* lanes.add("POST", LANE_URL, (request) => {
+      const header = request.headers["x-switch-key"]
+      return Effect.flatMap(
+        authenticate(typeof header === "string" ? header : "", request.client),
+        (caller) => {
+          // Into the merchant's request log once answered, as the app's requests (http/Auth.ts).
+          const at = Date.now()
+          request.onAnswered((status, durationMs) =>
+            log.record({
+              caller,
+              method: "POST",
+              url: LANE_URL,
+              status,
+              durationMs,
+              requestId: request.requestId,
+              at
+            })
+          )
+          return request.body.pipe(
+            Effect.flatMap(parseJson),
+            Effect.flatMap((body) => create(caller, body)),
+            Effect.map(({ status, link }) => ({ status, body: link }))
+          )
+        }
+      )
+    })
+  })
+)
