@@ -39,8 +39,11 @@ import { LotesApiLive } from "./lotes/LotesApi.js"
 import { LotesServiceLive } from "./lotes/LotesService.js"
 import { ConfigApiLive, LlavesApiLive, RegistroApiLive } from "./merchants/MerchantsApi.js"
 import { MerchantsServiceLive } from "./merchants/MerchantsService.js"
+import { PanelRoutesLive } from "./panel/PanelRoutes.js"
 import { RateLimiter, RateLimiterLive } from "./platform/RateLimiter.js"
 import { RecibosApiLive, TransaccionesApiLive } from "./recibos/RecibosApi.js"
+import { SesionApiLive, SesionPublicApiLive } from "./sesiones/SesionesApi.js"
+import { SesionesServiceLive } from "./sesiones/SesionesService.js"
 import * as Settlement from "./settlement/Settlement.js"
 import { JobQueueLive, type JobTask, unlockAbandoned } from "./webhooks/JobQueue.js"
 import { WebhookSenderLive } from "./webhooks/Sender.js"
@@ -61,7 +64,9 @@ const GroupsLive = Layer.mergeAll(
   DirectApiLive,
   FlowsSetupApiLive,
   FlowsApiLive,
-  LogsApiLive
+  LogsApiLive,
+  SesionPublicApiLive,
+  SesionApiLive
 )
 
 export const ApiLive = HttpApiBuilder.api(SwitchApi).pipe(
@@ -86,6 +91,7 @@ export const ServicesLive = Layer.mergeAll(
   CheckoutLive,
   WebhooksServiceLive,
   EventosServiceLive,
+  SesionesServiceLive,
   FlowsServiceLive.pipe(Layer.provide(FlowCollectorLive))
 ).pipe(
   Layer.provideMerge(WebhookSenderLive),
@@ -161,6 +167,7 @@ export const HttpLive = (options: { readonly port: number; readonly host?: strin
     Layer.provide(LinkQrRoutesLive),
     Layer.provide(StatusPageLive),
     Layer.provide(BotonLive),
+    Layer.provide(PanelRoutesLive),
     Layer.provide(ApiLive),
     Layer.provide(LinksLaneLive.pipe(Layer.provide(Layer.succeed(Lanes, lanes)))),
     HttpServer.withLogAddress,

@@ -44,6 +44,8 @@ export const snapshot = (row: LinkRow, merchant: MerchantRow): LinkMachine.LinkS
 
 /** Links made through the public API's own routes; the portal and the pages pass their own. */
 const API_ORIGEN: LinkRequest.Origen = "api"
+/** A link made through a portal session is the portal's (`panel`); through a key, the API's. */
+const origenOf = (caller: Caller): LinkRequest.Origen => (caller.sesion === undefined ? API_ORIGEN : "panel")
 
 const validation = (errors: Validation.FieldErrors) => new ValidationError({ detail: errors })
 
@@ -218,7 +220,7 @@ export const LinksServiceLive = Layer.effect(
         split: split === null ? null : JSON.stringify(split),
         busqueda: searchable(body.concepto, id),
         createdAt: at,
-        origen: API_ORIGEN
+        origen: origenOf(caller)
       })
       if (stored === undefined) return run(Effect.either(replay(caller, key, at)))
       // Every other column is known here or is the table's default; the JSON columns come back
@@ -237,7 +239,7 @@ export const LinksServiceLive = Layer.effect(
         failure_url: body.failure_url ?? null,
         metadata: stored.metadata,
         idempotency_key: key,
-        origen: API_ORIGEN,
+        origen: origenOf(caller),
         lote_id: null,
         referencia_externa: null,
         split: stored.split,
