@@ -308,3 +308,31 @@ describe("who may call, as /openapi.json states it", () => {
     expect(schemes("/switch/v1/sesion", "post")).toEqual([])
   })
 })
+
+describe("cross-site requests", () => {
+  it("sign-in takes JSON only, so another site's form cannot sign a browser in", async () => {
+    const { email } = await signUp()
+    const form = await fetch(`${server.url}/switch/v1/sesion`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ email, password: PASSWORD }).toString()
+    })
+    expect(form.status).toBe(400)
+    expect(form.headers.getSetCookie()).toEqual([])
+  })
+
+  it("a session's event stream opens (its liveness is the session's, not a key's)", async () => {
+    const { email } = await signUp()
+    const s = await session(email)
+    const controller = new AbortController()
+    const response = await fetch(`${server.url}/switch/v1/eventos/stream`, {
+      headers: { cookie: s.cookie },
+      signal: controller.signal
+    })
+    expect(response.status).toBe(200)
+    const reader = response.body!.getReader()
+    const first = new TextDecoder().decode((await reader.read()).value)
+    expect(first).toContain("conectado")
+    controller.abort()
+  })
+})

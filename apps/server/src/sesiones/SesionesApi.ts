@@ -1,6 +1,6 @@
 /** Handlers of the portal's session routes: sign in (sets the cookie), see, switch mode, sign out. */
 import { HttpApiBuilder, HttpServerRequest } from "@effect/platform"
-import { CurrentCaller, SESSION_COOKIE, SwitchApi, sessionCookie } from "@switch/api"
+import { CurrentCaller, SESSION_COOKIE, SwitchApi, sessionCookie, ValidationError } from "@switch/api"
 import { Effect } from "effect"
 import { Settings } from "../Config.js"
 import { clientIp } from "../http/Auth.js"
@@ -31,6 +31,11 @@ export const SesionPublicApiLive = HttpApiBuilder.group(SwitchApi, "sesionPublic
     return handlers.handle("iniciar", ({ payload }) =>
       Effect.gen(function* () {
         const request = yield* HttpServerRequest.HttpServerRequest
+        // JSON only: a form another site posts (no preflight) must not sign a browser in (login CSRF).
+        if (!(request.headers["content-type"] ?? "").toLowerCase().startsWith("application/json"))
+          return yield* Effect.fail(
+            new ValidationError({ detail: { fieldErrors: { _: ["el cuerpo debe ser application/json"] } } })
+          )
         const signed = yield* sesiones.iniciar(payload, yield* clientIp, request.cookies[SESSION_COOKIE])
         yield* setCookie(signed.token).pipe(Effect.provideService(Settings, settings))
         return signed.sesion
