@@ -1,7 +1,7 @@
 /** The portal's shell: the session, the header with the test/live switch, the routes. */
 import type { SesionInfo } from "@switch/sdk"
 import { type ReactElement, useCallback, useEffect, useState } from "react"
-import { errorText, sw } from "./api.js"
+import { errorText, onSessionLost, sw } from "./api.js"
 import { Session, Title, useSesion } from "./context.js"
 import { Link, navigate, useLocation } from "./router.js"
 import { Desarrolladores } from "./screens/Desarrolladores.js"
@@ -141,6 +141,7 @@ export const App = () => {
   const setSesion = useCallback((value: SesionInfo | null) => setSesionState(value), [])
 
   useEffect(() => {
+    onSessionLost(() => setSesionState(null))
     sw.sesion.actual().then(
       (info) => setSesionState(info),
       () => setSesionState(null)

@@ -3,11 +3,22 @@ import { Switch, SwitchError } from "@switch/sdk"
 
 export const sw = Switch.sesion()
 
+let lost: () => void = () => {}
+/** What to do when a call finds the session over (idle, expired, signed out elsewhere). */
+export const onSessionLost = (listener: () => void) => {
+  lost = listener
+}
+
 /** What to tell a merchant about a failed call: the service's own words when it gave some. */
 export const errorText = (error: unknown): string => {
   if (error instanceof SwitchError) {
-    if (error.status === 401) return "Tu sesión terminó. Inicia sesión de nuevo."
     const detail = (error as { detail?: unknown }).detail
+    if (error.status === 401) {
+      lost()
+      return typeof detail === "string" && detail !== ""
+        ? detail
+        : "Tu sesión terminó. Inicia sesión de nuevo."
+    }
     if (typeof detail === "string" && detail !== "") return detail
     if (typeof detail === "object" && detail !== null && "fieldErrors" in detail) {
       const fields = (detail as { fieldErrors: Record<string, ReadonlyArray<string>> }).fieldErrors

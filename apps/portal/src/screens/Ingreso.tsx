@@ -53,11 +53,8 @@ export const Ingresar = ({ onSignedIn }: Props) => {
     try {
       onSignedIn(await sw.sesion.iniciar({ email, password }))
     } catch (e) {
-      setError(
-        errorText(e) === "Tu sesión terminó. Inicia sesión de nuevo."
-          ? "Correo o contraseña incorrectos."
-          : errorText(e)
-      )
+      // A 401 here is a wrong e-mail or password (the service says which words to show).
+      setError(errorText(e))
     } finally {
       setBusy(false)
     }
