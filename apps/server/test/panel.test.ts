@@ -7,6 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { contentSecurityPolicy } from "../src/panel/PanelRoutes.js"
 import { startServer, type TestServer } from "./harness.js"
 
 let server: TestServer
@@ -53,5 +54,15 @@ describe("/panel", () => {
     expect(asset.headers.get("cache-control")).toBe("public, max-age=31536000, immutable")
     expect((await fetch(`${server.url}/panel/assets/otro-XyZ98765.js`)).status).toBe(404)
     expect((await fetch(`${server.url}/panel/../openapi.json`)).status).not.toBe(500)
+  })
+})
+
+describe("the portal's CSP", () => {
+  it("allows the QR images' host of an absolute BASE_URL, and only 'self' when BASE_URL is a bare path", () => {
+    expect(contentSecurityPolicy("https://pagos.example")).toContain(
+      "img-src 'self' data: https://pagos.example;"
+    )
+    expect(contentSecurityPolicy("")).toContain("img-src 'self' data:;")
+    expect(contentSecurityPolicy("/pagos")).toContain("img-src 'self' data:;")
   })
 })

@@ -61,12 +61,13 @@ const readAll = (dir: string): Map<string, Asset> => {
 
 /** The portal's policy: its own scripts and styles only; images from here, data: and the QR codes' host. */
 export const contentSecurityPolicy = (baseUrl: string) => {
-  const qrHost = new URL(baseUrl).origin
+  // BASE_URL may be a path alone (links then point at the page's own host): 'self' covers it.
+  const qrHost = URL.canParse(baseUrl) ? ` ${new URL(baseUrl).origin}` : ""
   return [
     "default-src 'self'",
     "script-src 'self'",
     "style-src 'self'",
-    `img-src 'self' data: ${qrHost}`,
+    `img-src 'self' data:${qrHost}`,
     "connect-src 'self'",
     "font-src 'self'",
     "object-src 'none'",
