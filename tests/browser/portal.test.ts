@@ -11,7 +11,7 @@ import { resolve } from "node:path"
 import { gzipSync } from "node:zlib"
 import { type Browser, chromium, type Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type Stack, startStack } from "../support/stack.js"
+import { ADMIN_TOKEN, call, OWN_ACCOUNT, type Stack, startStack } from "../support/stack.js"
 
 const ARTIFACTS = resolve(__dirname, "artifacts")
 const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8")
@@ -182,6 +182,34 @@ describe("a merchant in the portal", () => {
       await screen(page, "Desarrolladores", "desarrolladores-lleno-1280")
       await page.getByRole("button", { name: /^Eliminar/ }).click()
       await expect.poll(() => page.getByText("No tienes webhooks.").count()).toBe(1)
+      expect(errors).toEqual([])
+    } finally {
+      await close()
+    }
+  })
+
+  it("switches to live once the merchant is approved: the test banner goes and the live list is its own", async () => {
+    const approved = await call(stack.url, "POST", `/admin/v1/comercios/${codigo}/aprobar`, {
+      headers: { "x-admin-token": ADMIN_TOKEN },
+      body: { cuenta_liquidacion: OWN_ACCOUNT }
+    })
+    expect(approved.status).toBe(200)
+    const { page, errors, close } = await open(1280)
+    try {
+      await page.goto(`${stack.url}/panel/ingresar`)
+      await page.getByLabel("Correo").fill(email)
+      await page.getByLabel("Contraseña").fill(PASSWORD)
+      await page.getByRole("button", { name: "Entrar" }).click()
+      await screen(page, "Inicio", "inicio-aprobado-1280")
+      const live = page.getByRole("button", { name: "Live" })
+      expect(await live.isDisabled()).toBe(false)
+      await live.click()
+      await expect.poll(() => live.getAttribute("aria-pressed")).toBe("true")
+      expect(await page.getByText("Modo prueba").count()).toBe(0)
+      await page.getByRole("link", { name: "Links" }).click()
+      await screen(page, "Links", "links-live-1280")
+      // The test-mode links made above are not in live mode's list.
+      expect(await page.getByText("No hay links con estos filtros.").count()).toBe(1)
       expect(errors).toEqual([])
     } finally {
       await close()
