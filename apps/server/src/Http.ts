@@ -43,7 +43,7 @@ import { PanelRoutesLive } from "./panel/PanelRoutes.js"
 import { RateLimiter, RateLimiterLive } from "./platform/RateLimiter.js"
 import { RecibosApiLive, TransaccionesApiLive } from "./recibos/RecibosApi.js"
 import { SesionApiLive, SesionPublicApiLive } from "./sesiones/SesionesApi.js"
-import { SesionesServiceLive } from "./sesiones/SesionesService.js"
+import { SesionesService, SesionesServiceLive } from "./sesiones/SesionesService.js"
 import * as Settlement from "./settlement/Settlement.js"
 import { JobQueueLive, type JobTask, unlockAbandoned } from "./webhooks/JobQueue.js"
 import { WebhookSenderLive } from "./webhooks/Sender.js"
@@ -102,7 +102,8 @@ export const ServicesLive = Layer.mergeAll(
 
 /**
  * Housekeeping every process runs: expiring links, dropping closed rate windows, deleting
- * request log entries past their 7 days, freeing jobs of runners that died. Safe to race.
+ * request log entries past their 7 days, forgetting old sign-in failures and sessions, freeing
+ * jobs of runners that died. Safe to race.
  */
 export const HousekeepingLive = Layer.scopedDiscard(
   Effect.gen(function* () {
@@ -111,10 +112,12 @@ export const HousekeepingLive = Layer.scopedDiscard(
     const settings = yield* Settings
     const sql = yield* SqlClient.SqlClient
     const requestLog = yield* RequestLog
+    const sesiones = yield* SesionesService
     const round = Effect.all([
       links.expireDue,
       limiter.sweep,
       requestLog.prune,
+      sesiones.prune,
       Effect.provideService(unlockAbandoned, SqlClient.SqlClient, sql)
     ]).pipe(Effect.catchAllCause((cause) => Effect.logWarning("housekeeping failed", cause)))
     yield* Effect.forkScoped(Effect.repeat(round, Schedule.spaced(`${settings.housekeepingSeconds} seconds`)))

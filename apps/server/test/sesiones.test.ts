@@ -336,3 +336,44 @@ describe("cross-site requests", () => {
     controller.abort()
   })
 })
+
+describe("housekeeping", () => {
+  it("forgets sign-in failures and sessions over for more than a day, and keeps recent ones", async () => {
+    const busy = await startServer({ settings: { housekeepingSeconds: 1 } })
+    const pg = new Pg.Client({ connectionString: busy.databaseUrl })
+    await pg.connect()
+    try {
+      const codigo = `p${randomUUID().slice(0, 8)}`
+      const email = `${codigo}@dueno.example`
+      const made = await call(busy.url, "POST", "/switch/v1/comercios/registrar", {
+        body: { codigo, nombre: "Viejo", identificacion: "J-07013380-5", email, password: PASSWORD }
+      })
+      expect(made.status).toBe(201)
+      const login = () =>
+        fetch(`${busy.url}/switch/v1/sesion`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ email, password: PASSWORD })
+        })
+      expect((await login()).status).toBe(200)
+      expect((await login()).status).toBe(200)
+      await pg.query(
+        "insert into intentos_ingreso (email, ip, created_at) values ($1, 'x', now() - interval '2 days'), ($1, 'x', now())",
+        [email]
+      )
+      await pg.query(
+        "update sesiones set ended_at = now() - interval '2 days' where id = (select id from sesiones order by created_at limit 1)"
+      )
+      const counts = async () => {
+        const r = await pg.query(
+          "select (select count(*) from intentos_ingreso)::int as intentos, (select count(*) from sesiones)::int as sesiones"
+        )
+        return r.rows[0]
+      }
+      await expect.poll(counts, { timeout: 10_000, interval: 250 }).toEqual({ intentos: 1, sesiones: 1 })
+    } finally {
+      await pg.end()
+      await busy.close()
+    }
+  })
+})

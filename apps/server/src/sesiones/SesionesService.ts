@@ -49,6 +49,8 @@ export class SesionesService extends Context.Tag("@switch/server/SesionesService
     readonly cerrar: (caller: Caller) => Effect.Effect<number, Unauthorized>
     readonly cerrarTodas: (caller: Caller) => Effect.Effect<number, Unauthorized>
     readonly modo: (caller: Caller, mode: Mode) => Effect.Effect<SesionView, Unauthorized | Forbidden>
+    /** Housekeeping: forgets failed sign-ins and sessions over for more than a day. */
+    readonly prune: Effect.Effect<void>
   }
 >() {}
 
@@ -175,6 +177,14 @@ export const SesionesServiceLive = Layer.effect(
         return yield* view(s.sesionId)
       }).pipe(Effect.catchTag("SqlError", Effect.die))
 
-    return { iniciar, actual, cerrar, cerrarTodas, modo }
+    const prune = Effect.all([
+      sql`delete from intentos_ingreso where created_at < now() - interval '1 day'`,
+      sql`
+        delete from sesiones
+        where ended_at < now() - interval '1 day' or expires_at < now() - interval '1 day'
+          or last_seen_at < now() - interval '1 day'`
+    ]).pipe(Effect.asVoid, Effect.orDie)
+
+    return { iniciar, actual, cerrar, cerrarTodas, modo, prune }
   })
 )
