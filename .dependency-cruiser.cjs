@@ -2,7 +2,7 @@
  * The import arrows of DESIGN §2, checked by `npm run lint` (dependency-cruiser):
  *
  *   packages: core <- api <- sdk <- cli
- *   apps:     core + api -> apps/server;  sdk -> apps/mcp;  core -> apps/bank-sim
+ *   apps:     core + api -> apps/server;  sdk -> apps/mcp, apps/portal;  core -> apps/bank-sim
  *   nothing imports an app; packages never import apps
  *   apps/server: platform <- http <- features (one folder each under src/), features import
  *                no other feature except the allow-list below, which may only shrink
@@ -25,6 +25,7 @@ const WORKSPACES = {
   cli: pkg("cli"),
   server: app("server"),
   mcp: app("mcp"),
+  portal: app("portal"),
   "bank-sim": app("bank-sim"),
   examples: "^examples/",
   tests: "^tests/",
@@ -94,6 +95,7 @@ module.exports = {
     only("cli", "sdk"),
     only("server", "core", "api"),
     only("mcp", "sdk"),
+    only("portal", "sdk"),
     only("bank-sim", "core"),
     only("examples", "sdk"),
     only("scripts"),

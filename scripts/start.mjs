@@ -11,6 +11,7 @@ const build = spawnSync(
     "build",
     "--filter=@switch/server...",
     "--filter=@switch/mcp...",
+    "--filter=@switch/portal...",
     "--output-logs=errors-only"
   ],
   { stdio: "inherit", env }

@@ -221,7 +221,14 @@ const OTHER_ROUTES = [
   "PUT /switch/v1/config",
   "GET /switch/v1/verificar/{codigo}",
   "POST /switch/v1/comercios/registrar",
-  "POST /switch/v1/flows/cobro/{flowId}"
+  "POST /switch/v1/flows/cobro/{flowId}",
+  // The portal's session routes act on the caller's own session only (a key is 401 there); a
+  // session's isolation over the merchant routes is checked in apps/server/test/sesiones.test.ts.
+  "POST /switch/v1/sesion",
+  "GET /switch/v1/sesion",
+  "DELETE /switch/v1/sesion",
+  "POST /switch/v1/sesion/cerrar-todas",
+  "POST /switch/v1/sesion/modo"
 ]
 
 /** What the owner sees of an object, to compare before and after strangers tried it. */

@@ -36,10 +36,13 @@ import { LotesApiLive } from "./lotes/LotesApi.js"
 import { LotesServiceLive } from "./lotes/LotesService.js"
 import { ConfigApiLive, LlavesApiLive, RegistroApiLive } from "./merchants/MerchantsApi.js"
 import { MerchantsServiceLive } from "./merchants/MerchantsService.js"
+import { PanelRoutesLive } from "./panel/PanelRoutes.js"
 import { Banks, BanksLive } from "./platform/bank/Banks.js"
 import { SandboxBankLive } from "./platform/bank/SandboxBank.js"
 import { RateLimiter, RateLimiterLive } from "./platform/RateLimiter.js"
 import { RecibosApiLive, TransaccionesApiLive } from "./recibos/RecibosApi.js"
+import { SesionApiLive, SesionPublicApiLive } from "./sesiones/SesionesApi.js"
+import { SesionesService, SesionesServiceLive } from "./sesiones/SesionesService.js"
 import * as Settlement from "./settlement/Settlement.js"
 import { JobQueueLive, type JobTask, unlockAbandoned } from "./webhooks/JobQueue.js"
 import { WebhookSenderLive } from "./webhooks/Sender.js"
@@ -60,7 +63,9 @@ const GroupsLive = Layer.mergeAll(
   DirectApiLive,
   FlowsSetupApiLive,
   FlowsApiLive,
-  LogsApiLive
+  LogsApiLive,
+  SesionPublicApiLive,
+  SesionApiLive
 )
 
 export const ApiLive = HttpApiBuilder.api(SwitchApi).pipe(
@@ -81,6 +86,7 @@ export const ServicesLive = Layer.mergeAll(
   CheckoutLive,
   WebhooksServiceLive,
   EventosServiceLive,
+  SesionesServiceLive,
   FlowsServiceLive.pipe(Layer.provide(FlowCollectorLive))
 ).pipe(
   Layer.provideMerge(WebhookSenderLive),
@@ -92,7 +98,8 @@ export const ServicesLive = Layer.mergeAll(
 
 /**
  * Housekeeping every process runs: expiring links, dropping closed rate windows, deleting
- * request log entries past their 7 days, freeing jobs of runners that died. Safe to race.
+ * request log entries past their 7 days, forgetting old sign-in failures and sessions, freeing
+ * jobs of runners that died. Safe to race.
  */
 export const HousekeepingLive = Layer.scopedDiscard(
   Effect.gen(function* () {
@@ -101,10 +108,12 @@ export const HousekeepingLive = Layer.scopedDiscard(
     const settings = yield* Settings
     const sql = yield* SqlClient.SqlClient
     const requestLog = yield* RequestLog
+    const sesiones = yield* SesionesService
     const round = Effect.all([
       links.expireDue,
       limiter.sweep,
       requestLog.prune,
+      sesiones.prune,
       Effect.provideService(unlockAbandoned, SqlClient.SqlClient, sql)
     ]).pipe(Effect.catchAllCause((cause) => Effect.logWarning("housekeeping failed", cause)))
     yield* Effect.forkScoped(Effect.repeat(round, Schedule.spaced(`${settings.housekeepingSeconds} seconds`)))
@@ -164,6 +173,7 @@ export const HttpLive = (options: { readonly port: number; readonly host?: strin
     Layer.provide(LinkQrRoutesLive),
     Layer.provide(StatusPageLive),
     Layer.provide(BotonLive),
+    Layer.provide(PanelRoutesLive),
     Layer.provide(ApiLive),
     Layer.provide(CreateLinkLaneLive.pipe(Layer.provide(Layer.succeed(Lanes, lanes)))),
     HttpServer.withLogAddress,

@@ -140,6 +140,7 @@ const primary = Effect.gen(function* () {
     )
     console.log(`Escucha en       ${host}:${port}  (SWITCH_ENV=${environment})`)
     console.log(`Documentación    ${settings.baseUrl}/docs`)
+    console.log(`Panel            ${settings.baseUrl}/panel  (regístrate con contraseña o inicia sesión)`)
     console.log(`Banco (live)     ${settings.bankUrl ?? "sin banco: SWITCH_BANK_URL no definido"}`)
     console.log(`OpenAPI          ${settings.baseUrl}/openapi.json`)
     console.log(`Comercio demo    ${demo?.codigo}`)

@@ -12,6 +12,8 @@ import { LogsGroup } from "./Logs.js"
 import { LotesGroup } from "./Lotes.js"
 import { notices, webhooksSection } from "./Notices.js"
 import { RecibosGroup, TransaccionesGroup } from "./Recibos.js"
+import { SESSION_COOKIE, SESSION_DESCRIPTION, sessionReaches } from "./Security.js"
+import { SesionGroup, SesionPublicGroup } from "./Sesiones.js"
 import { WebhooksGroup } from "./Webhooks.js"
 
 export const VERSION = "0.1.0"
@@ -31,6 +33,8 @@ export class SwitchApi extends HttpApi.make("switch")
   .add(FlowsSetupGroup)
   .add(FlowsGroup)
   .add(LogsGroup)
+  .add(SesionPublicGroup)
+  .add(SesionGroup)
   .addError(InternalError)
   .annotate(OpenApi.Title, "Switch API")
   .annotate(OpenApi.Version, VERSION)
@@ -48,6 +52,25 @@ export class SwitchApi extends HttpApi.make("switch")
     const paths = spec.paths as Record<string, Record<string, Parameters<typeof withExamples>[0]>>
     for (const methods of Object.values(paths))
       for (const operation of Object.values(methods)) withExamples(operation)
+    // Who may call (DESIGN §8): a portal session wherever a key works, but the key-only routes.
+    for (const [path, methods] of Object.entries(paths))
+      for (const operation of Object.values(methods) as Array<{
+        security?: Array<Record<string, unknown>>
+      }>) {
+        const keyed = operation.security?.some((entry) => "x-switch-key" in entry) ?? false
+        if (keyed && sessionReaches(path))
+          operation.security = [...(operation.security ?? []), { [SESSION_COOKIE]: [] }]
+      }
+    const components = spec.components as { securitySchemes?: Record<string, unknown> }
+    components.securitySchemes = {
+      ...components.securitySchemes,
+      [SESSION_COOKIE]: {
+        type: "apiKey",
+        in: "cookie",
+        name: SESSION_COOKIE,
+        description: SESSION_DESCRIPTION
+      }
+    }
     return { ...spec, webhooks: webhooksSection() }
   }) {}
 

@@ -36,6 +36,15 @@ export const RegistroBody = Schema.Struct({
   ).annotations({ message: () => "no es un correo válido" }),
   tipo: Schema.optional(
     Schema.Literal("empresa", "personal").annotations({ message: () => "debe ser empresa o personal" })
+  ),
+  password: Schema.optional(
+    Schema.String.pipe(
+      Schema.minLength(10, { message: () => "debe tener al menos 10 caracteres" }),
+      Schema.maxLength(200, { message: () => "admite como máximo 200 caracteres" })
+    ).annotations({
+      message: () => "debe tener de 10 a 200 caracteres",
+      description: "Contraseña del propietario para el panel; con ella `email` queda como su usuario"
+    })
   )
 }).annotations({ identifier: "RegistroComercio" })
 

@@ -57,7 +57,11 @@ export const ForbiddenCode = Schema.Literal(
   "reintegro_no_habilitado",
   "solo_uso_interno",
   "cuenta_no_permitida",
-  "prohibido"
+  "prohibido",
+  "csrf_invalido",
+  "rol_no_permitido",
+  "comercio_no_aprobado",
+  "solo_llave"
 )
 /** `403`: the key may not do this. */
 export class Forbidden extends Schema.Class<Forbidden>("Forbidden")(
@@ -77,6 +81,7 @@ export const ConflictCode = Schema.Literal(
   "idempotency_key_en_uso",
   "item_duplicado",
   "comercio_duplicado",
+  "usuario_duplicado",
   "limite_webhooks",
   "tope_diario_excedido",
   "tope_acumulado_excedido"

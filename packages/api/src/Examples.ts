@@ -468,6 +468,56 @@ export const operationExamples: Readonly<Record<string, OperationExamples>> = {
       }
     ]
   },
+  "sesionPublica.iniciar": {
+    request: { email: "ana@panaderia.com.ve", password: "una-clave-larga-1" },
+    response: {
+      usuario: {
+        id: "5b1f0c2e-7d4a-4f0e-9a51-2c8d6e3f4a10",
+        email: "ana@panaderia.com.ve",
+        rol: "propietario"
+      },
+      comercio: { codigo: "panaderia-ana", nombre: "Panadería Ana", estado: "pendiente" },
+      mode: "test",
+      aprobado: false,
+      csrf_token: "Jx3v9QeL2mN7pR4tW8yZ1aC5dF0gH6kB3nS9uV2xY7q",
+      expira_en: "2026-11-26T05:58:04.863Z"
+    }
+  },
+  "sesion.actual": {
+    response: {
+      usuario: {
+        id: "5b1f0c2e-7d4a-4f0e-9a51-2c8d6e3f4a10",
+        email: "ana@panaderia.com.ve",
+        rol: "propietario"
+      },
+      comercio: { codigo: "panaderia-ana", nombre: "Panadería Ana", estado: "pendiente" },
+      mode: "test",
+      aprobado: false,
+      csrf_token: "Jx3v9QeL2mN7pR4tW8yZ1aC5dF0gH6kB3nS9uV2xY7q",
+      expira_en: "2026-11-26T05:58:04.863Z"
+    }
+  },
+  "sesion.cerrar": {
+    response: { ok: true, cerradas: 1 }
+  },
+  "sesion.cerrarTodas": {
+    response: { ok: true, cerradas: 3 }
+  },
+  "sesion.modo": {
+    request: { mode: "test" },
+    response: {
+      usuario: {
+        id: "5b1f0c2e-7d4a-4f0e-9a51-2c8d6e3f4a10",
+        email: "ana@panaderia.com.ve",
+        rol: "propietario"
+      },
+      comercio: { codigo: "panaderia-ana", nombre: "Panadería Ana", estado: "pendiente" },
+      mode: "test",
+      aprobado: false,
+      csrf_token: "Jx3v9QeL2mN7pR4tW8yZ1aC5dF0gH6kB3nS9uV2xY7q",
+      expira_en: "2026-11-26T05:58:04.863Z"
+    }
+  },
   "llaves.revoke": {
     response: {
       id: "0f5a2c0b-fb70-4c2f-adf6-632442e24c57",

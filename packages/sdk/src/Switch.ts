@@ -1,11 +1,18 @@
 /** The Promise facade: `new Switch({ key, baseUrl })` with one property per API resource. */
-import { type FetchLike, type RequestOptions, send, type TransportConfig } from "./internal/Transport.js"
+import {
+  type FetchLike,
+  type RequestOptions,
+  type SessionState,
+  send,
+  type TransportConfig
+} from "./internal/Transport.js"
 import type { RetryConfig } from "./Retry.js"
 import { Clientes, Config, Llaves, Recibos, Transacciones } from "./resources/Account.js"
 import { Cobros, Operaciones, Pagos } from "./resources/Direct.js"
 import { Eventos } from "./resources/Eventos.js"
 import { Links } from "./resources/Links.js"
 import { Lotes } from "./resources/Lotes.js"
+import { Sesion } from "./resources/Sesion.js"
 import { Webhooks } from "./resources/Webhooks.js"
 import type { Mode, RegistroParams, RegistroResult } from "./Types.js"
 import { generateTestHeader, signatureHeaders, verify } from "./Webhooks.js"
@@ -31,6 +38,23 @@ export interface SwitchConfig {
   readonly fetch?: FetchLike
 }
 
+/**
+ * A browser client of the merchant portal: no key; the session's HttpOnly cookie goes with each
+ * request (`credentials`) and the CSRF token of `sesion.iniciar()` / `sesion.actual()` in
+ * `x-csrf-token`. The mode is the session's.
+ */
+export interface SwitchSessionConfig {
+  readonly session: true
+  /** The service's base address; default `""`, the page's own origin. */
+  readonly baseUrl?: string
+  /** `same-origin` (default) when the page and the service share an origin, else `include`. */
+  readonly credentials?: "include" | "same-origin"
+  readonly maxRetries?: number
+  readonly timeout?: number
+  readonly retry?: RetryConfig
+  readonly fetch?: FetchLike
+}
+
 /** Options of the public, keyless calls (`Switch.registrar`). */
 export interface PublicCallOptions extends RequestOptions {
   readonly baseUrl?: string
@@ -41,6 +65,7 @@ const KEY_FORMAT = /^[^:\s]+:sk_(test|live)_\S+$/
 
 const transportFor = (config: {
   readonly key?: string | undefined
+  readonly session?: SessionState | undefined
   readonly baseUrl?: string | undefined
   readonly maxRetries?: number | undefined
   readonly timeout?: number | undefined
@@ -48,6 +73,7 @@ const transportFor = (config: {
   readonly fetch?: FetchLike | undefined
 }): TransportConfig => ({
   key: config.key,
+  session: config.session,
   baseUrl: config.baseUrl ?? DEFAULT_BASE_URL,
   maxRetries: config.maxRetries ?? 2,
   timeout: config.timeout ?? 30_000,
@@ -83,8 +109,21 @@ export class Switch {
     return { ...answer.body, key: `${answer.body.codigo}:${answer.body.api_key}` }
   }
 
-  /** `test` or `live`, from the key's prefix. */
-  readonly mode: Mode
+  /**
+   * A client for a browser's portal session (no key): sign in with `sesion.iniciar()`, then use
+   * every resource as with a key, in the session's mode and within the user's role.
+   */
+  static sesion(config: Omit<SwitchSessionConfig, "session"> = {}): Switch {
+    return new Switch({ ...config, session: true })
+  }
+
+  readonly #mode: () => Mode
+  /** `test` or `live`: the key's prefix, or the session's mode as last seen. */
+  get mode(): Mode {
+    return this.#mode()
+  }
+  /** The portal session's routes (a key client gets `AuthenticationError` from them). */
+  readonly sesion: Sesion
   readonly links: Links
   readonly lotes: Lotes
   readonly cobros: Cobros
@@ -98,13 +137,28 @@ export class Switch {
   readonly clientes: Clientes
   readonly llaves: Llaves
 
-  constructor(config: SwitchConfig) {
-    if (typeof config?.key !== "string" || !KEY_FORMAT.test(config.key)) {
-      throw new TypeError("Switch: `key` must be `<comercio>:sk_test_...` or `<comercio>:sk_live_...`")
+  constructor(config: SwitchConfig | SwitchSessionConfig) {
+    let transport: TransportConfig
+    if ("session" in config && config.session === true) {
+      const state: SessionState = {
+        csrf: undefined,
+        mode: "test",
+        credentials: config.credentials ?? "same-origin"
+      }
+      transport = transportFor({ ...config, baseUrl: config.baseUrl ?? "", session: state })
+      this.#mode = () => state.mode
+      this.sesion = new Sesion(transport, state)
+    } else {
+      const key = (config as SwitchConfig | undefined)?.key
+      if (typeof key !== "string" || !KEY_FORMAT.test(key)) {
+        throw new TypeError("Switch: `key` must be `<comercio>:sk_test_...` or `<comercio>:sk_live_...`")
+      }
+      // The key lives only inside the resources' private fields, out of reach of logs and inspection.
+      transport = transportFor(config as SwitchConfig)
+      const mode: Mode = key.includes(":sk_live_") ? "live" : "test"
+      this.#mode = () => mode
+      this.sesion = new Sesion(transport, { csrf: undefined, mode, credentials: "same-origin" })
     }
-    // The key lives only inside the resources' private fields, out of reach of logs and inspection.
-    const transport = transportFor(config)
-    this.mode = config.key.includes(":sk_live_") ? "live" : "test"
     this.links = new Links(transport)
     this.lotes = new Lotes(transport)
     this.cobros = new Cobros(transport)

@@ -381,6 +381,7 @@ export type RegistroParams = {
   readonly email: string
   readonly tipo?: "empresa" | "personal" | undefined
   readonly tipo_doc?: "V" | "E" | "J" | "P" | "G" | undefined
+  readonly password?: string | undefined
 }
 
 export type RegistroResult = {
@@ -411,6 +412,41 @@ export type LlaveCreada = {
   readonly mode: "test" | "live"
   readonly api_key: string
   readonly label: string
+}
+
+// ---- Portal sessions (browser clients) -----------------------------------------------------
+
+/** A portal user's role: `propietario`, `cajero` or `lectura`. */
+export type Rol = "propietario" | "cajero" | "lectura"
+
+/** `POST /sesion`: the user's e-mail and password. */
+export type IniciarSesionParams = {
+  readonly email: string
+  readonly password: string
+}
+
+/** The signed-in session: user, role, merchant, mode, whether live is open, the CSRF token. */
+export type SesionInfo = {
+  readonly comercio: {
+    readonly estado: string
+    readonly nombre: string
+    readonly codigo: string
+  }
+  readonly mode: "test" | "live"
+  readonly expira_en: string
+  readonly usuario: {
+    readonly id: string
+    readonly email: string
+    readonly rol: "propietario" | "cajero" | "lectura"
+  }
+  readonly aprobado: boolean
+  readonly csrf_token: string
+}
+
+/** Sign-out's answer: how many sessions ended. */
+export type SesionCerrada = {
+  readonly ok: true
+  readonly cerradas: number
 }
 
 // ---- Direct API (SPEC "Collect", "Pay", "Query an operation") ------------------------------

@@ -14,6 +14,7 @@ export type { Cobros, Operaciones, Pagos } from "./resources/Direct.js"
 export type { Eventos } from "./resources/Eventos.js"
 export type { Links } from "./resources/Links.js"
 export type { Lotes } from "./resources/Lotes.js"
+export type { Sesion } from "./resources/Sesion.js"
 export type { Webhooks } from "./resources/Webhooks.js"
 export {
   DEFAULT_BASE_URL,
@@ -21,6 +22,7 @@ export {
   Switch,
   Switch as default,
   type SwitchConfig,
+  type SwitchSessionConfig,
   VERSION
 } from "./Switch.js"
 export type * from "./Types.js"

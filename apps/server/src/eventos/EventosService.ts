@@ -62,9 +62,13 @@ const make = Effect.gen(function* () {
       return rows[0]?.seq ?? 0
     }).pipe(Effect.orDie)
 
-  /** Whether the stream's key is still in force. */
+  /** Whether the stream's key (or portal session: not ended, not expired) is still in force. */
   const keyValid = (caller: Caller) =>
-    sql<{ id: string }>`select id from llaves where id = ${caller.llaveId} and revoked_at is null`.pipe(
+    (caller.sesion === undefined
+      ? sql<{ id: string }>`select id from llaves where id = ${caller.llaveId} and revoked_at is null`
+      : sql<{ id: string }>`
+          select id from sesiones where id = ${caller.sesion.sesionId} and ended_at is null and expires_at > now()`
+    ).pipe(
       Effect.map((rows) => rows.length > 0),
       Effect.orDie
     )

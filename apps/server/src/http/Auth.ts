@@ -2,10 +2,25 @@
  * The `x-switch-key` middleware: finds the key by its hash, checks the merchant code matches,
  * counts the merchant's request (120 per minute, both modes) and provides the caller.
  * Requests without a valid key are counted per IP, never against a merchant.
+ *
+ * A request without the header but with the portal's session cookie is a session request
+ * (Session.ts): the session must be live, an unsafe method must carry its CSRF token in
+ * `x-csrf-token`, and the user's role must allow the route (`sessionRefusal` in @switch/api);
+ * then it counts against its merchant as a key would. One middleware serves both, so a key
+ * always wins and a refused session is answered as refused, not as a missing key.
  */
 import { HttpApp, HttpServerRequest } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
-import { Authentication, type Caller, TooManyRequests, Unauthorized } from "@switch/api"
+import {
+  Authentication,
+  type Caller,
+  CSRF_HEADER,
+  Forbidden,
+  SESSION_COOKIE,
+  sessionRefusal,
+  TooManyRequests,
+  Unauthorized
+} from "@switch/api"
 import { RateLimit } from "@switch/core"
 import { Effect, FiberRef, Layer, Option, Redacted } from "effect"
 import { Settings } from "../Config.js"
@@ -14,6 +29,7 @@ import { KeyCache } from "./KeyCache.js"
 import * as Keys from "./Keys.js"
 import { currentRequestId } from "./Middleware.js"
 import { LOGS_PATH, pathOf, RequestLog } from "./RequestLog.js"
+import { csrfMatches, lookupSession } from "./Session.js"
 
 /** The client's address: the socket's, or the one trusted proxies forwarded (ClientAddress.ts). */
 export const clientIp = HttpServerRequest.HttpServerRequest.pipe(
@@ -105,6 +121,56 @@ export const makeAuthenticate = Effect.gen(function* () {
   return authenticate
 })
 
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"])
+
+/**
+ * The session check for one request carrying the session cookie `token`: the caller of a live
+ * session whose CSRF token (on unsafe methods) and role fit the request, within its merchant's
+ * limit; otherwise `401` (no such session, counted per address), `403` or `429`.
+ */
+export const makeSessionCheck = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  const limiter = yield* RateLimiter
+  const settings = yield* Settings
+  const perMerchant: RateLimit.Policy = { ...RateLimit.API, limit: settings.apiPorMinuto }
+  const perIp: RateLimit.Policy = { ...perMerchant, name: "api_ip", scope: "ip" }
+  return (request: HttpServerRequest.HttpServerRequest, token: string) =>
+    Effect.gen(function* () {
+      const found = yield* Effect.provideService(lookupSession(token), SqlClient.SqlClient, sql)
+      if (Option.isNone(found)) {
+        const address = Option.getOrElse(request.remoteAddress, () => "desconocida")
+        const decision = yield* limiter.hit(perIp, address)
+        return yield* Effect.fail(
+          decision.allowed
+            ? new Unauthorized({ detail: "La sesión expiró o fue cerrada: inicia sesión de nuevo." })
+            : tooMany(decision.retryAfterSeconds)
+        )
+      }
+      const caller = found.value
+      const user = caller.sesion!
+      if (!SAFE_METHODS.has(request.method) && !csrfMatches(request.headers[CSRF_HEADER], user.csrf))
+        return yield* Effect.fail(
+          new Forbidden({
+            error: "csrf_invalido",
+            detail: `Falta el encabezado ${CSRF_HEADER} de la sesión o no coincide.`
+          })
+        )
+      const refusal = sessionRefusal(user.rol, request.method, pathOf(request.url))
+      if (refusal !== undefined)
+        return yield* Effect.fail(
+          new Forbidden({
+            error: refusal,
+            detail:
+              refusal === "solo_llave"
+                ? "Esta ruta se usa solo con una llave x-switch-key."
+                : `El rol ${user.rol} no puede hacer esto.`
+          })
+        )
+      const decision = yield* limiter.hit(perMerchant, caller.comercioId)
+      return decision.allowed ? caller : yield* Effect.fail(tooMany(decision.retryAfterSeconds))
+    })
+})
+
 /**
  * Once the caller is known, its request goes into the merchant's request log when answered,
  * whatever the answer (a handler's error included). Reading the log is not logged: a tail that
@@ -137,10 +203,20 @@ export const AuthenticationLive = Layer.effect(
   Authentication,
   Effect.gen(function* () {
     const authenticate = yield* makeAuthenticate
+    const session = yield* makeSessionCheck
     const log = yield* RequestLog
     return {
       "x-switch-key": (header: Redacted.Redacted) =>
-        Effect.tap(authenticate(Redacted.value(header), clientIp), (caller) => logWhenAnswered(log, caller))
+        Effect.tap(
+          Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+            const key = Redacted.value(header)
+            const token = request.cookies[SESSION_COOKIE]
+            return key === "" && token !== undefined && token !== ""
+              ? session(request, token)
+              : authenticate(key, clientIp)
+          }),
+          (caller) => logWhenAnswered(log, caller)
+        )
     }
   })
 )

@@ -237,9 +237,10 @@ export const makeLanes = (): Lanes => {
       })
     })
 
+  // Lanes serve key callers: a request without `x-switch-key` (a portal session's) goes to the app.
   const take = (request: IncomingMessage, response: ServerResponse) => {
     const route = routes.get(`${request.method} ${request.url}`)
-    if (route === undefined) return false
+    if (route === undefined || request.headers["x-switch-key"] === undefined) return false
     route(request, response)
     return true
   }

@@ -156,6 +156,8 @@ export const makeLinkInsert = (pool: PgPool["Type"]) => {
 
 /** Links made through the public API's own routes; the portal and the pages pass their own. */
 const API_ORIGEN: LinkRequest.Origen = "api"
+/** A link made through a portal session is the portal's (`panel`); through a key, the API's. */
+const origenOf = (caller: Caller): LinkRequest.Origen => (caller.sesion === undefined ? API_ORIGEN : "panel")
 
 export const validation = (errors: Validation.FieldErrors) => new ValidationError({ detail: errors })
 
@@ -289,7 +291,7 @@ export const CreateLinkLive = Layer.effect(
         split: split === null ? null : JSON.stringify(split),
         busqueda: searchable(body.concepto, id),
         createdAt: at,
-        origen: API_ORIGEN
+        origen: origenOf(caller)
       })
       return Effect.flatMap(
         Effect.promise(() => inserted),
@@ -311,7 +313,7 @@ export const CreateLinkLive = Layer.effect(
             failure_url: body.failure_url ?? null,
             metadata: stored.metadata,
             idempotency_key: key,
-            origen: API_ORIGEN,
+            origen: origenOf(caller),
             lote_id: null,
             referencia_externa: null,
             split: stored.split,

@@ -20,6 +20,7 @@ import { Settings } from "../Config.js"
 import { KeyCache } from "../http/KeyCache.js"
 import * as Keys from "../http/Keys.js"
 import { findMerchant } from "../platform/Merchants.js"
+import { hashPassword } from "../platform/Passwords.js"
 
 const RESERVED_LABELS = ["service-key:", "partner:"]
 
@@ -92,6 +93,13 @@ export const MerchantsServiceLive = Layer.effect(
         )
         const id = randomUUID()
         const key = Keys.generate("test")
+        // With a password the e-mail becomes the owner's portal user (e-mails are unique).
+        const password = body.password
+        const hash = password === undefined ? undefined : yield* Effect.promise(() => hashPassword(password))
+        const duplicateUser = new Conflict({
+          error: "usuario_duplicado",
+          detail: "Ya existe un usuario del panel con ese correo."
+        })
         const created = yield* sql.withTransaction(
           Effect.gen(function* () {
             const rows = yield* sql`
@@ -101,6 +109,14 @@ export const MerchantsServiceLive = Layer.effect(
               on conflict (codigo) do nothing returning id`
             if (rows.length === 0) return false
             yield* Keys.insertKey(id, "inicial", "test", key).pipe(provideSql)
+            if (hash !== undefined) {
+              const users = yield* sql`
+                insert into usuarios (id, comercio_id, email, hash, rol)
+                values (${randomUUID()}, ${id}, ${body.email}, ${hash}, 'propietario')
+                on conflict do nothing returning id`
+              // Failing undoes the merchant too: a sign-up either makes both or nothing.
+              if (users.length === 0) return yield* Effect.fail(duplicateUser)
+            }
             return true
           })
         )

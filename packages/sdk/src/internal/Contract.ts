@@ -16,7 +16,8 @@ import type {
   Direct,
   Links,
   Lotes,
-  Recibos
+  Recibos,
+  Sesiones
 } from "@switch/api"
 import type {
   Amount,
@@ -100,6 +101,17 @@ export type RegistroResult = Encoded<typeof Comercios.RegistroResult>
 export type Llave = Encoded<typeof Comercios.Llave>
 export type LlaveCreateParams = Encoded<typeof Comercios.LlaveBody>
 export type LlaveCreada = Encoded<typeof Comercios.LlaveCreada>
+
+// ---- Portal sessions (browser clients) -----------------------------------------------------
+
+/** A portal user's role: `propietario`, `cajero` or `lectura`. */
+export type Rol = Encoded<typeof Sesiones.Rol>
+/** `POST /sesion`: the user's e-mail and password. */
+export type IniciarSesionParams = Encoded<typeof Sesiones.IniciarSesionBody>
+/** The signed-in session: user, role, merchant, mode, whether live is open, the CSRF token. */
+export type SesionInfo = Encoded<typeof Sesiones.Sesion>
+/** Sign-out's answer: how many sessions ended. */
+export type SesionCerrada = Encoded<typeof Sesiones.SesionCerrada>
 
 // ---- Direct API (SPEC "Collect", "Pay", "Query an operation") ------------------------------
 

@@ -20,8 +20,20 @@ export interface RequestOptions {
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>
 
+/**
+ * A browser session's state: the cookie travels by itself (`credentials`), and the CSRF token
+ * the service gave at sign-in (or `sesion.actual()`) goes in `x-csrf-token` on unsafe methods.
+ */
+export interface SessionState {
+  csrf: string | undefined
+  mode: "test" | "live"
+  readonly credentials: "include" | "same-origin"
+}
+
 export interface TransportConfig {
   readonly key: string | undefined
+  /** Set for a portal session (no key). */
+  readonly session?: SessionState | undefined
   readonly baseUrl: string
   readonly maxRetries: number
   readonly timeout: number
@@ -120,6 +132,8 @@ const attemptOnce = async (
   signal?.addEventListener("abort", onAbort, { once: true })
   const headers: Record<string, string> = { accept: "application/json" }
   if (spec.auth !== false && config.key !== undefined) headers["x-switch-key"] = config.key
+  const session = config.session
+  if (session?.csrf !== undefined && spec.method !== "GET") headers["x-csrf-token"] = session.csrf
   if (spec.body !== undefined) headers["content-type"] = "application/json"
   const doFetch = config.fetch ?? ((input: string, init: RequestInit) => globalThis.fetch(input, init))
   try {
@@ -127,6 +141,7 @@ const attemptOnce = async (
       method: spec.method,
       headers,
       signal: controller.signal,
+      ...(session === undefined ? {} : { credentials: session.credentials }),
       ...(spec.body === undefined ? {} : { body: JSON.stringify(spec.body) })
     })
     const text = await response.text()

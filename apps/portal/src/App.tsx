@@ -1,0 +1,173 @@
+/** The portal's shell: the session, the header with the test/live switch, the routes. */
+import type { SesionInfo } from "@switch/sdk"
+import { type ReactElement, useCallback, useEffect, useState } from "react"
+import { errorText, onSessionLost, sw } from "./api.js"
+import { Session, Title, useSesion } from "./context.js"
+import { Link, navigate, useLocation } from "./router.js"
+import { Desarrolladores } from "./screens/Desarrolladores.js"
+import { Ingresar, Registro } from "./screens/Ingreso.js"
+import { Inicio } from "./screens/Inicio.js"
+import { LinkDetalle, LinkNuevo, Links } from "./screens/Links.js"
+
+const PUBLIC = new Set(["/ingresar", "/registro"])
+
+const ModeSwitch = () => {
+  const { sesion, setSesion } = useSesion()
+  const [error, setError] = useState<string | null>(null)
+  const change = async (mode: "test" | "live") => {
+    setError(null)
+    try {
+      setSesion(await sw.sesion.cambiarModo(mode))
+    } catch (e) {
+      setError(errorText(e))
+    }
+  }
+  return (
+    <fieldset className="modo">
+      <legend>Modo</legend>
+      <button type="button" aria-pressed={sesion.mode === "test"} onClick={() => change("test")}>
+        Prueba
+      </button>
+      <button
+        type="button"
+        aria-pressed={sesion.mode === "live"}
+        disabled={!sesion.aprobado}
+        aria-describedby={sesion.aprobado ? undefined : "modo-bloqueado"}
+        onClick={() => change("live")}
+      >
+        Live
+      </button>
+      {sesion.aprobado ? null : (
+        <span id="modo-bloqueado" className="nota">
+          Live se habilita cuando Switch apruebe tu comercio.
+        </span>
+      )}
+      {error === null ? null : (
+        <span role="alert" className="error">
+          {error}
+        </span>
+      )}
+    </fieldset>
+  )
+}
+
+const NAV: ReadonlyArray<readonly [string, string]> = [
+  ["/", "Inicio"],
+  ["/links", "Links"],
+  ["/desarrolladores", "Desarrolladores"]
+]
+
+const Shell = ({ path, search }: { readonly path: string; readonly search: string }) => {
+  const { sesion, setSesion } = useSesion()
+  const salir = async () => {
+    try {
+      await sw.sesion.cerrar()
+    } finally {
+      setSesion(null)
+      navigate("/ingresar")
+    }
+  }
+  const active = (to: string) => (to === "/" ? path === "/" : path === to || path.startsWith(`${to}/`))
+  let screen: ReactElement
+  if (path === "/") screen = <Inicio />
+  else if (path === "/links") screen = <Links search={search} />
+  else if (path === "/links/nuevo") screen = <LinkNuevo />
+  else if (path.startsWith("/links/")) screen = <LinkDetalle id={decodeURIComponent(path.slice(7))} />
+  else if (path === "/desarrolladores")
+    screen =
+      sesion.usuario.rol === "propietario" ? (
+        <Desarrolladores />
+      ) : (
+        <section>
+          <Title>Desarrolladores</Title>
+          <p>Solo el propietario del comercio gestiona las llaves y los webhooks.</p>
+        </section>
+      )
+  else
+    screen = (
+      <section>
+        <Title>No encontrado</Title>
+        <p>
+          Esta página no existe. <Link to="/">Volver al inicio</Link>
+        </p>
+      </section>
+    )
+  return (
+    <>
+      <a className="saltar" href="#contenido">
+        Saltar al contenido
+      </a>
+      <header>
+        {sesion.mode === "test" ? (
+          <p className="banda-prueba">Modo prueba: nada de lo que ves aquí mueve dinero real.</p>
+        ) : null}
+        <div className="cabecera">
+          <div className="marca">
+            <strong>Switch</strong> <span>{sesion.comercio.nombre}</span>
+          </div>
+          <nav aria-label="Secciones">
+            <ul>
+              {NAV.map(([to, label]) => (
+                <li key={to}>
+                  <Link to={to} aria-current={active(to) ? "page" : undefined}>
+                    {label}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </nav>
+          <ModeSwitch />
+          <div className="usuario">
+            <span>
+              {sesion.usuario.email} ({sesion.usuario.rol})
+            </span>
+            <button type="button" className="secundario" onClick={salir}>
+              Cerrar sesión
+            </button>
+          </div>
+        </div>
+      </header>
+      {/* Keyed by mode: switching it opens the screen afresh, with the other mode's data. */}
+      <main id="contenido" key={sesion.mode} className={sesion.mode === "test" ? "prueba" : "live"}>
+        {screen}
+      </main>
+    </>
+  )
+}
+
+export const App = () => {
+  const { path, search } = useLocation()
+  const [sesion, setSesionState] = useState<SesionInfo | null | "cargando">("cargando")
+  const setSesion = useCallback((value: SesionInfo | null) => setSesionState(value), [])
+
+  useEffect(() => {
+    onSessionLost(() => setSesionState(null))
+    sw.sesion.actual().then(
+      (info) => setSesionState(info),
+      () => setSesionState(null)
+    )
+  }, [])
+
+  useEffect(() => {
+    if (sesion === null && !PUBLIC.has(path)) navigate("/ingresar", { replace: true })
+    if (sesion !== null && sesion !== "cargando" && PUBLIC.has(path)) navigate("/", { replace: true })
+  }, [sesion, path])
+
+  if (sesion === "cargando")
+    return (
+      <main id="contenido" className="centrado">
+        <p role="status">Cargando…</p>
+      </main>
+    )
+  if (sesion === null || PUBLIC.has(path))
+    return (
+      <main id="contenido" className="centrado">
+        {path === "/registro" ? <Registro onSignedIn={setSesion} /> : <Ingresar onSignedIn={setSesion} />}
+      </main>
+    )
+  return (
+    <Session.Provider value={{ sesion, setSesion }}>
+      <Shell path={path} search={search} />
+    </Session.Provider>
+  )
+}

@@ -1,0 +1,196 @@
+/** Sign-in and sign-up: the only screens without a session. */
+import { type SesionInfo, Switch } from "@switch/sdk"
+import { type FormEvent, useState } from "react"
+import { errorText, sw } from "../api.js"
+import { Title } from "../context.js"
+import { Link } from "../router.js"
+
+interface Props {
+  readonly onSignedIn: (sesion: SesionInfo) => void
+}
+
+const Field = (props: {
+  readonly id: string
+  readonly label: string
+  readonly type?: string
+  readonly autoComplete?: string
+  readonly hint?: string
+  readonly value: string
+  readonly onChange: (value: string) => void
+  readonly required?: boolean
+  readonly minLength?: number
+}) => (
+  <div className="campo">
+    <label htmlFor={props.id}>{props.label}</label>
+    <input
+      id={props.id}
+      name={props.id}
+      type={props.type ?? "text"}
+      autoComplete={props.autoComplete}
+      value={props.value}
+      required={props.required ?? true}
+      minLength={props.minLength}
+      aria-describedby={props.hint === undefined ? undefined : `${props.id}-ayuda`}
+      onChange={(event) => props.onChange(event.target.value)}
+    />
+    {props.hint === undefined ? null : (
+      <small id={`${props.id}-ayuda`} className="nota">
+        {props.hint}
+      </small>
+    )}
+  </div>
+)
+
+export const Ingresar = ({ onSignedIn }: Props) => {
+  const [email, setEmail] = useState("")
+  const [password, setPassword] = useState("")
+  const [error, setError] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+  const submit = async (event: FormEvent) => {
+    event.preventDefault()
+    setBusy(true)
+    setError(null)
+    try {
+      onSignedIn(await sw.sesion.iniciar({ email, password }))
+    } catch (e) {
+      // A 401 here is a wrong e-mail or password (the service says which words to show).
+      setError(errorText(e))
+    } finally {
+      setBusy(false)
+    }
+  }
+  return (
+    <section className="tarjeta angosta">
+      <Title>Iniciar sesión</Title>
+      <form onSubmit={submit} noValidate={false}>
+        <Field
+          id="email"
+          label="Correo"
+          type="email"
+          autoComplete="username"
+          value={email}
+          onChange={setEmail}
+        />
+        <Field
+          id="password"
+          label="Contraseña"
+          type="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={setPassword}
+        />
+        {error === null ? null : (
+          <p role="alert" className="error">
+            {error}
+          </p>
+        )}
+        <button type="submit" disabled={busy}>
+          {busy ? "Entrando…" : "Entrar"}
+        </button>
+      </form>
+      <p>
+        ¿Tu comercio aún no está en Switch? <Link to="/registro">Regístralo</Link>
+      </p>
+    </section>
+  )
+}
+
+export const Registro = ({ onSignedIn }: Props) => {
+  const [form, setForm] = useState({ codigo: "", nombre: "", identificacion: "", email: "", password: "" })
+  const [error, setError] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+  const [done, setDone] = useState<{ readonly key: string; readonly sesion: SesionInfo } | null>(null)
+  const set = (name: keyof typeof form) => (value: string) => setForm({ ...form, [name]: value })
+  const submit = async (event: FormEvent) => {
+    event.preventDefault()
+    setBusy(true)
+    setError(null)
+    try {
+      const made = await Switch.registrar(
+        { ...form, codigo: form.codigo.trim().toLowerCase() },
+        { baseUrl: "" }
+      )
+      const sesion = await sw.sesion.iniciar({ email: form.email, password: form.password })
+      setDone({ key: made.key, sesion })
+    } catch (e) {
+      setError(errorText(e))
+    } finally {
+      setBusy(false)
+    }
+  }
+  if (done !== null)
+    return (
+      <section className="tarjeta angosta">
+        <Title>Tu comercio está registrado</Title>
+        <p>
+          Esta es tu llave de prueba. Cópiala ahora: <strong>no se vuelve a mostrar</strong>.
+        </p>
+        <p>
+          <code className="llave">{done.key}</code>
+        </p>
+        <p className="nota">
+          Tu comercio empieza en modo prueba. Para cobrar dinero real, Switch debe aprobarlo.
+        </p>
+        <button type="button" onClick={() => onSignedIn(done.sesion)}>
+          Ir al panel
+        </button>
+      </section>
+    )
+  return (
+    <section className="tarjeta angosta">
+      <Title>Registrar mi comercio</Title>
+      <form onSubmit={submit}>
+        <Field
+          id="nombre"
+          label="Nombre del comercio"
+          autoComplete="organization"
+          value={form.nombre}
+          onChange={set("nombre")}
+        />
+        <Field
+          id="codigo"
+          label="Código del comercio"
+          hint="De 3 a 32 caracteres: minúsculas, dígitos, _ o -. Va en tus llaves."
+          value={form.codigo}
+          onChange={set("codigo")}
+        />
+        <Field
+          id="identificacion"
+          label="RIF o cédula"
+          hint="Por ejemplo J-07013380-5 o V-12345678."
+          value={form.identificacion}
+          onChange={set("identificacion")}
+        />
+        <Field
+          id="email"
+          label="Correo"
+          type="email"
+          autoComplete="email"
+          value={form.email}
+          onChange={set("email")}
+        />
+        <Field
+          id="password"
+          label="Contraseña"
+          type="password"
+          autoComplete="new-password"
+          minLength={10}
+          hint="Al menos 10 caracteres."
+          value={form.password}
+          onChange={set("password")}
+        />
+        {error === null ? null : (
+          <p role="alert" className="error">
+            {error}
+          </p>
+        )}
+        <button type="submit" disabled={busy}>
+          {busy ? "Registrando…" : "Registrar"}
+        </button>
+      </form>
+      <p>
+        ¿Ya tienes cuenta? <Link to="/ingresar">Inicia sesión</Link>
+      </p>
+    </section>
+  )
+}

@@ -1,0 +1,355 @@
+/** Links: the list (filters in the address, paged), creating one (QR and WhatsApp), its detail, cancelling. */
+import type { Link as LinkData } from "@switch/sdk"
+import { type FormEvent, useEffect, useState } from "react"
+import { errorText, sw } from "../api.js"
+import { Title, useSesion } from "../context.js"
+import { bolivares, fechaHora, parseBolivares } from "../format.js"
+import {
+  ESTADO_LABEL,
+  ESTADOS,
+  type Estado,
+  fromSearch,
+  type LinkFilters,
+  PAGE_SIZE,
+  toListParams,
+  toSearch
+} from "../linkFilters.js"
+import { Link, navigate } from "../router.js"
+
+const EstadoChip = ({ estado }: { readonly estado: string }) => (
+  <span className={`estado estado-${estado}`}>{ESTADO_LABEL[estado as Estado] ?? estado}</span>
+)
+
+export const Links = ({ search }: { readonly search: string }) => {
+  const filters = fromSearch(search)
+  const [draft, setDraft] = useState<LinkFilters>(filters)
+  const [rows, setRows] = useState<ReadonlyArray<LinkData> | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  const key = toSearch(filters)
+
+  useEffect(() => {
+    const current = fromSearch(key)
+    setDraft(current)
+    setRows(null)
+    setError(null)
+    sw.links.list(toListParams(current)).then(
+      (page) => setRows(page),
+      (e) => setError(errorText(e))
+    )
+  }, [key])
+
+  const apply = (event: FormEvent) => {
+    event.preventDefault()
+    navigate(`/links${toSearch({ ...draft, pagina: 1 })}`)
+  }
+  const page = (pagina: number) => navigate(`/links${toSearch({ ...filters, pagina })}`)
+  const shown = rows?.slice(0, PAGE_SIZE) ?? []
+  const more = (rows?.length ?? 0) > PAGE_SIZE
+
+  return (
+    <section>
+      <div className="titulo-con-accion">
+        <Title>Links</Title>
+        <Link to="/links/nuevo" className="boton">
+          Crear link
+        </Link>
+      </div>
+      <form className="filtros" onSubmit={apply} aria-label="Filtrar links">
+        <div className="campo">
+          <label htmlFor="f-estado">Estado</label>
+          <select
+            id="f-estado"
+            value={draft.estado}
+            onChange={(e) => setDraft({ ...draft, estado: e.target.value as Estado | "" })}
+          >
+            <option value="">Todos</option>
+            {ESTADOS.map((estado) => (
+              <option key={estado} value={estado}>
+                {ESTADO_LABEL[estado]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="campo">
+          <label htmlFor="f-q">Buscar</label>
+          <input
+            id="f-q"
+            type="search"
+            value={draft.q}
+            placeholder="Concepto o id"
+            onChange={(e) => setDraft({ ...draft, q: e.target.value })}
+          />
+        </div>
+        <div className="campo">
+          <label htmlFor="f-desde">Desde</label>
+          <input
+            id="f-desde"
+            type="date"
+            value={draft.desde}
+            onChange={(e) => setDraft({ ...draft, desde: e.target.value })}
+          />
+        </div>
+        <div className="campo">
+          <label htmlFor="f-hasta">Hasta</label>
+          <input
+            id="f-hasta"
+            type="date"
+            value={draft.hasta}
+            onChange={(e) => setDraft({ ...draft, hasta: e.target.value })}
+          />
+        </div>
+        <div className="campo">
+          <label htmlFor="f-origen">Origen</label>
+          <select
+            id="f-origen"
+            value={draft.origen}
+            onChange={(e) => setDraft({ ...draft, origen: e.target.value })}
+          >
+            <option value="">Todos</option>
+            <option value="panel">Panel</option>
+            <option value="api">API</option>
+            <option value="mi_pagina">Mi página</option>
+            <option value="boton">Botón</option>
+            <option value="whatsapp">WhatsApp</option>
+          </select>
+        </div>
+        <button type="submit">Filtrar</button>
+      </form>
+      {error === null ? null : (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
+      {rows === null ? (
+        <p role="status">Cargando…</p>
+      ) : shown.length === 0 ? (
+        <p>No hay links con estos filtros.</p>
+      ) : (
+        <table className="tabla">
+          <caption className="oculto">Links, del más reciente al más antiguo</caption>
+          <thead>
+            <tr>
+              <th scope="col">Concepto</th>
+              <th scope="col">Monto</th>
+              <th scope="col">Estado</th>
+              <th scope="col">Creado</th>
+            </tr>
+          </thead>
+          <tbody>
+            {shown.map((link) => (
+              <tr key={link.id}>
+                <td data-titulo="Concepto">
+                  <Link to={`/links/${link.id}`}>{link.concepto ?? "Sin concepto"}</Link>
+                </td>
+                <td data-titulo="Monto">{bolivares(link.monto)}</td>
+                <td data-titulo="Estado">
+                  <EstadoChip estado={link.estado} />
+                </td>
+                <td data-titulo="Creado">{fechaHora(link.created_at)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <nav className="paginas" aria-label="Páginas">
+        <button
+          type="button"
+          className="secundario"
+          disabled={filters.pagina <= 1}
+          onClick={() => page(filters.pagina - 1)}
+        >
+          Anterior
+        </button>
+        <span>Página {filters.pagina}</span>
+        <button
+          type="button"
+          className="secundario"
+          disabled={!more}
+          onClick={() => page(filters.pagina + 1)}
+        >
+          Siguiente
+        </button>
+      </nav>
+    </section>
+  )
+}
+
+export const LinkNuevo = () => {
+  const [monto, setMonto] = useState("")
+  const [concepto, setConcepto] = useState("")
+  const [horas, setHoras] = useState("24")
+  const [error, setError] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+  const submit = async (event: FormEvent) => {
+    event.preventDefault()
+    const amount = parseBolivares(monto)
+    if (amount === undefined || amount <= 0) {
+      setError("Escribe un monto en bolívares, por ejemplo 1.234,56.")
+      return
+    }
+    setBusy(true)
+    setError(null)
+    try {
+      const link = await sw.links.create({ monto: amount, concepto, expira_horas: Number(horas) })
+      navigate(`/links/${link.id}`)
+    } catch (e) {
+      setError(errorText(e))
+    } finally {
+      setBusy(false)
+    }
+  }
+  return (
+    <section className="tarjeta angosta">
+      <Title>Crear link</Title>
+      <form onSubmit={submit}>
+        <div className="campo">
+          <label htmlFor="monto">Monto (Bs)</label>
+          <input
+            id="monto"
+            inputMode="decimal"
+            required
+            value={monto}
+            placeholder="1.234,56"
+            onChange={(e) => setMonto(e.target.value)}
+          />
+        </div>
+        <div className="campo">
+          <label htmlFor="concepto">Concepto</label>
+          <input
+            id="concepto"
+            required
+            maxLength={200}
+            value={concepto}
+            onChange={(e) => setConcepto(e.target.value)}
+          />
+        </div>
+        <div className="campo">
+          <label htmlFor="horas">Vence en</label>
+          <select id="horas" value={horas} onChange={(e) => setHoras(e.target.value)}>
+            <option value="1">1 hora</option>
+            <option value="24">24 horas</option>
+            <option value="72">3 días</option>
+            <option value="168">7 días</option>
+          </select>
+        </div>
+        {error === null ? null : (
+          <p role="alert" className="error">
+            {error}
+          </p>
+        )}
+        <button type="submit" disabled={busy}>
+          {busy ? "Creando…" : "Crear link"}
+        </button>
+      </form>
+    </section>
+  )
+}
+
+export const LinkDetalle = ({ id }: { readonly id: string }) => {
+  const { sesion } = useSesion()
+  const [link, setLink] = useState<LinkData | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  const [aviso, setAviso] = useState<string | null>(null)
+  useEffect(() => {
+    sw.links.get(id).then(setLink, (e) => setError(errorText(e)))
+  }, [id])
+  const cancelar = async () => {
+    if (!window.confirm("¿Cancelar este link? El pagador ya no podrá pagarlo.")) return
+    setError(null)
+    try {
+      await sw.links.cancel(id)
+      setLink(await sw.links.get(id))
+      setAviso("El link fue cancelado.")
+    } catch (e) {
+      setError(errorText(e))
+    }
+  }
+  return (
+    <section>
+      <Title>Detalle del link</Title>
+      <p>
+        <Link to="/links">← Volver a los links</Link>
+      </p>
+      {error === null ? null : (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
+      <p role="status" className="aviso">
+        {aviso ?? ""}
+      </p>
+      {link === null ? (
+        error === null ? (
+          <p role="status">Cargando…</p>
+        ) : null
+      ) : (
+        <div className="detalle">
+          <dl className="datos">
+            <div>
+              <dt>Concepto</dt>
+              <dd>{link.concepto ?? "Sin concepto"}</dd>
+            </div>
+            <div>
+              <dt>Monto</dt>
+              <dd>{bolivares(link.monto)}</dd>
+            </div>
+            <div>
+              <dt>Estado</dt>
+              <dd>
+                <EstadoChip estado={link.estado} />
+              </dd>
+            </div>
+            <div>
+              <dt>Creado</dt>
+              <dd>{fechaHora(link.created_at)}</dd>
+            </div>
+            {link.expires_at === null ? null : (
+              <div>
+                <dt>Vence</dt>
+                <dd>{fechaHora(link.expires_at)}</dd>
+              </div>
+            )}
+            {link.paid_at === null ? null : (
+              <div>
+                <dt>Pagado</dt>
+                <dd>{fechaHora(link.paid_at)}</dd>
+              </div>
+            )}
+            <div>
+              <dt>Modo</dt>
+              <dd>{link.mode === "test" ? "Prueba" : "Live"}</dd>
+            </div>
+            <div>
+              <dt>Dirección</dt>
+              <dd>
+                <a href={link.url} className="url">
+                  {link.url}
+                </a>
+              </dd>
+            </div>
+          </dl>
+          <div className="compartir">
+            {link.qr_png === null ? null : (
+              <img
+                src={link.qr_png}
+                width={200}
+                height={200}
+                alt={`Código QR del link ${link.concepto ?? ""}`}
+              />
+            )}
+            {link.wa_deeplink === null ? null : (
+              <a className="boton whatsapp" href={link.wa_deeplink} target="_blank" rel="noopener noreferrer">
+                Compartir por WhatsApp
+              </a>
+            )}
+            {link.estado === "pendiente" && sesion.usuario.rol !== "lectura" ? (
+              <button type="button" className="peligro" onClick={cancelar}>
+                Cancelar link
+              </button>
+            ) : null}
+          </div>
+        </div>
+      )}
+    </section>
+  )
+}

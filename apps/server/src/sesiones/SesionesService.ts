@@ -1,0 +1,190 @@
+/**
+ * Portal sign-in and sessions (DESIGN §8): sign in with e-mail and password, see the session,
+ * switch its mode, sign out here or everywhere.
+ *
+ * Guessing is limited per account (the e-mail as typed, folded) and per address, counting failed
+ * sign-ins of the last {@link WINDOW_MINUTES} minutes; past either limit every attempt is refused
+ * with one message, whether or not the e-mail has a user, and so is a wrong password for an
+ * unknown e-mail (with the same scrypt work spent). A sign-in always makes a new session with a
+ * new token and ends the one the request came with, so a token planted before sign-in is
+ * worth nothing after it (session fixation).
+ */
+import { randomUUID } from "node:crypto"
+import { SqlClient } from "@effect/sql"
+import { type Caller, Forbidden, type Mode, type Sesiones, TooManyRequests, Unauthorized } from "@switch/api"
+import { Context, Effect, Layer } from "effect"
+import { ABSOLUTE_HOURS, hashToken, newToken } from "../http/Session.js"
+import { verifyNone, verifyPassword } from "../platform/Passwords.js"
+
+/** Failed sign-ins are counted over this window. */
+export const WINDOW_MINUTES = 15
+/** Failed sign-ins of one e-mail, within the window, after which it is locked. */
+export const MAX_PER_ACCOUNT = 5
+/** Failed sign-ins from one address, within the window, after which it is locked. */
+export const MAX_PER_IP = 20
+
+type SesionView = typeof Sesiones.Sesion.Type
+
+const wrong = () => new Unauthorized({ detail: "Correo o contraseña incorrectos." })
+const locked = () =>
+  new TooManyRequests({
+    detail: `Demasiados intentos fallidos. Espera ${WINDOW_MINUTES} minutos e intenta de nuevo.`,
+    reintentar_en: WINDOW_MINUTES * 60
+  })
+
+export interface SignedIn {
+  readonly token: string
+  readonly sesion: SesionView
+}
+
+export class SesionesService extends Context.Tag("@switch/server/SesionesService")<
+  SesionesService,
+  {
+    readonly iniciar: (
+      body: typeof Sesiones.IniciarSesionBody.Type,
+      ip: string,
+      previousToken: string | undefined
+    ) => Effect.Effect<SignedIn, Unauthorized | TooManyRequests>
+    readonly actual: (caller: Caller) => Effect.Effect<SesionView, Unauthorized>
+    readonly cerrar: (caller: Caller) => Effect.Effect<number, Unauthorized>
+    readonly cerrarTodas: (caller: Caller) => Effect.Effect<number, Unauthorized>
+    readonly modo: (caller: Caller, mode: Mode) => Effect.Effect<SesionView, Unauthorized | Forbidden>
+    /** Housekeeping: forgets failed sign-ins and sessions over for more than a day. */
+    readonly prune: Effect.Effect<void>
+  }
+>() {}
+
+interface ViewRow {
+  readonly usuario_id: string
+  readonly email: string
+  readonly rol: SesionView["usuario"]["rol"]
+  readonly codigo: string
+  readonly nombre: string
+  readonly estado: string
+  readonly aprobado_at: Date | null
+  readonly mode: Mode
+  readonly csrf: string
+  readonly expires_at: Date
+}
+
+const toView = (row: ViewRow): SesionView => ({
+  usuario: { id: row.usuario_id, email: row.email, rol: row.rol },
+  comercio: { codigo: row.codigo, nombre: row.nombre, estado: row.estado },
+  mode: row.mode,
+  aprobado: approved(row),
+  csrf_token: row.csrf,
+  expira_en: row.expires_at.toISOString()
+})
+
+/** Live mode opens once an operator approved the merchant, and not while it is suspended. */
+const approved = (row: { readonly aprobado_at: Date | null; readonly estado: string }) =>
+  row.aprobado_at !== null && row.estado === "activo"
+
+const onlySession = () =>
+  new Unauthorized({ detail: "Esta ruta es del panel: requiere una sesión, no una llave." })
+
+const sessionOf = (caller: Caller) =>
+  caller.sesion === undefined ? Effect.fail(onlySession()) : Effect.succeed(caller.sesion)
+
+export const SesionesServiceLive = Layer.effect(
+  SesionesService,
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+
+    const view = (sesionId: string) =>
+      Effect.map(
+        sql<ViewRow>`
+          select u.id as usuario_id, u.email, u.rol, c.codigo, c.nombre, c.estado, c.aprobado_at,
+            s.mode, s.csrf, s.expires_at
+          from sesiones s join usuarios u on u.id = s.usuario_id join comercios c on c.id = u.comercio_id
+          where s.id = ${sesionId}`,
+        (rows) => toView(rows[0] as ViewRow)
+      ).pipe(Effect.orDie)
+
+    const iniciar = (
+      body: typeof Sesiones.IniciarSesionBody.Type,
+      ip: string,
+      previous: string | undefined
+    ) =>
+      Effect.gen(function* () {
+        const email = body.email.trim().toLowerCase()
+        const [counts] = yield* sql<{ cuenta: number; ip: number }>`
+          select
+            count(*) filter (where email = ${email})::int as cuenta,
+            count(*) filter (where ip = ${ip})::int as ip
+          from intentos_ingreso
+          where created_at > now() - make_interval(mins => ${WINDOW_MINUTES}) and (email = ${email} or ip = ${ip})`
+        if ((counts?.cuenta ?? 0) >= MAX_PER_ACCOUNT || (counts?.ip ?? 0) >= MAX_PER_IP)
+          return yield* Effect.fail(locked())
+        const users = yield* sql<{ id: string; hash: string }>`
+          select id, hash from usuarios where lower(email) = ${email}`
+        const user = users[0]
+        const ok = yield* Effect.promise(() =>
+          user === undefined ? verifyNone(body.password) : verifyPassword(body.password, user.hash)
+        )
+        if (!ok || user === undefined) {
+          yield* sql`insert into intentos_ingreso (email, ip) values (${email}, ${ip})`
+          return yield* Effect.fail(wrong())
+        }
+        const id = randomUUID()
+        const token = newToken()
+        yield* sql.withTransaction(
+          Effect.gen(function* () {
+            if (previous !== undefined && previous !== "")
+              yield* sql`update sesiones set ended_at = now() where token_hash = ${hashToken(previous)} and ended_at is null`
+            yield* sql`
+              insert into sesiones (id, token_hash, usuario_id, csrf, ip, expires_at)
+              values (${id}, ${hashToken(token)}, ${user.id}, ${newToken()}, ${ip},
+                now() + make_interval(hours => ${ABSOLUTE_HOURS}))`
+          })
+        )
+        return { token, sesion: yield* view(id) }
+      }).pipe(Effect.catchTag("SqlError", Effect.die))
+
+    const actual = (caller: Caller) => Effect.flatMap(sessionOf(caller), (s) => view(s.sesionId))
+
+    const cerrar = (caller: Caller) =>
+      Effect.flatMap(sessionOf(caller), (s) =>
+        Effect.map(
+          sql`update sesiones set ended_at = now() where id = ${s.sesionId} and ended_at is null returning id`,
+          (rows) => rows.length
+        ).pipe(Effect.orDie)
+      )
+
+    const cerrarTodas = (caller: Caller) =>
+      Effect.flatMap(sessionOf(caller), (s) =>
+        Effect.map(
+          sql`update sesiones set ended_at = now() where usuario_id = ${s.usuarioId} and ended_at is null returning id`,
+          (rows) => rows.length
+        ).pipe(Effect.orDie)
+      )
+
+    const modo = (caller: Caller, mode: Mode) =>
+      Effect.gen(function* () {
+        const s = yield* sessionOf(caller)
+        if (mode === "live") {
+          const [merchant] = yield* sql<{ aprobado_at: Date | null; estado: string }>`
+            select aprobado_at, estado from comercios where id = ${caller.comercioId}`
+          if (merchant === undefined || !approved(merchant))
+            return yield* Effect.fail(
+              new Forbidden({
+                error: "comercio_no_aprobado",
+                detail: "El modo live se habilita cuando Switch aprueba el comercio."
+              })
+            )
+        }
+        yield* sql`update sesiones set mode = ${mode} where id = ${s.sesionId}`
+        return yield* view(s.sesionId)
+      }).pipe(Effect.catchTag("SqlError", Effect.die))
+
+    const prune = Effect.all([
+      sql`delete from intentos_ingreso where created_at < now() - interval '1 day'`,
+      sql`
+        delete from sesiones
+        where ended_at < now() - interval '1 day' or expires_at < now() - interval '1 day'
+          or last_seen_at < now() - interval '1 day'`
+    ]).pipe(Effect.asVoid, Effect.orDie)
+
+    return { iniciar, actual, cerrar, cerrarTodas, modo, prune }
+  })
+)

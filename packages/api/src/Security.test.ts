@@ -1,0 +1,48 @@
+import { describe, expect, it } from "vitest"
+import { sessionReaches, sessionRefusal } from "./Security.js"
+
+describe("who may call with a portal session", () => {
+  it("the owner reaches every route a session reaches; no session reaches the direct API", () => {
+    for (const [method, path] of [
+      ["POST", "/switch/v1/links"],
+      ["GET", "/switch/v1/llaves"],
+      ["POST", "/switch/v1/webhooks"],
+      ["DELETE", "/switch/v1/webhooks/abc"]
+    ] as const)
+      expect(sessionRefusal("propietario", method, path), `${method} ${path}`).toBeUndefined()
+    for (const path of [
+      "/switch/v1/pagar",
+      "/switch/v1/cobrar/token",
+      "/switch/v1/reintegro",
+      "/switch/v1/flow/config"
+    ]) {
+      expect(sessionRefusal("propietario", "POST", path), path).toBe("solo_llave")
+      expect(sessionReaches(path), path).toBe(false)
+    }
+    expect(sessionReaches("/switch/v1/links")).toBe(true)
+  })
+
+  it("a cajero is refused keys, webhooks and the request log, reading included, and makes links and batches", () => {
+    for (const path of [
+      "/switch/v1/llaves",
+      "/switch/v1/llaves/x/revocar",
+      "/switch/v1/webhooks",
+      "/switch/v1/webhooks/x/probar",
+      "/switch/v1/logs"
+    ])
+      for (const method of ["GET", "POST"])
+        expect(sessionRefusal("cajero", method, path), `${method} ${path}`).toBe("rol_no_permitido")
+    expect(sessionRefusal("cajero", "POST", "/switch/v1/links")).toBeUndefined()
+    expect(sessionRefusal("cajero", "POST", "/switch/v1/lotes")).toBeUndefined()
+    expect(sessionRefusal("cajero", "POST", "/switch/v1/links/x/cancelar")).toBeUndefined()
+    // A look-alike path is not the keys route.
+    expect(sessionRefusal("cajero", "GET", "/switch/v1/llavesx")).toBeUndefined()
+  })
+
+  it("lectura only reads, but may sign out and switch its session's mode", () => {
+    expect(sessionRefusal("lectura", "GET", "/switch/v1/links")).toBeUndefined()
+    expect(sessionRefusal("lectura", "POST", "/switch/v1/links")).toBe("rol_no_permitido")
+    expect(sessionRefusal("lectura", "DELETE", "/switch/v1/sesion")).toBeUndefined()
+    expect(sessionRefusal("lectura", "POST", "/switch/v1/sesion/modo")).toBeUndefined()
+  })
+})
