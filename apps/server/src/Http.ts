@@ -21,6 +21,7 @@ import { EventosServiceLive } from "./eventos/EventosService.js"
 import { FlowCollectorLive } from "./flows/CollectorLive.js"
 import { FlowsApiLive, FlowsSetupApiLive } from "./flows/FlowsApi.js"
 import { FlowsServiceLive } from "./flows/FlowsService.js"
+import { ApiErrorsLive } from "./http/ApiErrors.js"
 import { AuthenticationLive } from "./http/Auth.js"
 import { behindProxies, trustList } from "./http/ClientAddress.js"
 import { GRACE_MS, gracefulServer } from "./http/GracefulServer.js"
@@ -155,6 +156,7 @@ export const HttpLive = (options: { readonly port: number; readonly host?: strin
   return ServeLive.pipe(
     Layer.provide(HttpApiScalar.layer({ path: "/docs", scalar: DOCS_CONFIG })),
     Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
+    Layer.provide(ApiErrorsLive),
     Layer.provide(InternalRoutesLive),
     Layer.provide(AdminRoutesLive),
     Layer.provide(CheckoutRoutesLive),
