@@ -26,6 +26,7 @@ import { AuthenticationLive } from "./http/Auth.js"
 import { behindProxies, trustList } from "./http/ClientAddress.js"
 import { GRACE_MS, gracefulServer } from "./http/GracefulServer.js"
 import { InternalRoutesLive } from "./http/Internal.js"
+import { JsonBodyLive } from "./http/JsonBody.js"
 import { KeyCacheLive } from "./http/KeyCache.js"
 import { Lanes, makeLanes } from "./http/Lane.js"
 import { withBoundary } from "./http/Middleware.js"
@@ -67,7 +68,8 @@ const GroupsLive = Layer.mergeAll(
 
 export const ApiLive = HttpApiBuilder.api(SwitchApi).pipe(
   Layer.provide(GroupsLive),
-  Layer.provide(AuthenticationLive)
+  Layer.provide(AuthenticationLive),
+  Layer.provide(JsonBodyLive)
 )
 
 /** The live bank: a LiveBank already in the context (a test's scripted bank), else the HTTP bank. */

@@ -1,5 +1,6 @@
 /** @switch/api: the HTTP contract of Switch as an @effect/platform HttpApi. */
 export * from "./Api.js"
+export * from "./Body.js"
 export * as Clientes from "./Clientes.js"
 export * as Comercios from "./Comercios.js"
 export * as Direct from "./Direct.js"

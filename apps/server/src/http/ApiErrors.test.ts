@@ -16,7 +16,7 @@ const decodeError = (path: ReadonlyArray<PropertyKey>) =>
 
 describe("decodeFailure", () => {
   it("names the parameter the framework could not decode", () => {
-    expect(decodeFailure(decodeError(["estado"]))).toEqual(
+    expect(decodeFailure(decodeError(["estado"]), "parameter")).toEqual(
       new ValidationError({
         detail: "El parámetro estado no es válido (¿está repetido?).",
         parametro: "estado"
@@ -25,7 +25,7 @@ describe("decodeFailure", () => {
   })
 
   it("says the request is not valid when no parameter is named", () => {
-    expect(decodeFailure(decodeError([]))).toEqual(
+    expect(decodeFailure(decodeError([]), "parameter")).toEqual(
       new ValidationError({ detail: "La solicitud no es válida." })
     )
   })

@@ -1,18 +1,34 @@
 /**
  * How the public API's failures are answered, in one place, before the framework's own error
  * encoding sees them:
- * - the framework's decoding failure of a path, query or header parameter (`HttpApiDecodeError`)
- *   is SPEC's `400 validation` naming `parametro`, never the framework's schema text;
+ * - the contract's decoding failure (`HttpApiDecodeError`) is SPEC's `400 validation`, never the
+ *   framework's schema text: of a body read by `JsonBody` (JsonBody.ts), with the fields'
+ *   `fieldErrors`; of a path, query or header parameter, naming `parametro`;
  * - an error of the API's classes (`@switch/api` Errors) answers with its own class's status and
  *   fields. The framework tries every endpoint's error classes in turn and takes the first whose
  *   fields fit, and one code lives under two statuses (`split_excede_neto`: 400 and 422).
  */
-import { HttpApiBuilder, type HttpApiError, HttpApiSchema, HttpServerResponse } from "@effect/platform"
+import {
+  HttpApiBuilder,
+  type HttpApiError,
+  HttpApiSchema,
+  HttpServerRequest,
+  HttpServerResponse
+} from "@effect/platform"
 import { ErrorClasses, SwitchApi, ValidationError } from "@switch/api"
-import { Effect, Schema } from "effect"
+import { Validation } from "@switch/core"
+import { Cause, Effect, Schema } from "effect"
+import { bodyWasRead } from "./JsonBody.js"
 
-/** SPEC's `400 validation` for a parameter the framework could not decode (a list filter repeated, say). */
-export const decodeFailure = (error: HttpApiError.HttpApiDecodeError): ValidationError => {
+/**
+ * SPEC's `400 validation` for what the contract could not decode: a body's fields with their
+ * messages (`detail.fieldErrors`), or a parameter (a list filter repeated, say) as `parametro`.
+ */
+export const decodeFailure = (
+  error: HttpApiError.HttpApiDecodeError,
+  of: "body" | "parameter"
+): ValidationError => {
+  if (of === "body") return new ValidationError({ detail: Validation.fieldErrorsOf(error.issues) })
   const parametro = error.issues[0]?.path.find((p): p is string => typeof p === "string")
   return parametro === undefined
     ? new ValidationError({ detail: "La solicitud no es válida." })
@@ -28,9 +44,15 @@ const answers = ErrorClasses.map((errorClass) => ({
   status: HttpApiSchema.getStatusError(errorClass)
 }))
 
-/** The response for one of the API's errors, by its own class; undefined for any other failure. */
-export const answer = (error: unknown): HttpServerResponse.HttpServerResponse | undefined => {
-  const failure = isDecodeFailure(error) ? decodeFailure(error) : error
+/**
+ * The response for one of the API's errors, by its own class; undefined for any other failure.
+ * A decode failure is the body's when `JsonBody` read the request's body.
+ */
+export const answer = (
+  error: unknown,
+  bodyRead = false
+): HttpServerResponse.HttpServerResponse | undefined => {
+  const failure = isDecodeFailure(error) ? decodeFailure(error, bodyRead ? "body" : "parameter") : error
   const found = answers.find(({ errorClass }) => failure instanceof errorClass)
   return found === undefined
     ? undefined
@@ -39,8 +61,14 @@ export const answer = (error: unknown): HttpServerResponse.HttpServerResponse | 
 
 /** The API-level middleware that answers the failures {@link answer} knows; others go on to the framework. */
 export const ApiErrorsLive = HttpApiBuilder.middleware(SwitchApi, (app) =>
-  Effect.catchAll(app, (error) => {
-    const response = answer(error)
-    return response === undefined ? Effect.fail(error) : Effect.succeed(response)
-  })
+  Effect.catchAllCause(app, (cause) =>
+    Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+      // As the framework's own encoding does: the failure, else the defect (a body JsonBody
+      // refused reaches here as a defect, the framework reading bodies with `orDie`).
+      const response = Cause.isInterruptedOnly(cause)
+        ? undefined
+        : answer(Cause.squash(cause), bodyWasRead(request))
+      return response === undefined ? Effect.failCause(cause) : Effect.succeed(response)
+    })
+  )
 )

@@ -30,10 +30,10 @@ export const LinksApiLive = HttpApiBuilder.group(SwitchApi, "links", (handlers) 
       .handle("cancel", ({ path }) =>
         Effect.flatMap(CurrentCaller, (caller) => Effect.map(links.cancel(caller, path.id), (r) => json(r)))
       )
-      .handleRaw("simulate", ({ path }) =>
+      .handle("simulate", ({ path, payload }) =>
         Effect.gen(function* () {
           const caller = yield* CurrentCaller
-          return json(yield* links.simulate(caller, path.id, yield* jsonBody))
+          return json(yield* links.simulate(caller, path.id, payload))
         })
       )
   })

@@ -10,13 +10,13 @@ import {
   type Caller,
   Conflict,
   Forbidden,
-  Links,
+  type Links,
   NotFound,
   splitRefusal,
   type UnprocessableEntity,
   ValidationError
 } from "@switch/api"
-import { Fees, LinkMachine, LinkRequest, Money, Split, Validation } from "@switch/core"
+import { Fees, LinkMachine, LinkRequest, Money, Split, type Validation } from "@switch/core"
 import { Clock, Context, Effect, Either, Layer, Option, Runtime } from "effect"
 import { Settings } from "../Config.js"
 import { findMerchant, type MerchantRow } from "../platform/Merchants.js"
@@ -103,13 +103,14 @@ export class LinksService extends Context.Tag("@switch/server/LinksService")<
       caller: Caller,
       id: string
     ) => Effect.Effect<{ id: string; estado: "cancelado" }, NotFound | Conflict>
+    /** Simulates a test link's outcome; `body` is the decoded `SimularLink` payload. */
     readonly simulate: (
       caller: Caller,
       id: string,
-      body: unknown
+      body: typeof Links.SimularBody.Type
     ) => Effect.Effect<
       { id: string; estado: LinkMachine.LinkState; resultado: string; simulado: true },
-      ValidationError | Forbidden | NotFound | Conflict
+      Forbidden | NotFound | Conflict
     >
     /** Moves every open link past its expiry to `expirado`; returns how many. */
     readonly expireDue: Effect.Effect<number>
@@ -317,9 +318,8 @@ export const LinksServiceLive = Layer.effect(
         return { id: row.id, estado: "cancelado" as const }
       }).pipe(Effect.catchTag("SqlError", Effect.die))
 
-    const simulate = (caller: Caller, id: string, input: unknown) =>
+    const simulate = (caller: Caller, id: string, body: typeof Links.SimularBody.Type) =>
       Effect.gen(function* () {
-        const body = yield* Either.mapLeft(Validation.decode(Links.SimularBody)(input), validation)
         const { row, at, transition } = yield* apply(caller, id, LinkMachine.LinkEvent.Simular(body))
         if (Either.isLeft(transition)) {
           const refusal = transition.left
