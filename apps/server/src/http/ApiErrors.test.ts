@@ -31,6 +31,30 @@ describe("decodeFailure", () => {
   })
 })
 
+describe("decodeFailure of a body", () => {
+  it("groups the issues by field with core's Spanish texts", () => {
+    const error = new HttpApiError.HttpApiDecodeError({
+      issues: [
+        { _tag: "Missing", path: ["resultado"], message: "is missing" },
+        { _tag: "Unexpected", path: ["nota"], message: "is unexpected" },
+        { _tag: "Type", path: ["label"], message: "Expected string, actual 7" }
+      ],
+      message: "varios"
+    })
+    expect(decodeFailure(error, "body")).toEqual(
+      new ValidationError({
+        detail: {
+          fieldErrors: {
+            resultado: ["es obligatorio"],
+            nota: ["campo no permitido"],
+            label: ["tipo de dato inválido"]
+          }
+        }
+      })
+    )
+  })
+})
+
 describe("answer", () => {
   it("answers a decode failure as SPEC's 400 validation, without the framework's text", () => {
     const response = answer(decodeError(["limit"]))
