@@ -321,16 +321,7 @@ export const LinksServiceLive = Layer.effect(
     const simulate = (caller: Caller, id: string, body: typeof Links.SimularBody.Type) =>
       Effect.gen(function* () {
         const { row, at, transition } = yield* apply(caller, id, LinkMachine.LinkEvent.Simular(body))
-        if (Either.isLeft(transition)) {
-          const refusal = transition.left
-          if (refusal._tag === "SoloModoPrueba")
-            return yield* Effect.fail(new Forbidden({ error: "solo_modo_prueba" }))
-          if (refusal._tag === "ComercioSuspendido")
-            return yield* Effect.fail(new Forbidden({ error: "comercio_suspendido" }))
-          return yield* Effect.fail(
-            new Conflict({ error: "no_simulable", estado: refusalEstado(refusal, row) })
-          )
-        }
+        if (Either.isLeft(transition)) return yield* Effect.fail(simulateRefusal(transition.left, row))
         const t = transition.right
         if (t.to === "pagado") {
           const paid = yield* markPaid({
@@ -377,3 +368,20 @@ export const LinksServiceLive = Layer.effect(
 /** The state to report in a refusal: the refusal's own, else the row's. */
 const refusalEstado = (refusal: LinkMachine.Refusal, row: LinkRow): string =>
   "estado" in refusal ? refusal.estado : row.estado
+
+/**
+ * A simulation the machine refuses, as SPEC answers it: a live link or a suspended merchant is
+ * `403`; any other refusal is `409 no_simulable` with the state the link is in.
+ */
+export const simulateRefusal = (refusal: LinkMachine.Refusal, row: LinkRow): Forbidden | Conflict => {
+  const noSimulable = () => new Conflict({ error: "no_simulable", estado: refusalEstado(refusal, row) })
+  return LinkMachine.Refusal.$match(refusal, {
+    SoloModoPrueba: () => new Forbidden({ error: "solo_modo_prueba" }),
+    ComercioSuspendido: () => new Forbidden({ error: "comercio_suspendido" }),
+    NoSimulable: noSimulable,
+    NoCancelable: noSimulable,
+    LinkExpirado: noSimulable,
+    TarjetaNoDisponible: noSimulable,
+    NoAplica: noSimulable
+  })
+}
