@@ -38,11 +38,21 @@ export const decodeFailure = (
 const isDecodeFailure = (u: unknown): u is HttpApiError.HttpApiDecodeError =>
   (u as { _tag?: unknown } | null)?._tag === "HttpApiDecodeError"
 
-const answers = ErrorClasses.map((errorClass) => ({
-  errorClass,
-  encode: Schema.encodeSync(errorClass as Schema.Schema<unknown, unknown>),
-  status: HttpApiSchema.getStatusError(errorClass)
-}))
+const encoders = new WeakMap<object, (error: unknown) => unknown>()
+
+/**
+ * An error of a Schema class that carries its HTTP status (the API's error classes, the direct
+ * API's, the payment page's) as its response: that status, and the fields as the class encodes them.
+ */
+export const byOwnClass = (error: object): HttpServerResponse.HttpServerResponse => {
+  const errorClass = error.constructor as unknown as Schema.Schema<unknown, unknown>
+  let encode = encoders.get(errorClass)
+  if (encode === undefined) {
+    encode = Schema.encodeSync(errorClass)
+    encoders.set(errorClass, encode)
+  }
+  return HttpServerResponse.unsafeJson(encode(error), { status: HttpApiSchema.getStatusError(errorClass) })
+}
 
 /**
  * The response for one of the API's errors, by its own class; undefined for any other failure.
@@ -53,10 +63,9 @@ export const answer = (
   bodyRead = false
 ): HttpServerResponse.HttpServerResponse | undefined => {
   const failure = isDecodeFailure(error) ? decodeFailure(error, bodyRead ? "body" : "parameter") : error
-  const found = answers.find(({ errorClass }) => failure instanceof errorClass)
-  return found === undefined
-    ? undefined
-    : HttpServerResponse.unsafeJson(found.encode(failure), { status: found.status })
+  return ErrorClasses.some((errorClass) => failure instanceof errorClass)
+    ? byOwnClass(failure as object)
+    : undefined
 }
 
 /** The API-level middleware that answers the failures {@link answer} knows; others go on to the framework. */
