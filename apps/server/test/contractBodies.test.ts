@@ -103,6 +103,23 @@ describe("POST /llaves decodes CrearLlave from the contract", () => {
     expect(reply.body).toEqual(coreAnswer(Comercios.LlaveBody, text))
   })
 
+  it("a JSON body is read as JSON whatever its content-type says", async () => {
+    for (const type of ["text/plain", "application/x-www-form-urlencoded", "application/octet-stream"]) {
+      const reply = await fetch(`${server.url}/switch/v1/llaves`, {
+        method: "POST",
+        headers: { "content-type": type, "x-switch-key": key },
+        body: '{"label":"Caja por tipo"}'
+      })
+      expect(reply.status, type).toBe(201)
+      const bad = await fetch(`${server.url}/switch/v1/links/${linkId}/simular`, {
+        method: "POST",
+        headers: { "content-type": type, "x-switch-key": key },
+        body: '{"resultado":"otro"}'
+      })
+      expect(await bad.json(), type).toEqual(coreAnswer(Links.SimularBody, '{"resultado":"otro"}'))
+    }
+  })
+
   it("null reads as absent", async () => {
     const reply = await send("/switch/v1/llaves", '{"label":"Caja 2","mode":null}')
     expect(reply.status, JSON.stringify(reply.body)).toBe(201)

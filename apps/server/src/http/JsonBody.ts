@@ -25,10 +25,14 @@ const readJson = Effect.flatMap(jsonBody, (parsed) =>
   Either.mapLeft(Validation.prepare(parsed), (detail) => new ValidationError({ detail }))
 )
 
-/** `request` as the payload decoding sees it: its JSON is {@link readJson}, everything else its own. */
+/**
+ * `request` as the payload decoding sees it: its JSON is {@link readJson}, read whatever its
+ * `content-type` says (the framework picks how to read a body by it), everything else its own.
+ */
 const withJson = (request: HttpServerRequest.HttpServerRequest) =>
   Object.create(request, {
-    json: { value: Effect.provideService(readJson, HttpServerRequest.HttpServerRequest, request) }
+    json: { value: Effect.provideService(readJson, HttpServerRequest.HttpServerRequest, request) },
+    headers: { value: { ...request.headers, "content-type": "application/json" } }
   }) as HttpServerRequest.HttpServerRequest
 
 export const JsonBodyLive = Layer.succeed(
