@@ -18,11 +18,13 @@ import { EventosApiLive } from "./eventos/EventosApi.js"
 import { EventosServiceLive } from "./eventos/EventosService.js"
 import { FlowsApiLive, FlowsSetupApiLive } from "./flows/FlowsApi.js"
 import { FlowsServiceLive } from "./flows/FlowsService.js"
+import { ApiErrorsLive } from "./http/ApiErrors.js"
 import { AuthenticationLive } from "./http/Auth.js"
 import { behindProxies, trustList } from "./http/ClientAddress.js"
 import { Lanes, makeLanes, withLanes } from "./http/Edge.js"
 import { GRACE_MS, gracefulServer } from "./http/GracefulServer.js"
 import { InternalRoutesLive } from "./http/Internal.js"
+import { JsonBodyLive } from "./http/JsonBody.js"
 import { KeyCacheLive } from "./http/KeyCache.js"
 import { withBoundary } from "./http/Middleware.js"
 import { RequestLog, RequestLogLive } from "./http/RequestLog.js"
@@ -70,7 +72,8 @@ const GroupsLive = Layer.mergeAll(
 
 export const ApiLive = HttpApiBuilder.api(SwitchApi).pipe(
   Layer.provide(GroupsLive),
-  Layer.provide(AuthenticationLive)
+  Layer.provide(AuthenticationLive),
+  Layer.provide(JsonBodyLive)
 )
 
 /**
@@ -167,6 +170,7 @@ export const HttpLive = (options: { readonly port: number; readonly host?: strin
   return ServeLive.pipe(
     Layer.provide(HttpApiScalar.layer({ path: "/docs", scalar: DOCS_CONFIG })),
     Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
+    Layer.provide(ApiErrorsLive),
     Layer.provide(InternalRoutesLive),
     Layer.provide(AdminRoutesLive),
     Layer.provide(CheckoutRoutesLive),

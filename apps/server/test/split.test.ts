@@ -94,6 +94,49 @@ describe("split errors on POST /links", () => {
     expect(pct.body.error).toBe("split_excede_neto")
   })
 
+  it("the HttpApi handler (a query string bypasses the lane) answers each refusal with the lane's status and body", async () => {
+    const m = await merchant()
+    const slow = await merchant(false)
+    const cases: ReadonlyArray<readonly [string, Record<string, unknown>, number, string]> = [
+      [m.key, { monto: 100, split: [{ cuenta: beneficiary(1), monto: 99.5 }] }, 422, "split_excede_neto"],
+      [
+        m.key,
+        {
+          monto: 100,
+          split: [
+            { cuenta: beneficiary(1), porcentaje: 60 },
+            { cuenta: beneficiary(2), porcentaje: 41 }
+          ]
+        },
+        400,
+        "split_excede_neto"
+      ],
+      [
+        m.key,
+        { monto: 100, split: [{ cuenta: beneficiary(3), porcentaje: 10 }] },
+        400,
+        "split_cuenta_no_preaprobada"
+      ],
+      [m.key, { monto: 100, split: [] }, 400, "split_invalido"],
+      [
+        slow.key,
+        { monto: 100, split: [{ cuenta: beneficiary(1), porcentaje: 10 }] },
+        422,
+        "split_requiere_liquidacion_inmediata"
+      ]
+    ]
+    for (const [key, body, status, error] of cases) {
+      const lane = await createLink(key, body)
+      const api = await call(server.url, "POST", "/switch/v1/links?via=api", {
+        key,
+        body: { concepto: "Con reparto", ...body }
+      })
+      expect([lane.status, lane.body.error], JSON.stringify(lane.body)).toEqual([status, error])
+      expect(api.status, JSON.stringify(api.body)).toBe(status)
+      expect(api.body).toEqual(lane.body)
+    }
+  })
+
   it("live links with a split are refused with split_no_disponible, nothing created", async () => {
     const m = await merchant()
     const live = await approveMerchant(server, m.codigo)

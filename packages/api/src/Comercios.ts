@@ -2,6 +2,7 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Instrument } from "@switch/core"
 import { Schema } from "effect"
+import { JsonBody, strictBody } from "./Body.js"
 import {
   BadRequest,
   Conflict,
@@ -59,12 +60,14 @@ export const RegistroResult = Schema.Struct({
   })
 }).annotations({ identifier: "RegistroResultado" })
 
-export const LlaveBody = Schema.Struct({
-  label: Instrument.text(64).pipe(
-    Schema.filter((label) => /[^\s\p{Cf}]/u.test(label), { message: () => "no puede estar en blanco" })
-  ),
-  mode: Schema.optional(ModeSchema.annotations({ message: () => "debe ser test o live" }))
-}).annotations({ identifier: "CrearLlave" })
+export const LlaveBody = strictBody(
+  Schema.Struct({
+    label: Instrument.text(64).pipe(
+      Schema.filter((label) => /[^\s\p{Cf}]/u.test(label), { message: () => "no puede estar en blanco" })
+    ),
+    mode: Schema.optional(ModeSchema.annotations({ message: () => "debe ser test o live" }))
+  })
+).annotations({ identifier: "CrearLlave" })
 
 export const Llave = Schema.Struct({
   id: Schema.String,
@@ -122,6 +125,7 @@ export class LlavesGroup extends HttpApiGroup.make("llaves")
   .add(
     HttpApiEndpoint.post("create", "/switch/v1/llaves")
       .setPayload(LlaveBody)
+      .middleware(JsonBody)
       .addSuccess(LlaveCreada, { status: 201 })
       .addError(ValidationError)
       .addError(BadRequest)

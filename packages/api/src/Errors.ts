@@ -4,7 +4,8 @@
  * client agree. One class per status, with the status's SPEC codes as a literal union.
  */
 import { HttpApiSchema } from "@effect/platform"
-import { Schema } from "effect"
+import type { Split } from "@switch/core"
+import { Match, Schema } from "effect"
 
 /** A literal that fills itself in, so `new NotFound()` needs no arguments. */
 const code = <C extends string>(value: C) =>
@@ -131,3 +132,40 @@ export class Unavailable extends Schema.Class<Unavailable>("Unavailable")(
   },
   HttpApiSchema.annotations({ status: 503 })
 ) {}
+
+/**
+ * The API's error classes, each with its own status. An error is answered by its own class: the
+ * same code may live under two statuses (`split_excede_neto` is a 400 and a 422), so matching
+ * the fields alone could pick the wrong one.
+ */
+export const ErrorClasses = [
+  ValidationError,
+  BadRequest,
+  Unauthorized,
+  Forbidden,
+  NotFound,
+  Conflict,
+  UnprocessableEntity,
+  TooManyRequests,
+  InternalError,
+  Unavailable
+] as const
+
+/**
+ * A split refusal of core as SPEC answers it on `POST /links`: each refusal's code, and the
+ * class that carries its status. The net of the charge being passed is money, not form: `422`;
+ * percentages summing past 100 are a body rule: `400`, under the same code.
+ */
+export const splitRefusal = (refusal: Split.SplitRefusal): BadRequest | UnprocessableEntity =>
+  Match.value(refusal).pipe(
+    Match.tagsExhaustive({
+      Invalido: ({ detail }) => new BadRequest({ error: "split_invalido", detail }),
+      MaxBeneficiarios: ({ detail }) => new BadRequest({ error: "split_max_beneficiarios", detail }),
+      PorcentajesExceden: ({ detail }) => new BadRequest({ error: "split_excede_neto", detail }),
+      NoDisponible: ({ detail }) => new BadRequest({ error: "split_no_disponible", detail }),
+      CuentaNoPreaprobada: ({ detail }) => new BadRequest({ error: "split_cuenta_no_preaprobada", detail }),
+      RequiereLiquidacionInmediata: ({ detail }) =>
+        new UnprocessableEntity({ error: "split_requiere_liquidacion_inmediata", detail }),
+      ExcedeNetoDelCobro: ({ detail }) => new UnprocessableEntity({ error: "split_excede_neto", detail })
+    })
+  )

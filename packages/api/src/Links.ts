@@ -5,6 +5,7 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { LinkMachine, LinkRequest } from "@switch/core"
 import { Schema } from "effect"
+import { JsonBody, strictBody } from "./Body.js"
 import {
   BadRequest,
   Conflict,
@@ -78,9 +79,11 @@ export const LinkFilters = Schema.Struct({
 
 const idParam = HttpApiSchema.param("id", Schema.String)
 
-export const SimularBody = Schema.Struct({
-  resultado: Schema.Literal("pagado", "rechazado", "expirado")
-}).annotations({ identifier: "SimularLink" })
+export const SimularBody = strictBody(
+  Schema.Struct({
+    resultado: Schema.Literal("pagado", "rechazado", "expirado")
+  })
+).annotations({ identifier: "SimularLink" })
 
 export const CancelResult = Schema.Struct({ id: Schema.String, estado: Schema.Literal("cancelado") })
 export const SimularResult = Schema.Struct({
@@ -131,6 +134,7 @@ export class LinksGroup extends HttpApiGroup.make("links")
   .add(
     HttpApiEndpoint.post("simulate")`/switch/v1/links/${idParam}/simular`
       .setPayload(SimularBody)
+      .middleware(JsonBody)
       .addSuccess(SimularResult)
       .addError(ValidationError)
       .addError(Forbidden)

@@ -57,20 +57,19 @@ describe("Split.decode", () => {
 
   it("more than 5 beneficiaries is split_max_beneficiarios", () => {
     const six = Array.from({ length: 6 }, () => ({ cuenta: ana, porcentaje: 10 }))
-    expect(leftOf(Split.decode(six))).toMatchObject({ error: "split_max_beneficiarios", status: 400 })
+    expect(leftOf(Split.decode(six))).toMatchObject({ _tag: "MaxBeneficiarios" })
   })
 
   it("an empty split is split_invalido", () => {
     expect(leftOf(Split.decode([]))).toEqual({
-      error: "split_invalido",
-      status: 400,
+      _tag: "Invalido",
       detail: "split: debe tener al menos un beneficiario"
     })
   })
 
   it("a split that is not an array is split_invalido", () => {
-    expect(leftOf(Split.decode({ cuenta: ana, porcentaje: 10 })).error).toBe("split_invalido")
-    expect(leftOf(Split.decode(null)).error).toBe("split_invalido")
+    expect(leftOf(Split.decode({ cuenta: ana, porcentaje: 10 }))._tag).toBe("Invalido")
+    expect(leftOf(Split.decode(null))._tag).toBe("Invalido")
   })
 
   it("both porcentaje and monto is split_invalido naming the index", () => {
@@ -81,8 +80,7 @@ describe("Split.decode", () => {
       ])
     )
     expect(err).toEqual({
-      error: "split_invalido",
-      status: 400,
+      _tag: "Invalido",
       detail: "split[1]: indique porcentaje o monto, no ambos"
     })
   })
@@ -95,21 +93,20 @@ describe("Split.decode", () => {
     expect(leftOf(Split.decode([{ porcentaje: 10 }])).detail).toBe("split[0].cuenta: es obligatorio")
     const { banco: _banco, ...sinBanco } = ana
     const err = leftOf(Split.decode([{ cuenta: sinBanco, porcentaje: 10 }]))
-    expect(err.error).toBe("split_invalido")
+    expect(err._tag).toBe("Invalido")
     expect(err.detail).toBe("split[0].cuenta.banco: es obligatorio")
   })
 
   it("an invalid Instrument is split_invalido with the Instrument's messages", () => {
     const err = leftOf(Split.decode([{ cuenta: { ...ana, banco: "12", extra: 1 }, monto: 10 }]))
-    expect(err.error).toBe("split_invalido")
+    expect(err._tag).toBe("Invalido")
     expect(err.detail).toContain("split[0].cuenta.banco: debe tener exactamente 4 dígitos")
     expect(err.detail).toContain("split[0].cuenta.extra: campo no permitido")
   })
 
   it("an unknown field in an entry is split_invalido", () => {
     expect(leftOf(Split.decode([{ cuenta: ana, porcentaje: 10, nota: "x" }]))).toEqual({
-      error: "split_invalido",
-      status: 400,
+      _tag: "Invalido",
       detail: "split[0].nota: campo no permitido"
     })
   })
@@ -140,7 +137,7 @@ describe("Split.decode", () => {
     expect(rightOf(Split.decode([{ cuenta: ana, monto: 0.01 }]))[0]?.share).toEqual(fijo(1))
   })
 
-  it("percentages summing over 100 are split_excede_neto with status 400", () => {
+  it("percentages summing over 100 are refused as PorcentajesExceden", () => {
     expect(
       leftOf(
         Split.decode([
@@ -149,8 +146,7 @@ describe("Split.decode", () => {
         ])
       )
     ).toEqual({
-      error: "split_excede_neto",
-      status: 400,
+      _tag: "PorcentajesExceden",
       detail: "los porcentajes suman 100.01 %, más de 100 %"
     })
   })
@@ -180,7 +176,7 @@ describe("Split.checkAtCreation", () => {
         merchant: { splitHabilitado: false, liquidacionInmediata: false, approvedAccounts: [] }
       })
     )
-    expect(err).toMatchObject({ error: "split_no_disponible", status: 400 })
+    expect(err).toMatchObject({ _tag: "NoDisponible" })
   })
 
   it("a merchant without immediate settlement gets split_requiere_liquidacion_inmediata (422)", () => {
@@ -190,14 +186,13 @@ describe("Split.checkAtCreation", () => {
         merchant: { ...merchant, liquidacionInmediata: false, approvedAccounts: [] }
       })
     )
-    expect(err).toMatchObject({ error: "split_requiere_liquidacion_inmediata", status: 422 })
+    expect(err).toMatchObject({ _tag: "RequiereLiquidacionInmediata" })
   })
 
   it("an account not approved is split_cuenta_no_preaprobada naming its index", () => {
     const err = leftOf(Split.checkAtCreation({ ...base, merchant: { ...merchant, approvedAccounts: [ana] } }))
     expect(err).toEqual({
-      error: "split_cuenta_no_preaprobada",
-      status: 400,
+      _tag: "CuentaNoPreaprobada",
       detail: "split[1]: la cuenta no está entre las cuentas aprobadas del comercio"
     })
   })
@@ -221,7 +216,7 @@ describe("Split.checkAtCreation", () => {
   it("a split exceeding the net of the charge without tip is split_excede_neto (422)", () => {
     // Net of Bs 100 at 1 % is Bs 99: a fixed Bs 99,01 does not fit, Bs 99 does.
     const over = leftOf(Split.checkAtCreation({ ...base, entries: [{ cuenta: ana, share: fijo(9_901) }] }))
-    expect(over).toMatchObject({ error: "split_excede_neto", status: 422 })
+    expect(over).toMatchObject({ _tag: "ExcedeNetoDelCobro" })
     expect(over.detail).toBe("el reparto (Bs 99,01) excede el neto del cobro (Bs 99,00)")
     expect(
       Either.isRight(Split.checkAtCreation({ ...base, entries: [{ cuenta: ana, share: fijo(9_900) }] }))
@@ -239,7 +234,7 @@ describe("Split.checkAtCreation", () => {
         ]
       })
     )
-    expect(err.error).toBe("split_excede_neto")
+    expect(err._tag).toBe("ExcedeNetoDelCobro")
   })
 })
 

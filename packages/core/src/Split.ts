@@ -27,21 +27,29 @@ export const FULL_PCT: BasisPoints = Money.BasisPoints(10_000)
 // ---------------------------------------------------------------------------------------------
 // Errors
 
-/** SPEC's split error codes on `POST /links`, each with its HTTP status and a Spanish detail. */
-export type SplitError =
-  | { readonly error: "split_invalido"; readonly status: 400; readonly detail: string }
-  | { readonly error: "split_max_beneficiarios"; readonly status: 400; readonly detail: string }
-  | { readonly error: "split_excede_neto"; readonly status: 400 | 422; readonly detail: string }
-  | { readonly error: "split_no_disponible"; readonly status: 400; readonly detail: string }
-  | { readonly error: "split_requiere_liquidacion_inmediata"; readonly status: 422; readonly detail: string }
-  | { readonly error: "split_cuenta_no_preaprobada"; readonly status: 400; readonly detail: string }
+/**
+ * Why a split is refused, with a Spanish detail. Core says what is wrong, not how it is
+ * answered: the API maps each refusal to its SPEC code and HTTP status (`@switch/api`'s
+ * `splitRefusal`).
+ * - `Invalido`: the list or an entry is malformed (`split_invalido`).
+ * - `MaxBeneficiarios`: more than {@link MAX_BENEFICIARIES} entries.
+ * - `PorcentajesExceden`: valid percentages summing past 100 (a body rule).
+ * - `NoDisponible`: the merchant has no split pilot.
+ * - `RequiereLiquidacionInmediata`: the merchant does not settle each payment at once.
+ * - `CuentaNoPreaprobada`: an account is not among the merchant's approved ones.
+ * - `ExcedeNetoDelCobro`: the shares pass the net of the charge after commission (money, not form).
+ */
+export type SplitRefusal =
+  | { readonly _tag: "Invalido"; readonly detail: string }
+  | { readonly _tag: "MaxBeneficiarios"; readonly detail: string }
+  | { readonly _tag: "PorcentajesExceden"; readonly detail: string }
+  | { readonly _tag: "NoDisponible"; readonly detail: string }
+  | { readonly _tag: "RequiereLiquidacionInmediata"; readonly detail: string }
+  | { readonly _tag: "CuentaNoPreaprobada"; readonly detail: string }
+  | { readonly _tag: "ExcedeNetoDelCobro"; readonly detail: string }
 
-/** The `error` codes a split can fail with. */
-export type SplitErrorCode = SplitError["error"]
-
-const invalid = (issues: ReadonlyArray<string>): SplitError => ({
-  error: "split_invalido",
-  status: 400,
+const invalid = (issues: ReadonlyArray<string>): SplitRefusal => ({
+  _tag: "Invalido",
   detail: issues.join("; ")
 })
 
@@ -144,17 +152,16 @@ export const percentSum = (entries: ReadonlyArray<{ readonly share: Share }>): n
 
 /**
  * Reads the raw `split` of `POST /links`. Checks run in this order, the first failing one
- * answering: a non-empty array (`split_invalido`), at most 5 entries (`split_max_beneficiarios`),
- * each entry well formed (`split_invalido`, all entries' problems listed), then the
- * percentages summing to at most 100 (`split_excede_neto`, 400).
+ * answering: a non-empty array (`Invalido`), at most 5 entries (`MaxBeneficiarios`),
+ * each entry well formed (`Invalido`, all entries' problems listed), then the
+ * percentages summing to at most 100 (`PorcentajesExceden`).
  */
-export const decode = (raw: unknown): Either.Either<ReadonlyArray<SplitEntry>, SplitError> => {
+export const decode = (raw: unknown): Either.Either<ReadonlyArray<SplitEntry>, SplitRefusal> => {
   if (!Array.isArray(raw)) return Either.left(invalid(["split: debe ser una lista de beneficiarios"]))
   if (raw.length === 0) return Either.left(invalid(["split: debe tener al menos un beneficiario"]))
   if (raw.length > MAX_BENEFICIARIES) {
     return Either.left({
-      error: "split_max_beneficiarios",
-      status: 400,
+      _tag: "MaxBeneficiarios",
       detail: `split admite como máximo ${MAX_BENEFICIARIES} beneficiarios; se recibieron ${raw.length}`
     })
   }
@@ -174,8 +181,7 @@ export const decode = (raw: unknown): Either.Either<ReadonlyArray<SplitEntry>, S
   const pct = percentSum(entries)
   if (pct > FULL_PCT) {
     return Either.left({
-      error: "split_excede_neto",
-      status: 400,
+      _tag: "PorcentajesExceden",
       detail: `los porcentajes suman ${Money.percentFromBasisPoints(Money.BasisPoints(pct))} %, más de 100 %`
     })
   }
@@ -237,29 +243,27 @@ export const isApproved = (cuenta: Instrument, approved: ReadonlyArray<Instrumen
 
 /**
  * Checks a decoded split against the merchant when the link is created. Order: the pilot is
- * active (`split_no_disponible`), then immediate settlement (`split_requiere_liquidacion_inmediata`):
+ * active (`NoDisponible`), then immediate settlement (`RequiereLiquidacionInmediata`):
  * both are about the merchant and no change to the body fixes them; then every account is
- * approved (`split_cuenta_no_preaprobada`, naming all failing indexes); last, the shares fit
- * the net of the charge without tip (`split_excede_neto`, 422), since the tip is not known yet.
+ * approved (`CuentaNoPreaprobada`, naming all failing indexes); last, the shares fit
+ * the net of the charge without tip (`ExcedeNetoDelCobro`), since the tip is not known yet.
  */
 export const checkAtCreation = (input: {
   readonly entries: ReadonlyArray<SplitEntry>
   readonly merchant: MerchantSplitFacts
   readonly amount: Cents
   readonly commissionPct: BasisPoints
-}): Either.Either<ReadonlyArray<SplitEntry>, SplitError> => {
+}): Either.Either<ReadonlyArray<SplitEntry>, SplitRefusal> => {
   const { entries, merchant } = input
   if (!merchant.splitHabilitado) {
     return Either.left({
-      error: "split_no_disponible",
-      status: 400,
+      _tag: "NoDisponible",
       detail: "el reparto no está habilitado para este comercio"
     })
   }
   if (!merchant.liquidacionInmediata) {
     return Either.left({
-      error: "split_requiere_liquidacion_inmediata",
-      status: 422,
+      _tag: "RequiereLiquidacionInmediata",
       detail: "el reparto requiere liquidación inmediata"
     })
   }
@@ -268,8 +272,7 @@ export const checkAtCreation = (input: {
   )
   if (notApproved.length > 0) {
     return Either.left({
-      error: "split_cuenta_no_preaprobada",
-      status: 400,
+      _tag: "CuentaNoPreaprobada",
       detail: `${notApproved.join(", ")}: la cuenta no está entre las cuentas aprobadas del comercio`
     })
   }
@@ -278,8 +281,7 @@ export const checkAtCreation = (input: {
   const allocated = allocate(net, entries)
   if (allocated._tag === "NoCubre") {
     return Either.left({
-      error: "split_excede_neto",
-      status: 422,
+      _tag: "ExcedeNetoDelCobro",
       detail: `el reparto (${Money.format(allocated.requerido)}) excede el neto del cobro (${Money.format(net)})`
     })
   }

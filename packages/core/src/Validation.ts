@@ -16,7 +16,7 @@ export const ROOT = "_"
 const pathKey = (path: ReadonlyArray<PropertyKey>): string =>
   path.length === 0 ? ROOT : path.map((segment) => String(segment)).join(".")
 
-const structuralMessage = (issue: ParseResult.ArrayFormatterIssue): string => {
+const structuralMessage = (issue: Issue): string => {
   switch (issue._tag) {
     case "Missing":
       return "es obligatorio"
@@ -32,17 +32,24 @@ const structuralMessage = (issue: ParseResult.ArrayFormatterIssue): string => {
 
 const GENERIC = "tipo de dato inválido"
 
+/** One decoding issue as `ParseResult.ArrayFormatter` lists it (and HttpApi's decode failure carries it). */
+export interface Issue {
+  readonly _tag: ParseResult.ArrayFormatterIssue["_tag"]
+  readonly path: ReadonlyArray<PropertyKey>
+  readonly message: string
+}
+
 /**
- * Groups a parse error's issues by field path. An optional field is a union with `undefined`,
+ * Groups decoding issues by field path. An optional field is a union with `undefined`,
  * so a bad value also fails the `undefined` member; that generic text is dropped wherever a
  * more specific message exists at the same path or below it.
  *
  * Paths are the client's field names, so they are grouped in a Map: in a plain object a field
  * named `toString` or `constructor` would find the object's own methods.
  */
-export const fieldErrors = (error: ParseResult.ParseError): FieldErrors => {
+export const fieldErrorsOf = (issues: ReadonlyArray<Issue>): FieldErrors => {
   const grouped = new Map<string, Array<string>>()
-  for (const issue of ParseResult.ArrayFormatter.formatErrorSync(error)) {
+  for (const issue of issues) {
     const key = pathKey(issue.path)
     const message = structuralMessage(issue)
     const list = grouped.get(key) ?? []
@@ -61,6 +68,10 @@ export const fieldErrors = (error: ParseResult.ParseError): FieldErrors => {
   // fromEntries defines each key as the object's own property, `__proto__` included.
   return { fieldErrors: Object.fromEntries(grouped) }
 }
+
+/** A parse error's issues grouped by field path (see {@link fieldErrorsOf}). */
+export const fieldErrors = (error: ParseResult.ParseError): FieldErrors =>
+  fieldErrorsOf(ParseResult.ArrayFormatter.formatErrorSync(error))
 
 /** Builds a detail from explicit (field, message) pairs, for checks that run after decoding. */
 export const fieldError = (field: string, message: string): FieldErrors => ({
@@ -144,16 +155,23 @@ export const nulCharacters = (input: unknown, path: ReadonlyArray<string> = []):
   return found
 }
 
+/**
+ * A parsed body made ready for a schema: refused when a string (key or value) holds a NUL
+ * character, with those paths as its `fieldErrors`; otherwise its `null` properties dropped.
+ */
+export const prepare = (input: unknown): Either.Either<unknown, FieldErrors> => {
+  const nul = nulCharacters(input)
+  if (nul.length > 0) {
+    return Either.left({
+      fieldErrors: Object.fromEntries(nul.map((p) => [p, ["contiene un carácter no permitido"]]))
+    })
+  }
+  return Either.right(dropNulls(input))
+}
+
 /** Decodes an unknown body strictly (nulls read as absent), failing with SPEC's `fieldErrors` detail. */
 export const decode = <A, I>(schema: Schema.Schema<A, I, never>) => {
   const parse = Schema.decodeUnknownEither(schema, strict)
-  return (input: unknown): Either.Either<A, FieldErrors> => {
-    const nul = nulCharacters(input)
-    if (nul.length > 0) {
-      return Either.left({
-        fieldErrors: Object.fromEntries(nul.map((p) => [p, ["contiene un carácter no permitido"]]))
-      })
-    }
-    return Either.mapLeft(parse(dropNulls(input)), fieldErrors)
-  }
+  return (input: unknown): Either.Either<A, FieldErrors> =>
+    Either.flatMap(prepare(input), (ready) => Either.mapLeft(parse(ready), fieldErrors))
 }

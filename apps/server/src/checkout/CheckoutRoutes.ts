@@ -9,8 +9,10 @@
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto"
 import { HttpApiBuilder, HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { PageForbidden } from "@switch/api"
 import { Effect, Either, Redacted } from "effect"
 import { Settings } from "../Config.js"
+import { byOwnClass } from "../http/ApiErrors.js"
 import { clientIp } from "../http/Auth.js"
 import { json, jsonBody } from "../http/Respond.js"
 import { js } from "./assets/script.js"
@@ -66,11 +68,12 @@ export const CheckoutRoutesLive = HttpApiBuilder.Router.use((router) =>
 
     const linkId = Effect.map(HttpRouter.params, (p) => p.id ?? "")
 
+    /** A refusal by its error class; one that says when to come back sends `Retry-After` too. */
     const failure = (e: PageError) => {
-      const response = json(e.body, e.status)
-      return e.retryAfter === undefined
-        ? response
-        : HttpServerResponse.setHeader(response, "retry-after", String(e.retryAfter))
+      const response = byOwnClass(e)
+      return "reintentar_en" in e && e.reintentar_en !== undefined
+        ? HttpServerResponse.setHeader(response, "retry-after", String(e.reintentar_en))
+        : response
     }
 
     /**
@@ -82,7 +85,7 @@ export const CheckoutRoutesLive = HttpApiBuilder.Router.use((router) =>
     ) =>
       Effect.flatMap(
         Effect.either(jsonBody),
-        Either.match({ onLeft: (e) => Effect.succeed(json({ ...e }, 400)), onRight: handle })
+        Either.match({ onLeft: (e) => Effect.succeed(byOwnClass(e)), onRight: handle })
       )
 
     /** Runs a POST handler only when `x-csrf` matches the cookie's token. */
@@ -93,7 +96,9 @@ export const CheckoutRoutesLive = HttpApiBuilder.Router.use((router) =>
         const given = Buffer.from(request.headers["x-csrf"] ?? "")
         const expected = Buffer.from(tokenFor(nonce))
         if (nonce === "" || given.length !== expected.length || !timingSafeEqual(given, expected)) {
-          return json({ error: "csrf", detail: "La página venció. Recárgala e intenta de nuevo." }, 403)
+          return byOwnClass(
+            new PageForbidden({ error: "csrf", detail: "La página venció. Recárgala e intenta de nuevo." })
+          )
         }
         return yield* handler
       })

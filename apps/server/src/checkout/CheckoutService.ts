@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto"
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
-import { BankCalendar, Caps, Fees, LinkMachine, Money, RateLimit, Resultado } from "@switch/core"
+import { BankCalendar, Fees, LinkMachine, Money, Resultado } from "@switch/core"
 import { Clock, Context, Effect, Either, Layer, Option } from "effect"
 import { bankClose, Settings } from "../Config.js"
 import { snapshot } from "../links/LinksService.js"
@@ -18,10 +18,13 @@ import { releaseCodeSlots, reserveCodeSlots } from "./Guards.js"
 import { decodeCodeRequest, decodePayment, huella } from "./Input.js"
 import {
   BANK_WINDOW_MS,
+  bankClosed,
+  capExceeded,
+  codeRefused,
   type LastAttempt,
   noAccount,
   notFound,
-  PageError,
+  type PageError,
   type PageModel,
   type PayReply,
   party,
@@ -30,6 +33,7 @@ import {
   rateUnavailable,
   type Status,
   suspended,
+  tooManyCodes,
   unavailable,
   validation
 } from "./Model.js"
@@ -178,44 +182,19 @@ export const CheckoutLive = Layer.effect(
         const cierre = bankClose(settings, at)
         // Test links are not affected by the banks' close.
         if (link.mode === "live" && cierre._tag === "Cerrado") {
-          return yield* Effect.fail(
-            new PageError(
-              503,
-              {
-                error: "cierre_bancario",
-                motivo: BankCalendar.MOTIVO_CIERRE,
-                reintentar_en: cierre.reintentarEn
-              },
-              cierre.reintentarEn
-            )
-          )
+          return yield* Effect.fail(bankClosed(cierre.reintentarEn))
         }
         const cap = yield* provide(capRefusal(merchant, link.mode, Money.Cents(link.monto), at)).pipe(
           Effect.catchTag("RateUnavailable", () => Effect.fail(rateUnavailable))
         )
-        if (Option.isSome(cap))
-          return yield* Effect.fail(new PageError(409, { ...Caps.refusalBody(cap.value, false) }))
+        if (Option.isSome(cap)) return yield* Effect.fail(capExceeded(cap.value))
         const keys = yield* provide(
           reserveCodeSlots(
             link.mode,
             { link: link.id, idPhone: huella(settings.secret, payer), ip },
             at.getTime()
           )
-        ).pipe(
-          Effect.catchTag("CodeLimitReached", (e) =>
-            Effect.fail(
-              new PageError(
-                429,
-                {
-                  error: "demasiadas_solicitudes",
-                  detail: RateLimit.esperaMensaje(e.retryAfterSeconds),
-                  reintentar_en: e.retryAfterSeconds
-                },
-                e.retryAfterSeconds
-              )
-            )
-          )
-        )
+        ).pipe(Effect.catchTag("CodeLimitReached", (e) => Effect.fail(tooManyCodes(e.retryAfterSeconds))))
         const answer = yield* banks.forMode(link.mode).requestCode({
           operacionId: randomUUID(),
           monto: Money.Cents(link.monto),
@@ -227,13 +206,7 @@ export const CheckoutLive = Layer.effect(
           // A request the bank refuses (a mistyped id, say) does not count against the payer.
           yield* provide(releaseCodeSlots(keys))
           const motivo = answer.motivo_rechazo ?? "RECHAZO_TECNICO"
-          return yield* Effect.fail(
-            new PageError(422, {
-              error: "codigo_rechazado",
-              motivo_rechazo: motivo,
-              motivo: Resultado.motivoParaPagador[motivo]
-            })
-          )
+          return yield* Effect.fail(codeRefused(motivo))
         }
         return {
           estado: "ACEPTADA" as const,

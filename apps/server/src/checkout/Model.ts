@@ -1,19 +1,41 @@
 /** What the payment page's service shows and answers: its models, refusals and bank parties. */
-import { type BankCalendar, Caps, type LinkMachine, type Ports, type Resultado } from "@switch/core"
+import {
+  CodeRefused,
+  Direct,
+  NotFound,
+  PageConflict,
+  PageForbidden,
+  TooManyRequests,
+  ValidationError
+} from "@switch/api"
+import {
+  BankCalendar,
+  Caps,
+  type LinkMachine,
+  type Ports,
+  RateLimit,
+  Resultado,
+  type Validation
+} from "@switch/core"
 import type { Option } from "effect"
 import type { MerchantRow } from "../platform/Merchants.js"
 import type { Payer } from "./Input.js"
 import type { CheckoutLink } from "./Settle.js"
 
-/** A refusal the page shows: HTTP status, SPEC-shaped body, and `Retry-After` when waiting helps. */
-export class PageError {
-  readonly _tag = "PageError"
-  constructor(
-    readonly status: number,
-    readonly body: Record<string, unknown>,
-    readonly retryAfter?: number
-  ) {}
-}
+/**
+ * A refusal the page shows: an error class of `@switch/api` carrying its status and SPEC-shaped
+ * fields (`Retry-After` follows `reintentar_en`), answered by CheckoutRoutes.ts.
+ */
+export type PageError =
+  | NotFound
+  | ValidationError
+  | TooManyRequests
+  | PageConflict
+  | PageForbidden
+  | CodeRefused
+  | Direct.BankClosed
+  | Direct.CapExceeded
+  | Direct.RateUnavailable
 
 /** How long a second submission waits for the first one's bank answer. */
 export const BANK_WINDOW_MS = 35_000
@@ -54,25 +76,49 @@ export type PayReply =
     }
   | { readonly estado: LinkMachine.LinkState }
 
-export const notFound = new PageError(404, { error: "not_found" })
+export const notFound = new NotFound()
 export const unavailable = (estado: string) =>
-  new PageError(409, { error: "link_no_disponible", estado, detail: "Este link ya no admite pagos." })
-export const suspended = new PageError(403, {
+  new PageConflict({ error: "link_no_disponible", estado, detail: "Este link ya no admite pagos." })
+export const suspended = new PageForbidden({
   error: "comercio_suspendido",
   motivo: "Este comercio no puede recibir pagos en este momento."
 })
 /** A live payment to a merchant with no settlement account on record never reaches the bank. */
-export const noAccount = new PageError(409, {
+export const noAccount = new PageConflict({
   error: "comercio_sin_cuenta",
   motivo: "Este comercio no puede recibir pagos en este momento."
 })
 
 /** A dollar limit in force and no usable BCV rate: nothing is asked of the bank (platform/Limits.ts). */
-export const rateUnavailable = new PageError(503, {
+export const rateUnavailable = new Direct.RateUnavailable({
   error: "tasa_no_disponible",
   motivo: Caps.MOTIVO_TASA_NO_DISPONIBLE
 })
-export const validation = (detail: unknown) => new PageError(400, { error: "validation", detail })
+export const validation = (detail: Validation.FieldErrors) => new ValidationError({ detail })
+
+/** The banks' daily close, in live mode: wait `reintentarEn` seconds. */
+export const bankClosed = (reintentarEn: number) =>
+  new Direct.BankClosed({
+    error: "cierre_bancario",
+    motivo: BankCalendar.MOTIVO_CIERRE,
+    reintentar_en: reintentarEn
+  })
+
+/** A receive cap the charge would pass, shown to the payer without the merchant's figures. */
+export const capExceeded = (refusal: Caps.CapRefusal) =>
+  new Direct.CapExceeded(Caps.refusalBody(refusal, false))
+
+/** The payer asked for too many codes: wait `seconds`. */
+export const tooManyCodes = (seconds: number) =>
+  new TooManyRequests({ detail: RateLimit.esperaMensaje(seconds), reintentar_en: seconds })
+
+/** The bank refused to send a code. */
+export const codeRefused = (motivo: Resultado.MotivoRechazo) =>
+  new CodeRefused({
+    error: "codigo_rechazado",
+    motivo_rechazo: motivo,
+    motivo: Resultado.motivoParaPagador[motivo]
+  })
 
 /** The merchant as the bank sees it; a test payment may go without a settlement account. */
 export const party = (merchant: MerchantRow & { identificacion?: string }): Ports.Party =>

@@ -18,7 +18,7 @@ export const EventosApiLive = HttpApiBuilder.group(SwitchApi, "eventos", (handle
           })
         })
       )
-      .handleRaw("stream", () =>
+      .handle("stream", () =>
         Effect.gen(function* () {
           const caller = yield* CurrentCaller
           const request = yield* HttpServerRequest.HttpServerRequest

@@ -1,8 +1,8 @@
 /**
  * The outermost HTTP layer: request ids, access logs without keys or bodies, SPEC-shaped
- * answers for unknown routes (`404 not_found`), faults (`500 error_interno`) and parameters the
- * framework could not decode (`400 validation`), the `Retry-After` header on every `429`, and
- * CORS for the public routes only (`Cors.ts`).
+ * answers for unknown routes (`404 not_found`) and faults (`500 error_interno`), the
+ * `Retry-After` header on every `429`, and CORS for the public routes only (`Cors.ts`). The public
+ * API's own failures are answered before this, in `ApiErrors.ts`.
  *
  * The server sends the response before a serve middleware returns, so the rewriting happens
  * in a pre-response handler, which sees every response, errors included, just before it goes out.
@@ -27,38 +27,11 @@ const retryAfterFrom = (response: HttpServerResponse.HttpServerResponse): string
   }
 }
 
-/**
- * The framework's own decoding failure of a query, path or header parameter (a list filter
- * repeated, say) carries its schema text; SPEC's answer is `400 validation` naming `parametro`.
- */
-const decodeFailure = (response: HttpServerResponse.HttpServerResponse) => {
-  if (response.status !== 400 || response.body._tag !== "Uint8Array") return response
-  const text = new TextDecoder().decode(response.body.body)
-  if (!text.includes('"HttpApiDecodeError"')) return response
-  let parametro: string | undefined
-  try {
-    const parsed = JSON.parse(text) as { issues?: Array<{ path?: Array<unknown> }> }
-    parametro = parsed.issues?.[0]?.path?.find((p): p is string => typeof p === "string")
-  } catch {
-    parametro = undefined
-  }
-  return HttpServerResponse.unsafeJson(
-    parametro === undefined
-      ? { error: "validation", detail: "La solicitud no es válida." }
-      : {
-          error: "validation",
-          detail: `El parámetro ${parametro} no es válido (¿está repetido?).`,
-          parametro
-        },
-    { status: 400 }
-  )
-}
-
 /** Gives empty error responses SPEC's body and every 429 its Retry-After. */
 export const finish = (
   response: HttpServerResponse.HttpServerResponse
 ): HttpServerResponse.HttpServerResponse => {
-  let out = decodeFailure(response)
+  let out = response
   if (out.body._tag === "Empty" && out.status === 404) out = notFound
   if (out.body._tag === "Empty" && out.status >= 500) out = internal
   if (out.status === 429 && out.headers["retry-after"] === undefined) {

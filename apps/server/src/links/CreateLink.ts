@@ -32,7 +32,8 @@ import {
   Conflict,
   Forbidden,
   type Links,
-  UnprocessableEntity,
+  splitRefusal,
+  type UnprocessableEntity,
   ValidationError
 } from "@switch/api"
 import { Fees, LinkRequest, Money, Split, type Validation } from "@switch/core"
@@ -181,7 +182,7 @@ const checkSplit = (raw: ReadonlyArray<unknown>, merchant: MerchantRow, monto: M
         })
       )
     }
-    const entries = yield* Either.mapLeft(Split.decode(raw), (e) => e)
+    const entries = yield* Either.mapLeft(Split.decode(raw), splitRefusal)
     yield* Either.mapLeft(
       Split.checkAtCreation({
         entries,
@@ -195,18 +196,10 @@ const checkSplit = (raw: ReadonlyArray<unknown>, merchant: MerchantRow, monto: M
           merchant.comision_bp === null ? null : Money.BasisPoints(merchant.comision_bp)
         )
       }),
-      (e) => e
+      splitRefusal
     )
     return raw
-  }).pipe(
-    Either.mapLeft((e) => {
-      if (e instanceof BadRequest) return e
-      // SPEC's 422s: a split over the net after commission, a merchant without immediate settlement.
-      if (e.status === 422)
-        return new UnprocessableEntity({ error: e.error as UnprocessableEntity["error"], detail: e.detail })
-      return new BadRequest({ error: e.error as BadRequest["error"], detail: e.detail })
-    })
-  )
+  })
 
 /** A created link (201), or the one an idempotency key already made (200). */
 export interface Created {

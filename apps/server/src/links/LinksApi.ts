@@ -1,6 +1,6 @@
 /** HTTP handlers of the links group: decode, call the service, answer. */
 import { HttpApiBuilder } from "@effect/platform"
-import { CurrentCaller, SwitchApi, UnprocessableEntity } from "@switch/api"
+import { CurrentCaller, SwitchApi } from "@switch/api"
 import { Effect } from "effect"
 import { json, jsonBody } from "../http/Respond.js"
 import { parseLinkFilters } from "./LinkFilters.js"
@@ -15,14 +15,7 @@ export const LinksApiLive = HttpApiBuilder.group(SwitchApi, "links", (handlers) 
           const caller = yield* CurrentCaller
           const { status, link } = yield* links.create(caller, yield* jsonBody)
           return json(link, status)
-        }).pipe(
-          // `split_excede_neto` is a 400 code too, and the API's error encoding picks the first
-          // error class whose fields match, so SPEC's 422s are answered here.
-          Effect.catchIf(
-            (e): e is UnprocessableEntity => e instanceof UnprocessableEntity,
-            (e) => Effect.succeed(json({ error: e.error, detail: e.detail }, 422))
-          )
-        )
+        })
       )
       .handle("list", ({ urlParams }) =>
         Effect.gen(function* () {
@@ -37,10 +30,10 @@ export const LinksApiLive = HttpApiBuilder.group(SwitchApi, "links", (handlers) 
       .handle("cancel", ({ path }) =>
         Effect.flatMap(CurrentCaller, (caller) => Effect.map(links.cancel(caller, path.id), (r) => json(r)))
       )
-      .handleRaw("simulate", ({ path }) =>
+      .handle("simulate", ({ path, payload }) =>
         Effect.gen(function* () {
           const caller = yield* CurrentCaller
-          return json(yield* links.simulate(caller, path.id, yield* jsonBody))
+          return json(yield* links.simulate(caller, path.id, payload))
         })
       )
   })

@@ -4,13 +4,13 @@
  */
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
-import { type Caller, Conflict, Forbidden, Links, NotFound, type ValidationError } from "@switch/api"
-import { LinkMachine, Validation } from "@switch/core"
+import { type Caller, Conflict, Forbidden, type Links, NotFound } from "@switch/api"
+import { LinkMachine } from "@switch/core"
 import { Clock, Context, Effect, Either, Layer, Option } from "effect"
 import { Settings } from "../Config.js"
 import type { MerchantRow } from "../platform/Merchants.js"
 import { isUuid } from "../platform/Uuid.js"
-import { type Created, type CreateError, CreateLink, requireMerchant, validation } from "./CreateLink.js"
+import { type Created, type CreateError, CreateLink, requireMerchant } from "./CreateLink.js"
 import type { LinkFilters } from "./LinkFilters.js"
 import { LINK_COLUMNS, type LinkRow, toView } from "./LinkView.js"
 import { markPaid } from "./Payments.js"
@@ -44,13 +44,14 @@ export class LinksService extends Context.Tag("@switch/server/LinksService")<
       caller: Caller,
       id: string
     ) => Effect.Effect<{ id: string; estado: "cancelado" }, NotFound | Conflict>
+    /** Simulates a test link's outcome; `body` is the decoded `SimularLink` payload. */
     readonly simulate: (
       caller: Caller,
       id: string,
-      body: unknown
+      body: typeof Links.SimularBody.Type
     ) => Effect.Effect<
       { id: string; estado: LinkMachine.LinkState; resultado: string; simulado: true },
-      ValidationError | Forbidden | NotFound | Conflict
+      Forbidden | NotFound | Conflict
     >
     /** Moves every open link past its expiry to `expirado`; returns how many. */
     readonly expireDue: Effect.Effect<number>
@@ -145,20 +146,10 @@ export const LinksServiceLive = Layer.effect(
         return { id: row.id, estado: "cancelado" as const }
       }).pipe(Effect.catchTag("SqlError", Effect.die))
 
-    const simulate = (caller: Caller, id: string, input: unknown) =>
+    const simulate = (caller: Caller, id: string, body: typeof Links.SimularBody.Type) =>
       Effect.gen(function* () {
-        const body = yield* Either.mapLeft(Validation.decode(Links.SimularBody)(input), validation)
         const { row, at, transition } = yield* apply(caller, id, LinkMachine.LinkEvent.Simular(body))
-        if (Either.isLeft(transition)) {
-          const refusal = transition.left
-          if (refusal._tag === "SoloModoPrueba")
-            return yield* Effect.fail(new Forbidden({ error: "solo_modo_prueba" }))
-          if (refusal._tag === "ComercioSuspendido")
-            return yield* Effect.fail(new Forbidden({ error: "comercio_suspendido" }))
-          return yield* Effect.fail(
-            new Conflict({ error: "no_simulable", estado: refusalEstado(refusal, row) })
-          )
-        }
+        if (Either.isLeft(transition)) return yield* Effect.fail(simulateRefusal(transition.left, row))
         const t = transition.right
         if (t.to === "pagado") {
           const paid = yield* markPaid({
@@ -205,3 +196,20 @@ export const LinksServiceLive = Layer.effect(
 /** The state to report in a refusal: the refusal's own, else the row's. */
 const refusalEstado = (refusal: LinkMachine.Refusal, row: LinkRow): string =>
   "estado" in refusal ? refusal.estado : row.estado
+
+/**
+ * A simulation the machine refuses, as SPEC answers it: a live link or a suspended merchant is
+ * `403`; any other refusal is `409 no_simulable` with the state the link is in.
+ */
+export const simulateRefusal = (refusal: LinkMachine.Refusal, row: LinkRow): Forbidden | Conflict => {
+  const noSimulable = () => new Conflict({ error: "no_simulable", estado: refusalEstado(refusal, row) })
+  return LinkMachine.Refusal.$match(refusal, {
+    SoloModoPrueba: () => new Forbidden({ error: "solo_modo_prueba" }),
+    ComercioSuspendido: () => new Forbidden({ error: "comercio_suspendido" }),
+    NoSimulable: noSimulable,
+    NoCancelable: noSimulable,
+    LinkExpirado: noSimulable,
+    TarjetaNoDisponible: noSimulable,
+    NoAplica: noSimulable
+  })
+}

@@ -38,10 +38,10 @@ export const LlavesApiLive = HttpApiBuilder.group(SwitchApi, "llaves", (handlers
       .handle("list", () =>
         Effect.flatMap(CurrentCaller, (caller) => Effect.map(merchants.listKeys(caller), json))
       )
-      .handleRaw("create", () =>
+      .handle("create", ({ payload }) =>
         Effect.gen(function* () {
           const caller = yield* CurrentCaller
-          return secretJson(yield* merchants.createKey(caller, yield* jsonBody), 201)
+          return secretJson(yield* merchants.createKey(caller, payload), 201)
         })
       )
       .handle("revoke", ({ path }) =>
@@ -59,7 +59,7 @@ export const ConfigApiLive = HttpApiBuilder.group(SwitchApi, "config", (handlers
       .handle("get", () =>
         Effect.flatMap(CurrentCaller, (caller) => Effect.map(merchants.config(caller), json))
       )
-      .handleRaw("put", () =>
+      .handle("put", () =>
         Effect.fail(
           new Forbidden({
             error: "prohibido",

@@ -60,10 +60,11 @@ export class MerchantsService extends Context.Tag("@switch/server/MerchantsServi
       body: unknown
     ) => Effect.Effect<typeof Comercios.RegistroResult.Type, ValidationError | Conflict>
     readonly listKeys: (caller: Caller) => Effect.Effect<ReadonlyArray<ReturnType<typeof keyView>>>
+    /** Creates a key; `body` is the decoded `CrearLlave` payload. */
     readonly createKey: (
       caller: Caller,
-      body: unknown
-    ) => Effect.Effect<typeof Comercios.LlaveCreada.Type, ValidationError | BadRequest | Forbidden>
+      body: typeof Comercios.LlaveBody.Type
+    ) => Effect.Effect<typeof Comercios.LlaveCreada.Type, BadRequest | Forbidden>
     readonly revokeKey: (
       caller: Caller,
       id: string
@@ -147,9 +148,8 @@ export const MerchantsServiceLive = Layer.effect(
         Effect.orDie
       )
 
-    const createKey = (caller: Caller, input: unknown) =>
+    const createKey = (caller: Caller, body: typeof Comercios.LlaveBody.Type) =>
       Effect.gen(function* () {
-        const body = yield* Either.mapLeft(Validation.decode(Comercios.LlaveBody)(input), validation)
         if (reservedLabel(body.label)) {
           return yield* Effect.fail(
             new BadRequest({

@@ -16,7 +16,7 @@ import {
   Webhooks
 } from "@switch/api"
 import { Validation } from "@switch/core"
-import { Context, Effect, Either, Layer } from "effect"
+import { Context, Effect, Either, Layer, Match } from "effect"
 import { Settings } from "../Config.js"
 import * as Sealed from "../platform/Sealed.js"
 import { isUuid } from "../platform/Uuid.js"
@@ -55,9 +55,14 @@ const make = Effect.gen(function* () {
     Effect.promise(() => Ssrf.checkUrl(url, { allowPrivate: settings.webhookAllowPrivate })).pipe(
       Effect.flatMap((refusal): Effect.Effect<void, ValidationError | UnprocessableEntity> => {
         if (refusal === null) return Effect.void
-        if (refusal._tag === "Invalida")
-          return Effect.fail(validation({ fieldErrors: { url: [refusal.detail] } }))
-        return Effect.fail(new UnprocessableEntity({ error: "destino_bloqueado", detail: refusal.detail }))
+        return Effect.fail(
+          Match.value(refusal).pipe(
+            Match.tagsExhaustive({
+              Invalida: ({ detail }) => validation({ fieldErrors: { url: [detail] } }),
+              Bloqueada: ({ detail }) => new UnprocessableEntity({ error: "destino_bloqueado", detail })
+            })
+          )
+        )
       })
     )
 
