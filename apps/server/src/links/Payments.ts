@@ -9,7 +9,7 @@ import type { Mode } from "@switch/api"
 import { Fees, type LinkMachine, Money, ReceiptCode } from "@switch/core"
 import { Effect, Option, Redacted } from "effect"
 import { Settings } from "../Config.js"
-import { insertEvent } from "../platform/Outbox.js"
+import * as Outbox from "../platform/Outbox.js"
 import * as Settlement from "../settlement/Settlement.js"
 import { searchable } from "./LinkView.js"
 
@@ -83,7 +83,7 @@ export const markPaid = (input: PaidInput) =>
       if (effect._tag === "Liquidar") yield* Settlement.enqueue(input.linkId)
       if (effect._tag !== "Emitir") continue
       if (effect.evento === "link.pagado") {
-        yield* insertEvent({
+        yield* Outbox.write({
           comercioId: input.comercioId,
           mode: input.mode,
           evento: "link.pagado",

@@ -14,6 +14,7 @@ import idempotencyLower from "../migrations/0007_idempotency_lower.js"
 import moneyReview from "../migrations/0008_money_review.js"
 import colaTrabajadores from "../migrations/0009_cola_trabajadores.js"
 import requestLog from "../migrations/0010_request_log.js"
+import outboxInTs from "../migrations/0011_outbox_in_ts.js"
 import { preparingClient, registry } from "./Prepared.js"
 
 /** int8 (bigint cents, counts) as JS numbers: every amount fits in a safe integer. */
@@ -99,7 +100,8 @@ export const migrations = PgMigrator.fromRecord({
   "0007_idempotency_lower": idempotencyLower,
   "0008_money_review": moneyReview,
   "0009_cola_trabajadores": colaTrabajadores,
-  "0010_request_log": requestLog
+  "0010_request_log": requestLog,
+  "0011_outbox_in_ts": outboxInTs
 })
 
 /** Runs pending migrations; several processes starting at once wait on the migrator's lock. */

@@ -18,7 +18,7 @@ import { Fees, Money, type Ports, type Split } from "@switch/core"
 import { Effect, Option } from "effect"
 import { Banks } from "../bank/Banks.js"
 import { Settings } from "../Config.js"
-import { insertEvent } from "../platform/Outbox.js"
+import * as Outbox from "../platform/Outbox.js"
 import { repartoJson, splitSimulated } from "./Reparto.js"
 
 export const TASK = "liquidar"
@@ -73,7 +73,7 @@ const emitAcreditado = (input: {
   readonly reparto: Split.RepartoView | null
   readonly at: Date
 }) =>
-  insertEvent({
+  Outbox.write({
     comercioId: input.comercioId,
     mode: input.mode,
     evento: "link.acreditado",
