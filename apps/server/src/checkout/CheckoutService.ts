@@ -13,6 +13,7 @@ import { bankClose, Settings } from "../Config.js"
 import { snapshot } from "../links/LinksService.js"
 import { resolveNow } from "../platform/CheckoutClock.js"
 import { capRefusal, chargeRefusal } from "../platform/Limits.js"
+import * as LinksRepo from "../platform/LinksRepo.js"
 import { findMerchant, type MerchantRow } from "../platform/Merchants.js"
 import { isUuid } from "../platform/Uuid.js"
 import { releaseCodeSlots, reserveCodeSlots } from "./Guards.js"
@@ -310,12 +311,16 @@ export const CheckoutLive = Layer.effect(
         const started = yield* sql
           .withTransaction(
             Effect.gen(function* () {
-              const rows = yield* sql<CheckoutLink>`
-              update links set estado = 'cobrando', metodo = 'debito', propina = ${tip.right},
-                alta_cliente = ${input.alta_cliente}, pagador_nombre = ${input.nombre}
-              where id = ${link.id} and estado = 'pendiente' and (expires_at is null or expires_at > ${at})
-                and not exists (select 1 from comercios where id = ${link.comercio_id} and estado = 'suspendido')
-              returning ${sql.unsafe(CHECKOUT_COLUMNS)}`
+              const rows = yield* LinksRepo.startDebit<CheckoutLink>({
+                id: link.id,
+                comercioId: link.comercio_id,
+                t: start.right,
+                propina: tip.right,
+                altaCliente: input.alta_cliente,
+                nombre: input.nombre,
+                at,
+                returning: CHECKOUT_COLUMNS
+              }).pipe(Effect.provideService(PgClient.PgClient, sql))
               const row = rows[0]
               if (row === undefined) return Option.none<CheckoutLink>()
               yield* sql`insert into intentos_pago (id, link_id, comercio_id, mode, estado, huella, created_at, actualizado_at)

@@ -13,6 +13,7 @@ import { joinCustomer } from "../clientes/Clientes.js"
 import { snapshot } from "../links/LinksService.js"
 import { LINK_COLUMNS, type LinkRow } from "../links/LinkView.js"
 import { markPaid } from "../links/Payments.js"
+import * as LinksRepo from "../platform/LinksRepo.js"
 import type { MerchantRow } from "../platform/Merchants.js"
 
 /** A link as the checkout reads it: the API columns plus its merchant. */
@@ -107,8 +108,8 @@ export const applyAnswer = (input: {
       }
       case "ACEPTADA":
       case "PENDIENTE": {
-        const moved = yield* sql`
-          update links set estado = 'procesando' where id = ${link.id} and estado = 'cobrando' returning id`
+        const accepted = LinkMachine.transition(machine, LinkMachine.LinkEvent.BancoAcepta(), at)
+        const moved = Either.isRight(accepted) ? yield* LinksRepo.waitOnBank(link.id, accepted.right) : []
         yield* sql`update intentos_pago set estado = ${answer.estado}, referencia_banco = ${answer.referencia_banco},
             actualizado_at = ${at}
           where id = ${attempt.id} and estado in ('ENVIANDO', 'ACEPTADA', 'PENDIENTE', 'DESCONOCIDA')`
@@ -121,12 +122,11 @@ export const applyAnswer = (input: {
         // ERROR means the order never reached the bank: nothing was debited, the payer may retry.
         const motivo: Resultado.MotivoRechazo =
           answer.estado === "ERROR" ? "RECHAZO_TECNICO" : (answer.motivo_rechazo ?? "DESCONOCIDO")
+        const rejected = LinkMachine.transition(machine, LinkMachine.LinkEvent.BancoRechaza({ motivo }), at)
+        if (Either.isLeft(rejected)) return { _tag: "SinCambio" } as Outcome
         const reopened = yield* sql.withTransaction(
           Effect.gen(function* () {
-            const rows = yield* sql`
-              update links set estado = 'pendiente', metodo = null, propina = 0, alta_cliente = false,
-                pagador_nombre = null
-              where id = ${link.id} and estado = ${from} and estado = any(${LinkMachine.InFlightStates}) returning id`
+            const rows = yield* LinksRepo.reopen(link.id, rejected.right)
             if (rows.length > 0) yield* closeAttempt("RECHAZADA", motivo, null)
             return rows.length > 0
           })
@@ -134,7 +134,8 @@ export const applyAnswer = (input: {
         return (reopened ? { _tag: "Rechazado", motivo } : { _tag: "SinCambio" }) as Outcome
       }
       case "DESCONOCIDA": {
-        yield* sql`update links set estado = 'revision' where id = ${link.id} and estado in ('cobrando', 'procesando')`
+        const unknown = LinkMachine.transition(machine, LinkMachine.LinkEvent.BancoSinRespuesta(), at)
+        if (Either.isRight(unknown)) yield* LinksRepo.waitOnBank(link.id, unknown.right)
         // Never over a final answer a racing observer recorded, and the unknown clock starts once.
         yield* sql`update intentos_pago set estado = 'DESCONOCIDA', actualizado_at = ${at}
           where id = ${attempt.id} and estado in ('ENVIANDO', 'ACEPTADA', 'PENDIENTE')`

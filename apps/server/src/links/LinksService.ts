@@ -18,6 +18,7 @@ import {
 import { Fees, LinkMachine, LinkRequest, Money, Split, Validation } from "@switch/core"
 import { Clock, Context, Effect, Either, Layer, Option, Runtime } from "effect"
 import { Settings } from "../Config.js"
+import * as LinksRepo from "../platform/LinksRepo.js"
 import { findMerchant, type MerchantRow } from "../platform/Merchants.js"
 import { PgPool } from "../platform/Sql.js"
 import { isUuid } from "../platform/Uuid.js"
@@ -264,7 +265,7 @@ export const LinksServiceLive = Layer.effect(
         // Only the key's own mode is visible: asking for the other mode gives an empty list.
         if (f.mode !== null && f.mode !== caller.mode) return []
         const at = yield* now
-        const estado = sql`(case when estado = 'pendiente' and expires_at <= ${at} then 'expirado' else estado end)`
+        const estado = LinksRepo.visibleEstado(sql, at)
         const when = sql`coalesce(paid_at, created_at)`
         const clauses = [sql`comercio_id = ${caller.comercioId}`, sql`mode = ${caller.mode}`]
         if (f.estados !== null) clauses.push(sql`${estado} = any(${f.estados})`)
@@ -306,16 +307,15 @@ export const LinksServiceLive = Layer.effect(
 
     const cancel = (caller: Caller, id: string) =>
       Effect.gen(function* () {
-        const { row, transition } = yield* apply(caller, id, LinkMachine.LinkEvent.Cancelar())
+        const { row, at, transition } = yield* apply(caller, id, LinkMachine.LinkEvent.Cancelar())
         if (Either.isLeft(transition)) {
           return yield* Effect.fail(
             new Conflict({ error: "no_cancelable", estado: refusalEstado(transition.left, row) })
           )
         }
-        const updated = yield* sql`
-          update links set estado = 'cancelado'
-          where id = ${row.id} and estado = 'pendiente' and (expires_at is null or expires_at > now())
-          returning id`
+        const updated = yield* LinksRepo.cancel(row.id, transition.right, at).pipe(
+          Effect.provideService(PgClient.PgClient, sql)
+        )
         if (updated.length === 0) {
           // Another request moved it first; report the state it is in now.
           const current = yield* get(caller, id)
@@ -359,9 +359,9 @@ export const LinksServiceLive = Layer.effect(
             return yield* Effect.fail(new Conflict({ error: "no_simulable", estado: current.estado }))
           }
         } else if (t.to === "expirado") {
-          const updated = yield* sql`
-            update links set estado = 'expirado', expires_at = least(expires_at, ${at})
-            where id = ${row.id} and estado = 'pendiente' returning id`
+          const updated = yield* LinksRepo.expireNow(row.id, t, at).pipe(
+            Effect.provideService(PgClient.PgClient, sql)
+          )
           if (updated.length === 0) {
             const current = yield* get(caller, id)
             return yield* Effect.fail(new Conflict({ error: "no_simulable", estado: current.estado }))
@@ -372,8 +372,7 @@ export const LinksServiceLive = Layer.effect(
 
     const expireDue = Effect.gen(function* () {
       const at = yield* now
-      const rows = yield* sql`
-        update links set estado = 'expirado' where estado = 'pendiente' and expires_at <= ${at} returning id`
+      const rows = yield* LinksRepo.expireDue(at).pipe(Effect.provideService(PgClient.PgClient, sql))
       return rows.length
     }).pipe(Effect.orDie)
 

@@ -9,6 +9,7 @@ import type { Mode } from "@switch/api"
 import { Fees, type LinkMachine, Money, ReceiptCode } from "@switch/core"
 import { Effect, Option, Redacted } from "effect"
 import { Settings } from "../Config.js"
+import * as LinksRepo from "../platform/LinksRepo.js"
 import * as Outbox from "../platform/Outbox.js"
 import * as Settlement from "../settlement/Settlement.js"
 import { searchable } from "./LinkView.js"
@@ -39,18 +40,15 @@ export const markPaid = (input: PaidInput) =>
     const sql = yield* PgClient.PgClient
     const settings = yield* Settings
     const txnId = randomUUID()
-    const linkRows = yield* sql<{
-      monto: number
-      propina: number
-      moneda: string
-      concepto: string | null
-      pagador_nombre: string | null
-      alta_cliente: boolean
-    }>`
-      update links set estado = 'pagado', metodo = ${input.metodo}, txn_id = ${txnId},
-        referencia_banco = ${input.referencia}, paid_at = ${input.paidAt}
-      where id = ${input.linkId} and comercio_id = ${input.comercioId} and estado = ${input.from}
-      returning monto, propina, moneda, concepto, pagador_nombre, alta_cliente`
+    const linkRows = yield* LinksRepo.pay({
+      id: input.linkId,
+      comercioId: input.comercioId,
+      t: { from: input.from, to: "pagado" },
+      metodo: input.metodo,
+      txnId,
+      referencia: input.referencia,
+      paidAt: input.paidAt
+    })
     const link = linkRows[0]
     if (link === undefined) return Option.none<Paid>()
 
@@ -72,10 +70,11 @@ export const markPaid = (input: PaidInput) =>
         referencia_banco, codigo_verificacion, created_at, liquidada_at)
       values (${txnId}, ${input.comercioId}, ${input.mode}, 'cobro', 'LIQUIDADA', ${input.linkId}, ${link.monto},
         ${link.propina}, ${link.moneda}, ${input.referencia}, ${codigo}, ${input.paidAt}, ${input.paidAt})`
-    yield* sql`
-      update links set codigo_verificacion = ${codigo},
-        busqueda = ${searchable(link.concepto, input.linkId, link.pagador_nombre, input.referencia, codigo)}
-      where id = ${input.linkId}`
+    yield* LinksRepo.setReceipt(
+      input.linkId,
+      codigo,
+      searchable(link.concepto, input.linkId, link.pagador_nombre, input.referencia, codigo)
+    )
 
     const money = (cents: number) => Money.toNumber(Money.Cents(cents))
     for (const effect of input.effects) {

@@ -11,6 +11,7 @@ import { Clock, Context, Effect, Either, Layer, Option } from "effect"
 import { Settings } from "../Config.js"
 import type { Page } from "../http/Page.js"
 import { searchable } from "../links/LinkView.js"
+import * as LinksRepo from "../platform/LinksRepo.js"
 import { isUuid } from "../platform/Uuid.js"
 import {
   ITEM_COLUMNS,
@@ -199,7 +200,7 @@ export const LotesServiceLive = Layer.effect(
           select ${loteColumns} from lotes where comercio_id = ${caller.comercioId} and mode = ${caller.mode}
           order by created_at desc, id desc limit ${page.limit} offset ${page.offset}`
         if (rows.length === 0) return []
-        const estado = sql`(case when estado = 'pendiente' and expires_at <= ${at} then 'expirado' else estado end)`
+        const estado = LinksRepo.visibleEstado(sql, at)
         const stats = yield* sql<StateStat & { lote_id: string }>`
           select lote_id, ${estado} as estado, count(*)::int as n,
             sum(monto)::bigint as monto, sum(monto + propina)::bigint as total
@@ -229,11 +230,10 @@ export const LotesServiceLive = Layer.effect(
         if (Option.isNone(row)) return yield* Effect.fail(new NotFound())
         const at = yield* now
         // Only items still open and unexpired move; one statement, so each moves at most once.
-        const cancelled = yield* sql`
-          update links set estado = 'cancelado'
-          where lote_id = ${row.value.id} and comercio_id = ${caller.comercioId} and mode = ${caller.mode}
-            and estado = 'pendiente' and (expires_at is null or expires_at > ${at})
-          returning id`
+        const cancelled = yield* LinksRepo.cancelBatch(
+          { id: row.value.id, comercioId: caller.comercioId, mode: caller.mode },
+          at
+        ).pipe(Effect.provideService(PgClient.PgClient, sql))
         const lote = yield* load(caller, row.value)
         return { cancelados: cancelled.length, no_cancelables: lote.items.length - cancelled.length, lote }
       }).pipe(Effect.catchTag("SqlError", Effect.die))

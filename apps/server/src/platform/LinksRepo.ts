@@ -1,0 +1,193 @@
+/**
+ * The links table's state writes, and the two conditions every reader and writer of links
+ * shares, written once here:
+ * - expiry: an open link (`pendiente`) whose `expires_at` has passed reads as, and may only
+ *   become, `expirado` ({@link expired}, {@link unexpired}, {@link visibleEstado});
+ * - suspension: a suspended merchant's links cannot start being paid ({@link merchantSuspended}).
+ *
+ * Every state change goes through {@link move}: it takes a move the LinkMachine makes (a
+ * `Transition` from `LinkMachine.transition`) and is a conditional update `where estado = from`,
+ * so racing writers move a link once, and a move the machine never makes dies before any SQL
+ * runs ({@link MoveRefused}). Here, below the features, because links, the payment page and
+ * batches all change links. (The fast insert of new links stays in links/LinkInsert.ts, its SQL
+ * text as measured.)
+ */
+import type { Statement } from "@effect/sql"
+import { PgClient } from "@effect/sql-pg"
+import { LinkMachine } from "@switch/core"
+import { Data, Effect } from "effect"
+
+type Sql = PgClient.PgClient
+type Fragment = Statement.Fragment
+
+/** A state change the LinkMachine never makes: a bug, refused before writing. */
+export class MoveRefused extends Data.TaggedError("MoveRefused")<{
+  readonly from: LinkMachine.LinkState
+  readonly to: LinkMachine.LinkState
+}> {
+  override get message() {
+    return `LinkMachine never moves a link from ${this.from} to ${this.to}`
+  }
+}
+
+/** A move of the machine: its `Transition`, or the two states of one. */
+export type Move = Pick<LinkMachine.Transition, "from" | "to">
+
+/** An open link past its expiry at `at` (it reads as `expirado`). */
+export const expired = (sql: Sql, at: Date): Fragment => sql`(estado = 'pendiente' and expires_at <= ${at})`
+
+/** A link whose expiry, if any, is still ahead of `at`. */
+export const unexpired = (sql: Sql, at: Date): Fragment => sql`(expires_at is null or expires_at > ${at})`
+
+/** The state a reader shows at `at`: an open link past its expiry reads as `expirado`. */
+export const visibleEstado = (sql: Sql, at: Date): Fragment =>
+  sql`(case when ${expired(sql, at)} then 'expirado' else estado end)`
+
+/** The merchant `comercioId` is suspended. */
+export const merchantSuspended = (sql: Sql, comercioId: string): Fragment =>
+  sql`exists (select 1 from comercios where id = ${comercioId} and estado = 'suspendido')`
+
+const checked = (move: Move) =>
+  LinkMachine.canMove(move.from, move.to)
+    ? Effect.void
+    : Effect.die(new MoveRefused({ from: move.from, to: move.to }))
+
+/**
+ * Moves links `where` holds (and `estado = from`) to `to`, setting `set` besides; answers the
+ * rows it moved with `returning` (default their id). A move the machine never makes dies first.
+ */
+export const move = <R extends object = { readonly id: string }>(input: {
+  readonly move: Move
+  readonly where: ReadonlyArray<Fragment>
+  readonly set?: ReadonlyArray<Fragment>
+  readonly returning?: string
+}) =>
+  Effect.gen(function* () {
+    yield* checked(input.move)
+    const sql = yield* PgClient.PgClient
+    const set = sql.csv([sql`estado = ${input.move.to}`, ...(input.set ?? [])])
+    return yield* sql<R>`
+      update links set ${set}
+      where ${sql.and([...input.where, sql`estado = ${input.move.from}`])}
+      returning ${sql.unsafe(input.returning ?? "id")}`
+  })
+
+/** `Cancelar`: one open, unexpired link; none when it was no longer so. */
+export const cancel = (id: string, t: Move, at: Date) =>
+  Effect.flatMap(PgClient.PgClient, (sql) => move({ move: t, where: [sql`id = ${id}`, unexpired(sql, at)] }))
+
+/** `Cancelar` for every open, unexpired link of a batch, in one statement. */
+export const cancelBatch = (
+  lote: { readonly id: string; readonly comercioId: string; readonly mode: string },
+  at: Date
+) =>
+  Effect.flatMap(PgClient.PgClient, (sql) =>
+    move({
+      move: { from: "pendiente", to: "cancelado" },
+      where: [
+        sql`lote_id = ${lote.id}`,
+        sql`comercio_id = ${lote.comercioId}`,
+        sql`mode = ${lote.mode}`,
+        unexpired(sql, at)
+      ]
+    })
+  )
+
+/** `Simular` `expirado`: the link expires now (its `expires_at` no later than `at`). */
+export const expireNow = (id: string, t: Move, at: Date) =>
+  Effect.flatMap(PgClient.PgClient, (sql) =>
+    move({ move: t, where: [sql`id = ${id}`], set: [sql`expires_at = least(expires_at, ${at})`] })
+  )
+
+/** `Expirar` for every open link past its expiry at `at` (the expiry job). */
+export const expireDue = (at: Date) =>
+  Effect.flatMap(PgClient.PgClient, (sql) =>
+    move({ move: { from: "pendiente", to: "expirado" }, where: [sql`expires_at <= ${at}`] })
+  )
+
+/**
+ * `IniciarDebito`: the one submission that takes the open link to `cobrando`, if it is still
+ * unexpired and its merchant not suspended; answers the row with `returning`.
+ */
+export const startDebit = <R extends object>(input: {
+  readonly id: string
+  readonly comercioId: string
+  readonly t: Move
+  readonly propina: number
+  readonly altaCliente: boolean
+  readonly nombre: string | null
+  readonly at: Date
+  readonly returning: string
+}) =>
+  Effect.flatMap(PgClient.PgClient, (sql) =>
+    move<R>({
+      move: input.t,
+      where: [
+        sql`id = ${input.id}`,
+        unexpired(sql, input.at),
+        sql`not ${merchantSuspended(sql, input.comercioId)}`
+      ],
+      set: [
+        sql`metodo = 'debito'`,
+        sql`propina = ${input.propina}`,
+        sql`alta_cliente = ${input.altaCliente}`,
+        sql`pagador_nombre = ${input.nombre}`
+      ],
+      returning: input.returning
+    })
+  )
+
+/** `BancoAcepta`, `BancoSinRespuesta`: the link waits on the bank in `to`. */
+export const waitOnBank = (id: string, t: Move) =>
+  Effect.flatMap(PgClient.PgClient, (sql) => move({ move: t, where: [sql`id = ${id}`] }))
+
+/** `BancoRechaza`, `TarjetaLiberada`: open again, without the attempt's payer data. */
+export const reopen = (id: string, t: Move) =>
+  Effect.flatMap(PgClient.PgClient, (sql) =>
+    move({
+      move: t,
+      where: [sql`id = ${id}`],
+      set: [sql`metodo = null`, sql`propina = 0`, sql`alta_cliente = false`, sql`pagador_nombre = null`]
+    })
+  )
+
+/** The paid link's facts the payment recorder needs. */
+export interface PaidRow {
+  readonly monto: number
+  readonly propina: number
+  readonly moneda: string
+  readonly concepto: string | null
+  readonly pagador_nombre: string | null
+  readonly alta_cliente: boolean
+}
+
+/** A move to `pagado` of the merchant's link, with its collection; none when another won. */
+export const pay = (input: {
+  readonly id: string
+  readonly comercioId: string
+  readonly t: Move
+  readonly metodo: LinkMachine.Metodo | null
+  readonly txnId: string
+  readonly referencia: string
+  readonly paidAt: Date
+}) =>
+  Effect.flatMap(PgClient.PgClient, (sql) =>
+    move<PaidRow>({
+      move: input.t,
+      where: [sql`id = ${input.id}`, sql`comercio_id = ${input.comercioId}`],
+      set: [
+        sql`metodo = ${input.metodo}`,
+        sql`txn_id = ${input.txnId}`,
+        sql`referencia_banco = ${input.referencia}`,
+        sql`paid_at = ${input.paidAt}`
+      ],
+      returning: "monto, propina, moneda, concepto, pagador_nombre, alta_cliente"
+    })
+  )
+
+/** A paid link's receipt code and the search text that includes it. */
+export const setReceipt = (id: string, codigo: string, busqueda: string) =>
+  Effect.flatMap(
+    PgClient.PgClient,
+    (sql) => sql`update links set codigo_verificacion = ${codigo}, busqueda = ${busqueda} where id = ${id}`
+  )
