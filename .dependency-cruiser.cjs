@@ -59,13 +59,8 @@ const KNOWN_FEATURE_IMPORTS = {
   // The operators' API changes merchants.
   "admin/AdminService.ts": ["merchants/MerchantsService.ts"],
   // The payment page charges links through the bank and records customers.
-  "checkout/CheckoutService.ts": ["bank/Banks.ts", "links/LinksService.ts"],
-  "checkout/Settle.ts": [
-    "clientes/Clientes.ts",
-    "links/LinkView.ts",
-    "links/LinksService.ts",
-    "links/Payments.ts"
-  ],
+  "checkout/CheckoutService.ts": ["bank/Banks.ts"],
+  "checkout/Settle.ts": ["clientes/Clientes.ts", "links/Payments.ts"],
   // The direct API shares the admin view of a merchant.
   "direct/Common.ts": ["admin/AdminBody.ts", "bank/Banks.ts"],
   "direct/DirectApi.ts": ["bank/Banks.ts"],
@@ -77,7 +72,6 @@ const KNOWN_FEATURE_IMPORTS = {
   "links/Payments.ts": ["settlement/Settlement.ts"],
   // A batch is a list of links.
   "lotes/LoteView.ts": ["links/LinkView.ts"],
-  "lotes/LotesService.ts": ["links/LinkView.ts"],
   "settlement/Settlement.ts": ["bank/Banks.ts"]
 }
 

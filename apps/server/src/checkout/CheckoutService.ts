@@ -10,10 +10,10 @@ import { BankCalendar, Caps, Fees, LinkMachine, Money, RateLimit, Resultado } fr
 import { Context, Effect, Either, Layer, Option } from "effect"
 import { Banks } from "../bank/Banks.js"
 import { bankClose, Settings } from "../Config.js"
-import { snapshot } from "../links/LinksService.js"
 import { resolveNow } from "../platform/CheckoutClock.js"
 import { capRefusal, chargeRefusal } from "../platform/Limits.js"
 import * as LinksRepo from "../platform/LinksRepo.js"
+import { snapshot } from "../platform/LinksRepo.js"
 import { findMerchant, type MerchantRow } from "../platform/Merchants.js"
 import { isUuid } from "../platform/Uuid.js"
 import { releaseCodeSlots, reserveCodeSlots } from "./Guards.js"
@@ -71,8 +71,9 @@ export const CheckoutLive = Layer.effect(
     const load = (id: string) =>
       Effect.gen(function* () {
         if (!isUuid(id)) return yield* Effect.fail(notFound)
-        const rows =
-          yield* sql<CheckoutLink>`select ${sql.unsafe(CHECKOUT_COLUMNS)} from links where id = ${id}`
+        const rows = yield* LinksRepo.byId<CheckoutLink>(id, CHECKOUT_COLUMNS).pipe(
+          Effect.provideService(PgClient.PgClient, sql)
+        )
         const link = rows[0]
         if (link === undefined) return yield* Effect.fail(notFound)
         const merchant = yield* provide(findMerchant(link.comercio_id))

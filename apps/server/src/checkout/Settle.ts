@@ -10,10 +10,9 @@ import { PgClient } from "@effect/sql-pg"
 import { LinkMachine, type Ports, type Resultado } from "@switch/core"
 import { Effect, Either, Option } from "effect"
 import { joinCustomer } from "../clientes/Clientes.js"
-import { snapshot } from "../links/LinksService.js"
-import { LINK_COLUMNS, type LinkRow } from "../links/LinkView.js"
 import { markPaid } from "../links/Payments.js"
 import * as LinksRepo from "../platform/LinksRepo.js"
+import { LINK_COLUMNS, type LinkRow, snapshot } from "../platform/LinksRepo.js"
 import type { MerchantRow } from "../platform/Merchants.js"
 
 /** A link as the checkout reads it: the API columns plus its merchant. */
@@ -88,13 +87,12 @@ export const applyAnswer = (input: {
             if (Option.isNone(done)) return done
             yield* closeAttempt("LIQUIDADA", null, referencia)
             if (link.alta_cliente && attempt.huella !== null) {
-              const named = yield* sql<{ pagador_nombre: string | null }>`
-                select pagador_nombre from links where id = ${link.id}`
+              const nombre = yield* LinksRepo.payerName(link.id)
               yield* joinCustomer({
                 comercioId: link.comercio_id,
                 mode: link.mode,
                 huella: attempt.huella,
-                nombre: named[0]?.pagador_nombre ?? null,
+                nombre,
                 empresa: merchant.tipo === "empresa"
               })
             }

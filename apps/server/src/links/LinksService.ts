@@ -19,6 +19,7 @@ import { Fees, LinkMachine, LinkRequest, Money, Split, Validation } from "@switc
 import { Clock, Context, Effect, Either, Layer, Option, Runtime } from "effect"
 import { Settings } from "../Config.js"
 import * as LinksRepo from "../platform/LinksRepo.js"
+import { snapshot } from "../platform/LinksRepo.js"
 import { findMerchant, type MerchantRow } from "../platform/Merchants.js"
 import { PgPool } from "../platform/Sql.js"
 import { isUuid } from "../platform/Uuid.js"
@@ -28,20 +29,6 @@ import { LINK_COLUMNS, type LinkRow, searchable, toView } from "./LinkView.js"
 import { markPaid } from "./Payments.js"
 
 const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
-
-/** The snapshot the state machine needs, from a row and its merchant. */
-export const snapshot = (row: LinkRow, merchant: MerchantRow): LinkMachine.LinkSnapshot => ({
-  estado: row.estado,
-  mode: row.mode,
-  expiresAt: row.expires_at,
-  metodo: row.metodo,
-  failureUrl: row.failure_url,
-  successUrl: row.success_url,
-  comercioSuspendido: merchant.estado === "suspendido",
-  liquidacionInmediata: merchant.liquidacion_inmediata,
-  tarjetaHabilitada: merchant.tarjeta_habilitada,
-  tieneSplit: row.split !== null
-})
 
 /** Links made through the public API's own routes; the portal and the pages pass their own. */
 const API_ORIGEN: LinkRequest.Origen = "api"
@@ -139,8 +126,9 @@ export const LinksServiceLive = Layer.effect(
     const findOwn = (caller: Caller, id: string) =>
       isUuid(id)
         ? Effect.map(
-            sql<LinkRow>`select ${columns} from links
-              where id = ${id} and comercio_id = ${caller.comercioId} and mode = ${caller.mode}`,
+            LinksRepo.ownById<LinkRow>(caller, id, LINK_COLUMNS.join(", ")).pipe(
+              Effect.provideService(PgClient.PgClient, sql)
+            ),
             (rows) => Option.fromNullable(rows[0])
           )
         : Effect.succeed(Option.none<LinkRow>())
@@ -159,8 +147,11 @@ export const LinksServiceLive = Layer.effect(
         const merchant = yield* requireMerchant(caller)
         if (merchant.estado === "suspendido")
           return yield* Effect.fail(new Forbidden({ error: "comercio_suspendido" }))
-        const existing = yield* sql<LinkRow>`
-          select ${columns} from links where comercio_id = ${caller.comercioId} and idempotency_key = ${key}`
+        const existing = yield* LinksRepo.byIdempotencyKey<LinkRow>(
+          caller.comercioId,
+          key,
+          LINK_COLUMNS.join(", ")
+        ).pipe(Effect.provideService(PgClient.PgClient, sql))
         const found = existing[0]
         if (found === undefined) return yield* Effect.dieMessage("link insert returned nothing")
         if (found.mode !== caller.mode) {

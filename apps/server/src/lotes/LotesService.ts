@@ -10,8 +10,8 @@ import { type LinkMachine, LinkRequest, type Validation } from "@switch/core"
 import { Clock, Context, Effect, Either, Layer, Option } from "effect"
 import { Settings } from "../Config.js"
 import type { Page } from "../http/Page.js"
-import { searchable } from "../links/LinkView.js"
 import * as LinksRepo from "../platform/LinksRepo.js"
+import { searchable } from "../platform/LinksRepo.js"
 import { isUuid } from "../platform/Uuid.js"
 import {
   ITEM_COLUMNS,

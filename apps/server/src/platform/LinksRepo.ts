@@ -14,11 +14,90 @@
  */
 import type { Statement } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
+import type { Mode } from "@switch/api"
 import { LinkMachine } from "@switch/core"
 import { Data, Effect } from "effect"
+import type { MerchantRow } from "./Merchants.js"
 
 type Sql = PgClient.PgClient
 type Fragment = Statement.Fragment
+
+/** A `links` row as the queries select it. */
+export interface LinkRow {
+  readonly id: string
+  readonly mode: Mode
+  readonly estado: LinkMachine.LinkState
+  readonly metodo: LinkMachine.Metodo | null
+  readonly monto: number
+  readonly propina: number
+  readonly moneda: string
+  readonly concepto: string | null
+  readonly expires_at: Date | null
+  readonly success_url: string | null
+  readonly failure_url: string | null
+  readonly metadata: Record<string, unknown>
+  readonly idempotency_key: string | null
+  readonly origen: string
+  readonly lote_id: string | null
+  readonly referencia_externa: string | null
+  readonly split: ReadonlyArray<unknown> | null
+  readonly reparto: unknown | null
+  readonly txn_id: string | null
+  readonly codigo_verificacion: string | null
+  readonly alta_cliente: boolean
+  readonly paid_at: Date | null
+  readonly created_at: Date
+}
+
+/** The columns every link query selects, in {@link LinkRow}'s shape. */
+export const LINK_COLUMNS = [
+  "id",
+  "mode",
+  "estado",
+  "metodo",
+  "monto",
+  "propina",
+  "moneda",
+  "concepto",
+  "expires_at",
+  "success_url",
+  "failure_url",
+  "metadata",
+  "idempotency_key",
+  "origen",
+  "lote_id",
+  "referencia_externa",
+  "split",
+  "reparto",
+  "txn_id",
+  "codigo_verificacion",
+  "alta_cliente",
+  "paid_at",
+  "created_at"
+] as const
+
+/** Lower-case text without accents, for the `q` filter (case- and accent-insensitive). */
+export const searchable = (...parts: ReadonlyArray<string | null | undefined>): string =>
+  parts
+    .filter((p): p is string => typeof p === "string" && p.length > 0)
+    .join(" ")
+    .normalize("NFD")
+    .replace(/\p{Diacritic}/gu, "")
+    .toLowerCase()
+
+/** The snapshot the state machine needs, from a row and its merchant. */
+export const snapshot = (row: LinkRow, merchant: MerchantRow): LinkMachine.LinkSnapshot => ({
+  estado: row.estado,
+  mode: row.mode,
+  expiresAt: row.expires_at,
+  metodo: row.metodo,
+  failureUrl: row.failure_url,
+  successUrl: row.success_url,
+  comercioSuspendido: merchant.estado === "suspendido",
+  liquidacionInmediata: merchant.liquidacion_inmediata,
+  tarjetaHabilitada: merchant.tarjeta_habilitada,
+  tieneSplit: row.split !== null
+})
 
 /** A state change the LinkMachine never makes: a bug, refused before writing. */
 export class MoveRefused extends Data.TaggedError("MoveRefused")<{
@@ -190,4 +269,41 @@ export const setReceipt = (id: string, codigo: string, busqueda: string) =>
   Effect.flatMap(
     PgClient.PgClient,
     (sql) => sql`update links set codigo_verificacion = ${codigo}, busqueda = ${busqueda} where id = ${id}`
+  )
+
+/** A link's `columns` by id (any merchant: the public pages); none when there is none. */
+export const byId = <R extends object>(id: string, columns: string) =>
+  Effect.flatMap(
+    PgClient.PgClient,
+    (sql) => sql<R>`select ${sql.unsafe(columns)} from links where id = ${id}`
+  )
+
+/** The merchant's link of the mode by id, with `columns`. */
+export const ownById = <R extends object>(
+  owner: { readonly comercioId: string; readonly mode: Mode },
+  id: string,
+  columns: string
+) =>
+  Effect.flatMap(
+    PgClient.PgClient,
+    (sql) => sql<R>`select ${sql.unsafe(columns)} from links
+      where id = ${id} and comercio_id = ${owner.comercioId} and mode = ${owner.mode}`
+  )
+
+/** The merchant's link made with an idempotency key (of either mode), with `columns`. */
+export const byIdempotencyKey = <R extends object>(comercioId: string, key: string | null, columns: string) =>
+  Effect.flatMap(
+    PgClient.PgClient,
+    (sql) =>
+      sql<R>`select ${sql.unsafe(columns)} from links where comercio_id = ${comercioId} and idempotency_key = ${key}`
+  )
+
+/** The name the payer gave on the page, if any. */
+export const payerName = (id: string) =>
+  Effect.map(
+    Effect.flatMap(
+      PgClient.PgClient,
+      (sql) => sql<{ pagador_nombre: string | null }>`select pagador_nombre from links where id = ${id}`
+    ),
+    (rows) => rows[0]?.pagador_nombre ?? null
   )
