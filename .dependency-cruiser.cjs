@@ -60,16 +60,15 @@ const KNOWN_FEATURE_IMPORTS = {
   "admin/AdminService.ts": ["merchants/MerchantsService.ts"],
   // The payment page charges links through the bank and records customers.
   "checkout/CheckoutService.ts": ["bank/Banks.ts"],
-  "checkout/Settle.ts": ["clientes/Clientes.ts", "links/Payments.ts"],
+  "checkout/Settle.ts": ["clientes/Clientes.ts"],
   // The direct API shares the admin view of a merchant.
   "direct/Common.ts": ["admin/AdminBody.ts", "bank/Banks.ts"],
   "direct/DirectApi.ts": ["bank/Banks.ts"],
   "direct/Pagos.ts": ["bank/HttpBank.ts"],
   // WhatsApp Flows collects through the direct API's steps.
   "flows/CollectorLive.ts": ["bank/Banks.ts", "direct/Cobros.ts", "direct/Store.ts"],
-  // A link shows its split and queues its settlement when paid.
+  // A link shows its split.
   "links/LinkView.ts": ["settlement/Reparto.ts"],
-  "links/Payments.ts": ["settlement/Settlement.ts"],
   // A batch is a list of links.
   "lotes/LoteView.ts": ["links/LinkView.ts"],
   "settlement/Settlement.ts": ["bank/Banks.ts"]

@@ -15,6 +15,7 @@ import { capRefusal, chargeRefusal } from "../platform/Limits.js"
 import * as LinksRepo from "../platform/LinksRepo.js"
 import { snapshot } from "../platform/LinksRepo.js"
 import { findMerchant, type MerchantRow } from "../platform/Merchants.js"
+import { Settlements } from "../platform/Settlements.js"
 import { isUuid } from "../platform/Uuid.js"
 import { releaseCodeSlots, reserveCodeSlots } from "./Guards.js"
 import { decodeCodeRequest, decodePayment, huella } from "./Input.js"
@@ -60,12 +61,16 @@ export const CheckoutLive = Layer.effect(
     const sql = yield* PgClient.PgClient
     const settings = yield* Settings
     const banks = yield* Banks
+    const settlements = yield* Settlements
     const now = yield* resolveNow
-    const provide = <A, E>(effect: Effect.Effect<A, E, PgClient.PgClient | SqlClient.SqlClient | Settings>) =>
+    const provide = <A, E>(
+      effect: Effect.Effect<A, E, PgClient.PgClient | SqlClient.SqlClient | Settings | Settlements>
+    ) =>
       effect.pipe(
         Effect.provideService(PgClient.PgClient, sql),
         Effect.provideService(SqlClient.SqlClient, sql),
-        Effect.provideService(Settings, settings)
+        Effect.provideService(Settings, settings),
+        Effect.provideService(Settlements, settlements)
       )
 
     const load = (id: string) =>

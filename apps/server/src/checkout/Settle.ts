@@ -10,10 +10,10 @@ import { PgClient } from "@effect/sql-pg"
 import { LinkMachine, type Ports, type Resultado } from "@switch/core"
 import { Effect, Either, Option } from "effect"
 import { joinCustomer } from "../clientes/Clientes.js"
-import { markPaid } from "../links/Payments.js"
 import * as LinksRepo from "../platform/LinksRepo.js"
 import { LINK_COLUMNS, type LinkRow, snapshot } from "../platform/LinksRepo.js"
 import type { MerchantRow } from "../platform/Merchants.js"
+import { markPaid } from "../platform/PaymentRecorder.js"
 
 /** A link as the checkout reads it: the API columns plus its merchant. */
 export interface CheckoutLink extends LinkRow {

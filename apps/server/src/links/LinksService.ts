@@ -21,12 +21,13 @@ import { Settings } from "../Config.js"
 import * as LinksRepo from "../platform/LinksRepo.js"
 import { snapshot } from "../platform/LinksRepo.js"
 import { findMerchant, type MerchantRow } from "../platform/Merchants.js"
+import { markPaid } from "../platform/PaymentRecorder.js"
+import { Settlements } from "../platform/Settlements.js"
 import { PgPool } from "../platform/Sql.js"
 import { isUuid } from "../platform/Uuid.js"
 import type { LinkFilters } from "./LinkFilters.js"
 import { makeLinkInsert } from "./LinkInsert.js"
 import { LINK_COLUMNS, type LinkRow, searchable, toView } from "./LinkView.js"
-import { markPaid } from "./Payments.js"
 
 const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
@@ -116,6 +117,7 @@ export const LinksServiceLive = Layer.effect(
   Effect.gen(function* () {
     const sql = yield* PgClient.PgClient
     const settings = yield* Settings
+    const settlements = yield* Settlements
     const insert = makeLinkInsert(yield* PgPool)
     const columns = sql.unsafe(LINK_COLUMNS.join(", "))
     const run = Runtime.runPromise(yield* Effect.runtime<never>())
@@ -343,7 +345,8 @@ export const LinksServiceLive = Layer.effect(
           }).pipe(
             sql.withTransaction,
             Effect.provideService(PgClient.PgClient, sql),
-            Effect.provideService(Settings, settings)
+            Effect.provideService(Settings, settings),
+            Effect.provideService(Settlements, settlements)
           )
           if (Option.isNone(paid)) {
             const current = yield* get(caller, id)

@@ -15,10 +15,11 @@ import { randomUUID } from "node:crypto"
 import { PgClient } from "@effect/sql-pg"
 import type { Mode } from "@switch/api"
 import { Fees, Money, type Ports, type Split } from "@switch/core"
-import { Effect, Option } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { Banks } from "../bank/Banks.js"
 import { Settings } from "../Config.js"
 import * as Outbox from "../platform/Outbox.js"
+import { Settlements } from "../platform/Settlements.js"
 import { repartoJson, splitSimulated } from "./Reparto.js"
 
 export const TASK = "liquidar"
@@ -180,7 +181,7 @@ const claim = (linkId: string, at: Date) =>
     const neto = netOf(link, link.comision_bp)
     const txnId = randomUUID()
     if (link.split !== null) {
-      // Test links share out in simulation when paid (checkout/Settle.ts, Payments.ts) and never
+      // Test links share out in simulation when paid (checkout/Settle.ts, platform/PaymentRecorder.ts) and never
       // reach this job; a live link with a split (taken before they were refused) must never
       // have its whole net paid to the merchant, so it waits in review for an operator.
       yield* sql`
@@ -275,3 +276,9 @@ export const runSettlement = (payload: { readonly link_id: string; readonly cons
         return yield* toReview(p.txnId, answer.motivo_rechazo ?? answer.estado)
     }
   }).pipe(Effect.orDie)
+
+/** What the payment recorder (platform/PaymentRecorder.ts) asks of settlement. */
+export const SettlementsLive = Layer.succeed(Settlements, {
+  enqueue: (linkId) => Effect.asVoid(enqueue(linkId)),
+  settleSimulated
+})

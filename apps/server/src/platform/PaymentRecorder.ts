@@ -1,7 +1,11 @@
 /**
- * Recording a paid link: in one transaction the conditional move to `pagado`, the collection
- * transaction with its receipt code, and the outbox events. The unique `dedupe` of
- * `link.pagado:<link>` and the conditional update keep it to exactly once.
+ * The payment recorder: recording a paid link is, in one transaction, the LinkMachine move to
+ * `pagado` (LinksRepo.pay, conditional on the state it moves from), the collection transaction
+ * with its receipt code, the outbox events (Outbox.write: event rows, webhook deliveries and
+ * their jobs), and the settlement (Settlements: its job queued, or a test payment settled in
+ * simulation). The unique `dedupe` of `link.pagado:<link>` and the conditional update keep it to
+ * exactly once. Here, below the features, because the payment page and the links API (a
+ * simulated payment) both record payments.
  */
 import { randomUUID } from "node:crypto"
 import { PgClient } from "@effect/sql-pg"
@@ -9,10 +13,9 @@ import type { Mode } from "@switch/api"
 import { Fees, type LinkMachine, Money, ReceiptCode } from "@switch/core"
 import { Effect, Option, Redacted } from "effect"
 import { Settings } from "../Config.js"
-import * as LinksRepo from "../platform/LinksRepo.js"
-import * as Outbox from "../platform/Outbox.js"
-import * as Settlement from "../settlement/Settlement.js"
-import { searchable } from "./LinkView.js"
+import * as LinksRepo from "./LinksRepo.js"
+import * as Outbox from "./Outbox.js"
+import { Settlements } from "./Settlements.js"
 
 export interface PaidInput {
   readonly linkId: string
@@ -39,6 +42,7 @@ export const markPaid = (input: PaidInput) =>
   Effect.gen(function* () {
     const sql = yield* PgClient.PgClient
     const settings = yield* Settings
+    const settlements = yield* Settlements
     const txnId = randomUUID()
     const linkRows = yield* LinksRepo.pay({
       id: input.linkId,
@@ -73,13 +77,13 @@ export const markPaid = (input: PaidInput) =>
     yield* LinksRepo.setReceipt(
       input.linkId,
       codigo,
-      searchable(link.concepto, input.linkId, link.pagador_nombre, input.referencia, codigo)
+      LinksRepo.searchable(link.concepto, input.linkId, link.pagador_nombre, input.referencia, codigo)
     )
 
     const money = (cents: number) => Money.toNumber(Money.Cents(cents))
     for (const effect of input.effects) {
       // The real settlement is a durable job, queued in this transaction.
-      if (effect._tag === "Liquidar") yield* Settlement.enqueue(input.linkId)
+      if (effect._tag === "Liquidar") yield* settlements.enqueue(input.linkId)
       if (effect._tag !== "Emitir") continue
       if (effect.evento === "link.pagado") {
         yield* Outbox.write({
@@ -103,7 +107,7 @@ export const markPaid = (input: PaidInput) =>
         })
       } else {
         // Simulated immediate settlement: the net reaches the merchant at once.
-        yield* Settlement.settleSimulated({
+        yield* settlements.settleSimulated({
           linkId: input.linkId,
           comercioId: input.comercioId,
           mode: input.mode,
