@@ -367,11 +367,7 @@ export const CheckoutLive = Layer.effect(
 
     const reconcileDue = Effect.gen(function* () {
       const at = yield* now
-      const rows = yield* sql<{ id: string; link_id: string }>`
-        select i.id, i.link_id from intentos_pago i join links l on l.id = i.link_id
-        where i.estado in ('ENVIANDO', 'ACEPTADA', 'PENDIENTE', 'DESCONOCIDA')
-          and l.estado = any(${LinkMachine.InFlightStates})
-        order by i.created_at limit 100`
+      const rows = yield* LinksRepo.attemptsInFlight.pipe(Effect.provideService(PgClient.PgClient, sql))
       for (const row of rows) {
         const loaded = yield* Effect.either(load(row.link_id))
         if (Either.isLeft(loaded)) continue

@@ -119,7 +119,7 @@ export const LinksServiceLive = Layer.effect(
     const settings = yield* Settings
     const settlements = yield* Settlements
     const insert = makeLinkInsert(yield* PgPool)
-    const columns = sql.unsafe(LINK_COLUMNS.join(", "))
+    const columns = LINK_COLUMNS.join(", ")
     const run = Runtime.runPromise(yield* Effect.runtime<never>())
 
     const view = (caller: Caller, row: LinkRow, at: Date) =>
@@ -128,7 +128,7 @@ export const LinksServiceLive = Layer.effect(
     const findOwn = (caller: Caller, id: string) =>
       isUuid(id)
         ? Effect.map(
-            LinksRepo.ownById<LinkRow>(caller, id, LINK_COLUMNS.join(", ")).pipe(
+            LinksRepo.ownById<LinkRow>(caller, id, columns).pipe(
               Effect.provideService(PgClient.PgClient, sql)
             ),
             (rows) => Option.fromNullable(rows[0])
@@ -149,11 +149,9 @@ export const LinksServiceLive = Layer.effect(
         const merchant = yield* requireMerchant(caller)
         if (merchant.estado === "suspendido")
           return yield* Effect.fail(new Forbidden({ error: "comercio_suspendido" }))
-        const existing = yield* LinksRepo.byIdempotencyKey<LinkRow>(
-          caller.comercioId,
-          key,
-          LINK_COLUMNS.join(", ")
-        ).pipe(Effect.provideService(PgClient.PgClient, sql))
+        const existing = yield* LinksRepo.byIdempotencyKey<LinkRow>(caller.comercioId, key, columns).pipe(
+          Effect.provideService(PgClient.PgClient, sql)
+        )
         const found = existing[0]
         if (found === undefined) return yield* Effect.dieMessage("link insert returned nothing")
         if (found.mode !== caller.mode) {
@@ -258,21 +256,9 @@ export const LinksServiceLive = Layer.effect(
         // Only the key's own mode is visible: asking for the other mode gives an empty list.
         if (f.mode !== null && f.mode !== caller.mode) return []
         const at = yield* now
-        const estado = LinksRepo.visibleEstado(sql, at)
-        const when = sql`coalesce(paid_at, created_at)`
-        const clauses = [sql`comercio_id = ${caller.comercioId}`, sql`mode = ${caller.mode}`]
-        if (f.estados !== null) clauses.push(sql`${estado} = any(${f.estados})`)
-        if (f.desde !== null) clauses.push(sql`${when} >= ${f.desde}`)
-        if (f.hasta !== null) clauses.push(sql`${when} < ${f.hasta}`)
-        for (const word of f.palabras)
-          clauses.push(sql`busqueda like ${`%${word.replace(/[\\%_]/g, "\\$&")}%`}`)
-        if (f.min !== null) clauses.push(sql`monto >= ${f.min}`)
-        if (f.max !== null) clauses.push(sql`monto <= ${f.max}`)
-        if (f.conPropina !== null) clauses.push(f.conPropina ? sql`propina > 0` : sql`propina = 0`)
-        if (f.origen !== null) clauses.push(sql`origen = ${f.origen}`)
-        const rows = yield* sql<LinkRow>`
-          select ${columns} from links where ${sql.and(clauses)}
-          order by created_at desc, id desc limit ${f.limit} offset ${f.offset}`
+        const rows = yield* LinksRepo.list<LinkRow>(caller, f, at, columns).pipe(
+          Effect.provideService(PgClient.PgClient, sql)
+        )
         return yield* Effect.forEach(rows, (row) => view(caller, row, at))
       }).pipe(Effect.orDie)
 

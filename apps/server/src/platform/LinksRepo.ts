@@ -1,18 +1,21 @@
 /**
- * The links table's state writes, and the two conditions every reader and writer of links
+ * The links repository: every statement on the `links` table of links, the payment page,
+ * batches and the payment recorder, and the two conditions every reader and writer of links
  * shares, written once here:
  * - expiry: an open link (`pendiente`) whose `expires_at` has passed reads as, and may only
  *   become, `expirado` ({@link expired}, {@link unexpired}, {@link visibleEstado});
- * - suspension: a suspended merchant's links cannot start being paid ({@link merchantSuspended}).
+ * - suspension: a suspended merchant's links cannot start being paid, nor batches be made
+ *   ({@link merchantSuspended}).
  *
  * Every state change goes through {@link move}: it takes a move the LinkMachine makes (a
  * `Transition` from `LinkMachine.transition`) and is a conditional update `where estado = from`,
  * so racing writers move a link once, and a move the machine never makes dies before any SQL
  * runs ({@link MoveRefused}). Here, below the features, because links, the payment page and
- * batches all change links. (The fast insert of new links stays in links/LinkInsert.ts, its SQL
- * text as measured.)
+ * batches all read and change links. The fast insert of single links is this repository's
+ * insert part but stays in links/LinkInsert.ts, its SQL text (and its own copy of the
+ * suspension condition) as measured.
  */
-import type { Statement } from "@effect/sql"
+import { SqlClient, type Statement } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import type { Mode } from "@switch/api"
 import { LinkMachine } from "@switch/core"
@@ -307,3 +310,130 @@ export const payerName = (id: string) =>
     ),
     (rows) => rows[0]?.pagador_nombre ?? null
   )
+
+/** Whose links: a merchant in one mode. */
+export interface Owner {
+  readonly comercioId: string
+  readonly mode: Mode
+}
+
+/** A batch's item links with `columns`, in the batch's order. */
+export const batchItems = <R extends object>(owner: Owner, loteId: string, columns: string) =>
+  Effect.flatMap(
+    PgClient.PgClient,
+    (sql) => sql<R>`select ${sql.unsafe(columns)} from links
+      where lote_id = ${loteId} and comercio_id = ${owner.comercioId} and mode = ${owner.mode}
+      order by lote_pos`
+  )
+
+/** Per batch and visible state at `at`: how many items, their amount and their total. */
+export const batchStats = (owner: Owner, loteIds: ReadonlyArray<string>, at: Date) =>
+  Effect.flatMap(
+    PgClient.PgClient,
+    (sql) => sql<{ lote_id: string; estado: string; n: number; monto: number; total: number }>`
+      select lote_id, ${visibleEstado(sql, at)} as estado, count(*)::int as n,
+        sum(monto)::bigint as monto, sum(monto + propina)::bigint as total
+      from links
+      where lote_id = any(${loteIds}::uuid[])
+        and comercio_id = ${owner.comercioId} and mode = ${owner.mode}
+      group by 1, 2`
+  )
+
+/** One batch item to insert. */
+export interface NewBatchItem {
+  readonly id: string
+  readonly monto: number
+  readonly concepto: string
+  readonly clave: string
+  readonly referencia: string | null
+  /** JSON text, or null. */
+  readonly cliente: string | null
+  readonly busqueda: string
+}
+
+/**
+ * A batch's item links in one statement, in key order (as link creation's, LinkInsert.ts, so the
+ * two never deadlock); a key already taken (any mode) inserts nothing for it. Answers the
+ * positions inserted.
+ */
+export const insertBatchItems = (input: {
+  readonly owner: Owner
+  readonly loteId: string
+  readonly origen: string
+  readonly expiresAt: Date
+  readonly at: Date
+  readonly items: ReadonlyArray<NewBatchItem>
+}) =>
+  Effect.flatMap(PgClient.PgClient, (sql) => {
+    const { owner, items } = input
+    return sql<{ lote_pos: number }>`
+      insert into links (id, comercio_id, mode, monto, concepto, expires_at, idempotency_key, origen,
+        lote_id, lote_pos, referencia_externa, cliente, busqueda, created_at)
+      select t.id, ${owner.comercioId}, ${owner.mode}, t.monto, t.concepto, ${input.expiresAt}, t.clave, ${input.origen},
+        ${input.loteId}, t.pos, t.referencia, t.cliente, t.busqueda, ${input.at}
+      from unnest(
+        ${items.map((item) => item.id)}::uuid[],
+        ${items.map((item) => item.monto)}::bigint[],
+        ${items.map((item) => item.concepto)}::text[],
+        ${items.map((item) => item.clave)}::text[],
+        ${items.map((_, index) => index)}::int[],
+        ${items.map((item) => item.referencia)}::text[],
+        ${items.map((item) => item.cliente)}::jsonb[],
+        ${items.map((item) => item.busqueda)}::text[]
+      ) as t(id, monto, concepto, clave, pos, referencia, cliente, busqueda)
+      order by t.clave
+      on conflict (comercio_id, idempotency_key) where idempotency_key is not null do nothing
+      returning lote_pos`
+  })
+
+/** SPEC's link list filters, as `links/LinkFilters.ts` reads them from the query string. */
+export interface LinkQuery {
+  readonly estados: ReadonlyArray<LinkMachine.LinkState> | null
+  readonly desde: Date | null
+  readonly hasta: Date | null
+  readonly palabras: ReadonlyArray<string>
+  readonly min: number | null
+  readonly max: number | null
+  readonly conPropina: boolean | null
+  readonly origen: string | null
+  readonly limit: number
+  readonly offset: number
+}
+
+/** The owner's links matching `q` at `at` (states as readers see them), newest first. */
+export const list = <R extends object>(owner: Owner, q: LinkQuery, at: Date, columns: string) =>
+  Effect.flatMap(PgClient.PgClient, (sql) => {
+    const estado = visibleEstado(sql, at)
+    const when = sql`coalesce(paid_at, created_at)`
+    const clauses = [sql`comercio_id = ${owner.comercioId}`, sql`mode = ${owner.mode}`]
+    if (q.estados !== null) clauses.push(sql`${estado} = any(${q.estados})`)
+    if (q.desde !== null) clauses.push(sql`${when} >= ${q.desde}`)
+    if (q.hasta !== null) clauses.push(sql`${when} < ${q.hasta}`)
+    for (const word of q.palabras) clauses.push(sql`busqueda like ${`%${word.replace(/[\\%_]/g, "\\$&")}%`}`)
+    if (q.min !== null) clauses.push(sql`monto >= ${q.min}`)
+    if (q.max !== null) clauses.push(sql`monto <= ${q.max}`)
+    if (q.conPropina !== null) clauses.push(q.conPropina ? sql`propina > 0` : sql`propina = 0`)
+    if (q.origen !== null) clauses.push(sql`origen = ${q.origen}`)
+    return sql<R>`
+      select ${sql.unsafe(columns)} from links where ${sql.and(clauses)}
+      order by created_at desc, id desc limit ${q.limit} offset ${q.offset}`
+  })
+
+/** Whether a link `id` exists (any merchant, any state). */
+export const exists = (id: string) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    Effect.map(sql<{ id: string }>`select id from links where id = ${id}`, (rows) => rows.length > 0)
+  )
+
+/**
+ * The payment attempts still waiting on the bank whose link is still in flight, oldest first
+ * (up to 100): what the payment page's reconciler asks the bank about.
+ */
+export const attemptsInFlight = Effect.flatMap(
+  PgClient.PgClient,
+  (sql) => sql<{ id: string; link_id: string }>`
+    select i.id, i.link_id from intentos_pago i join links l on l.id = i.link_id
+    where i.estado in ('ENVIANDO', 'ACEPTADA', 'PENDIENTE', 'DESCONOCIDA')
+      and l.estado = any(${LinkMachine.InFlightStates})
+    order by i.created_at limit 100`
+)
