@@ -69,8 +69,6 @@ const KNOWN_FEATURE_IMPORTS = {
   "flows/CollectorLive.ts": ["bank/Banks.ts", "direct/Cobros.ts", "direct/Store.ts"],
   // A link shows its split.
   "links/LinkView.ts": ["settlement/Reparto.ts"],
-  // A batch is a list of links.
-  "lotes/LoteView.ts": ["links/LinkView.ts"],
   "settlement/Settlement.ts": ["bank/Banks.ts"]
 }
 

@@ -2,21 +2,14 @@
 import type { Links } from "@switch/api"
 import { Fees, LinkMachine, Money } from "@switch/core"
 import type { LinkRow } from "../platform/LinksRepo.js"
+import { linkUrl, qrPngUrl, waDeeplink } from "../platform/LinkUrls.js"
 import { repartoJson } from "../settlement/Reparto.js"
 
 // The row and its columns belong to the links repository (platform/LinksRepo.ts).
 export { LINK_COLUMNS, type LinkRow, searchable } from "../platform/LinksRepo.js"
 
-export const linkUrl = (baseUrl: string, id: string) => `${baseUrl}/l/${id}`
-
-/** A WhatsApp share link whose text carries the concept, the amount and the url. */
-export const waDeeplink = (url: string, concepto: string | null, monto: number): string => {
-  const text = `${concepto ?? "Pago"} · ${Money.format(Money.Cents(monto))}\nPaga aquí: ${url}`
-  return `https://wa.me/?text=${encodeURIComponent(text)}`
-}
-
-/** Where the QR code of the link's URL is served as a PNG, drawn on first request (LinkQr.ts). */
-export const qrPngUrl = (baseUrl: string, id: string): string => `${linkUrl(baseUrl, id)}/qr.png`
+// A link's public addresses, shared with batches (lotes/LoteView.ts).
+export { linkUrl, qrPngUrl, waDeeplink } from "../platform/LinkUrls.js"
 
 const iso = (date: Date | null) => (date === null ? null : date.toISOString())
 

@@ -1,7 +1,7 @@
 /** How a stored batch reads in the API: its items, and the per-state summary of its links. */
 import type { Lotes, Mode } from "@switch/api"
 import { Fees, LinkMachine, Money } from "@switch/core"
-import { linkUrl, waDeeplink } from "../links/LinkView.js"
+import { linkUrl, waDeeplink } from "../platform/LinkUrls.js"
 
 /** A `lotes` row as the queries select it. */
 export interface LoteRow {
