@@ -57,16 +57,8 @@ const ROOTS = [`${SRC}main\\.ts$`, `${SRC}Http\\.ts$`, `${SRC}Prepare\\.ts$`]
  * provided in Http.ts; then delete its line. Never add a line: a new one fails the lint.
  */
 const KNOWN_FEATURE_IMPORTS = {
-  // The payment page charges links and records customers.
-  "checkout/CheckoutService.ts": ["links/LinksService.ts"],
-  "checkout/Settle.ts": [
-    "clientes/Clientes.ts",
-    "links/LinkView.ts",
-    "links/LinksService.ts",
-    "links/Payments.ts"
-  ],
-  // A paid link queues its settlement.
-  "links/Payments.ts": ["settlement/Settlement.ts"]
+  // The payment page records customers.
+  "checkout/Settle.ts": ["clientes/Clientes.ts"]
 }
 
 /** The regular expression of exactly one file under apps/server/src. */

@@ -93,6 +93,7 @@ export const ServicesLive = Layer.mergeAll(
   FlowsServiceLive.pipe(Layer.provide(FlowCollectorLive))
 ).pipe(
   Layer.provideMerge(WebhookSenderLive),
+  Layer.provideMerge(Settlement.SettlementsLive),
   Layer.provideMerge(BanksLayer),
   Layer.provideMerge(RateLimiterLive),
   Layer.provideMerge(RequestLogLive),

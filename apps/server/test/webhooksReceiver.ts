@@ -1,7 +1,10 @@
 /** A real webhook receiver on loopback for the webhook tests, and small helpers. */
-import { createHmac } from "node:crypto"
+import { createHmac, randomUUID } from "node:crypto"
 import { createServer, type IncomingHttpHeaders } from "node:http"
+import { Effect } from "effect"
 import Pg from "pg"
+import * as Outbox from "../src/platform/Outbox.js"
+import { PgLive } from "../src/platform/Sql.js"
 import { call } from "./harness.js"
 
 export interface Received {
@@ -105,17 +108,39 @@ export const query = async <T = any>(databaseUrl: string, text: string, values: 
   }
 }
 
-/** Writes an event row as a state change would (the trigger queues its deliveries). */
-export const writeEvent = (
+/**
+ * Writes a `link.pagado` notice as a payment would, through the server's outbox (the event row,
+ * its deliveries and their jobs, in one transaction), for a link that need not exist.
+ */
+export const writeEvent = async (
   databaseUrl: string,
   codigo: string,
   mode: "test" | "live",
-  evento = "link.pagado"
-) =>
-  query(
-    databaseUrl,
-    `insert into eventos (id, comercio_id, mode, evento, data)
-     select gen_random_uuid(), id, $2, $3, json_build_object('mode', $2::text, 'link_id', gen_random_uuid())
-     from comercios where codigo = $1 returning id`,
-    [codigo, mode, evento]
+  linkId: string = randomUUID()
+) => {
+  const [merchant] = await query<{ id: string }>(databaseUrl, "select id from comercios where codigo = $1", [
+    codigo
+  ])
+  if (merchant === undefined) throw new Error(`no merchant ${codigo}`)
+  const id = await Effect.runPromise(
+    Outbox.write({
+      comercioId: merchant.id,
+      mode,
+      evento: "link.pagado",
+      data: {
+        link_id: linkId,
+        monto: 10,
+        propina: 0,
+        total: 10,
+        mode,
+        referencia: "SIMULADO",
+        txn_id: randomUUID(),
+        codigo_verificacion: null,
+        pagador: { alta_cliente: false }
+      },
+      dedupe: null,
+      at: new Date()
+    }).pipe(Effect.provide(PgLive(databaseUrl, { maxConnections: 1, prepared: false })))
   )
+  return [{ id }]
+}

@@ -14,7 +14,8 @@ import {
   query,
   type Receiver,
   signaturesValid,
-  startReceiver
+  startReceiver,
+  writeEvent
 } from "./webhooksReceiver.js"
 
 const MAIN = resolve(__dirname, "../dist/main.js")
@@ -110,13 +111,8 @@ describe("kill -9", () => {
     const m = await setup(first.url, `${receiver.url}?frozen`)
     first.child.kill("SIGSTOP")
     // The payment's transaction commits (here written directly, as the frozen server cannot).
-    const [event] = await query(
-      databaseUrl,
-      `insert into eventos (id, comercio_id, mode, evento, data)
-       select gen_random_uuid(), id, 'test', 'link.pagado', '{"mode":"test","link_id":"L-frozen"}'::jsonb
-       from comercios where codigo = $1 returning id`,
-      [m.codigo]
-    )
+    const [event] = await writeEvent(databaseUrl, m.codigo, "test", "L-frozen")
+    if (event === undefined) throw new Error("the notice was not written")
     await kill9(first)
     expect(receiver.received.filter((r) => r.body.includes("L-frozen"))).toHaveLength(0)
 
@@ -174,13 +170,7 @@ describe("kill -9", () => {
     const first = await start()
     const m = await setup(first.url, `${receiver.url}?orphan`)
     first.child.kill("SIGSTOP")
-    await query(
-      databaseUrl,
-      `insert into eventos (id, comercio_id, mode, evento, data)
-       select gen_random_uuid(), id, 'test', 'link.pagado', '{"mode":"test","link_id":"L-orphan"}'::jsonb
-       from comercios where codigo = $1`,
-      [m.codigo]
-    )
+    await writeEvent(databaseUrl, m.codigo, "test", "L-orphan")
     // As if a runner took the delivery job ten minutes ago and died before its claim committed.
     const locked = await query(
       databaseUrl,
@@ -204,13 +194,7 @@ describe("kill -9", () => {
  */
 const takenButNotClaimed = async (procs: ReadonlyArray<Proc>, codigo: string, link: string) => {
   for (const p of procs) p.child.kill("SIGSTOP")
-  await query(
-    databaseUrl,
-    `insert into eventos (id, comercio_id, mode, evento, data)
-     select gen_random_uuid(), id, 'test', 'link.pagado', json_build_object('mode', 'test', 'link_id', $2::text)::jsonb
-     from comercios where codigo = $1`,
-    [codigo, link]
-  )
+  await writeEvent(databaseUrl, codigo, "test", link)
   const [delivery] = await query(
     databaseUrl,
     "select e.id from webhook_entregas e join eventos v on v.id = e.evento_id where v.data->>'link_id' = $1",

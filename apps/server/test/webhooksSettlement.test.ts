@@ -9,10 +9,10 @@ import { LinkMachine, Venezuela } from "@switch/core"
 import { Effect, Layer, ManagedRuntime, Option, Ref } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Settings } from "../src/Config.js"
-import { markPaid } from "../src/links/Payments.js"
 import { Banks } from "../src/platform/bank/Banks.js"
+import { markPaid } from "../src/platform/PaymentRecorder.js"
 import { PgLive } from "../src/platform/Sql.js"
-import { runSettlement } from "../src/settlement/Settlement.js"
+import { runSettlement, SettlementsLive } from "../src/settlement/Settlement.js"
 import { openPage, PAYER, scriptedBank, startCheckoutServer } from "./checkoutHarness.js"
 import {
   approveMerchant,
@@ -147,7 +147,7 @@ describe("live settlement job", () => {
 
   const runtimeWith = (databaseUrl: string, bank: Layer.Layer<Banks>) =>
     ManagedRuntime.make(
-      Layer.mergeAll(bank, Layer.succeed(Settings, testSettings())).pipe(
+      Layer.mergeAll(bank, Layer.succeed(Settings, testSettings()), SettlementsLive).pipe(
         Layer.provideMerge(PgLive(databaseUrl, { maxConnections: 2 }))
       )
     )

@@ -1,80 +1,11 @@
 /**
- * The webhook notices as `/openapi.json` documents them (OpenAPI 3.1 `webhooks`): the envelope
- * `{id, evento, creado_en, data}` of each event of SPEC's "Webhooks" table, its `data` fields,
- * the headers every delivery carries (DESIGN §5 and §8) and an example.
+ * The webhook notices as `/openapi.json` documents them (OpenAPI 3.1 `webhooks`): each event's
+ * envelope schema (from Events.ts, the one source), a summary, the headers every delivery
+ * carries (DESIGN §5 and §8) and an example.
  */
-import { Schema } from "effect"
-import { JsonObject, ModeSchema } from "./Links.js"
+import type { Schema } from "effect"
+import * as Events from "./Events.js"
 import type { EventName } from "./Webhooks.js"
-
-const Operacion = Schema.Literal(
-  "cobro",
-  "pago",
-  "reverso",
-  "devolucion_debito",
-  "devolucion",
-  "devolucion_retorno"
-)
-
-export const LinkPagadoData = Schema.Struct({
-  link_id: Schema.String,
-  monto: Schema.Number.annotations({ description: "El cobro, sin propina ni recargo" }),
-  propina: Schema.Number,
-  total: Schema.Number,
-  mode: ModeSchema,
-  referencia: Schema.NullOr(Schema.String),
-  txn_id: Schema.String,
-  codigo_verificacion: Schema.NullOr(Schema.String),
-  pagador: Schema.Struct({ alta_cliente: Schema.Boolean }),
-  metodo: Schema.optional(Schema.Literal("tarjeta")),
-  recargo_tarjeta: Schema.optional(Schema.Number)
-}).annotations({ identifier: "DatosLinkPagado" })
-
-export const LinkAcreditadoData = Schema.Struct({
-  link_id: Schema.String,
-  monto_acreditado: Schema.Number.annotations({ description: "Lo que llegó a la cuenta del comercio" }),
-  liquidacion_txn_id: Schema.String,
-  reparto: Schema.NullOr(JsonObject),
-  mode: ModeSchema
-}).annotations({ identifier: "DatosLinkAcreditado" })
-
-export const LinkDevueltoData = Schema.Struct({
-  link_id: Schema.String,
-  monto: Schema.Number.annotations({ description: "Esta devolución" }),
-  monto_devuelto: Schema.Number.annotations({ description: "Total devuelto de ese cobro" }),
-  mode: ModeSchema
-}).annotations({ identifier: "DatosLinkDevuelto" })
-
-export const TransaccionData = Schema.Struct({
-  id: Schema.String,
-  operacion: Operacion.annotations({
-    description: "Entregue bienes en `transaccion.liquidada` solo si es `cobro`"
-  }),
-  estado: Schema.Literal("LIQUIDADA", "RECHAZADA"),
-  monto: Schema.Number,
-  moneda: Schema.String,
-  concepto: Schema.NullOr(Schema.String),
-  referencia_banco: Schema.NullOr(Schema.String),
-  endtoend: Schema.NullOr(Schema.String),
-  motivo_rechazo: Schema.NullOr(Schema.String),
-  intentos: Schema.Int,
-  original_id: Schema.optional(Schema.String),
-  mode: ModeSchema
-}).annotations({ identifier: "DatosTransaccion" })
-
-export const WebhookTestData = Schema.Struct({
-  webhook_id: Schema.String,
-  mode: ModeSchema,
-  mensaje: Schema.String
-}).annotations({ identifier: "DatosWebhookTest" })
-
-const envelope = <D extends Schema.Schema.Any>(evento: EventName, data: D, identifier: string) =>
-  Schema.Struct({
-    id: Schema.String.annotations({ description: "`evt_<uuid>`" }),
-    evento: Schema.Literal(evento),
-    creado_en: Schema.String,
-    data
-  }).annotations({ identifier })
 
 const linkPagado = {
   link_id: "41a95a5c-1c5b-4e85-a2a8-06d5747cdccf",
@@ -124,14 +55,14 @@ export const notices: ReadonlyArray<Notice> = [
   {
     evento: "link.pagado",
     identifier: "AvisoLinkPagado",
-    schema: envelope("link.pagado", LinkPagadoData, "AvisoLinkPagado"),
+    schema: Events.Envelopes["link.pagado"],
     summary: "El banco confirmó el pago de un link (una vez por link)",
     example: example("link.pagado", linkPagado)
   },
   {
     evento: "link.acreditado",
     identifier: "AvisoLinkAcreditado",
-    schema: envelope("link.acreditado", LinkAcreditadoData, "AvisoLinkAcreditado"),
+    schema: Events.Envelopes["link.acreditado"],
     summary: "El neto de un link pagado llegó a la cuenta del comercio",
     example: example("link.acreditado", {
       link_id: linkPagado.link_id,
@@ -144,7 +75,7 @@ export const notices: ReadonlyArray<Notice> = [
   {
     evento: "link.devuelto",
     identifier: "AvisoLinkDevuelto",
-    schema: envelope("link.devuelto", LinkDevueltoData, "AvisoLinkDevuelto"),
+    schema: Events.Envelopes["link.devuelto"],
     summary: "Una devolución desde el portal llegó al pagador (piloto)",
     example: example("link.devuelto", {
       link_id: linkPagado.link_id,
@@ -156,21 +87,21 @@ export const notices: ReadonlyArray<Notice> = [
   {
     evento: "transaccion.aprobada",
     identifier: "AvisoTransaccionAprobada",
-    schema: envelope("transaccion.aprobada", TransaccionData, "AvisoTransaccionAprobada"),
+    schema: Events.Envelopes["transaccion.aprobada"],
     summary: "La operación quedó LIQUIDADA (una vez, junto con transaccion.liquidada)",
     example: example("transaccion.aprobada", transaccion)
   },
   {
     evento: "transaccion.liquidada",
     identifier: "AvisoTransaccionLiquidada",
-    schema: envelope("transaccion.liquidada", TransaccionData, "AvisoTransaccionLiquidada"),
+    schema: Events.Envelopes["transaccion.liquidada"],
     summary: "La operación se liquidó; entregue bienes solo si operacion es cobro",
     example: example("transaccion.liquidada", transaccion)
   },
   {
     evento: "transaccion.rechazada",
     identifier: "AvisoTransaccionRechazada",
-    schema: envelope("transaccion.rechazada", TransaccionData, "AvisoTransaccionRechazada"),
+    schema: Events.Envelopes["transaccion.rechazada"],
     summary: "La operación fue rechazada",
     example: example("transaccion.rechazada", {
       ...transaccion,
@@ -182,7 +113,7 @@ export const notices: ReadonlyArray<Notice> = [
   {
     evento: "webhook.test",
     identifier: "AvisoWebhookTest",
-    schema: envelope("webhook.test", WebhookTestData, "AvisoWebhookTest"),
+    schema: Events.Envelopes["webhook.test"],
     summary: "Aviso de prueba del portal, con las mismas firmas que los reales",
     example: example("webhook.test", {
       webhook_id: "5270fc15-9c50-4c70-af1e-6eb1f3fccd23",

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Either, FastCheck as fc } from "effect"
 import {
+  canMove,
   FinalStates,
   InFlightStates,
   isInFlight,
@@ -8,6 +9,7 @@ import {
   LinkEvent,
   type LinkSnapshot,
   LinkStates,
+  Moves,
   transition,
   visibleState
 } from "./LinkMachine.js"
@@ -270,4 +272,31 @@ describe("link state machine", () => {
       })
     }
   )
+})
+
+describe("Moves", () => {
+  it("are exactly the moves the machine makes", () => {
+    expect([...Moves].sort()).toEqual(
+      [
+        "pendiente>cancelado",
+        "pendiente>expirado",
+        "pendiente>pagado",
+        "pendiente>pendiente",
+        "pendiente>cobrando",
+        "cobrando>procesando",
+        "cobrando>revision",
+        "cobrando>pagado",
+        "cobrando>pendiente",
+        "procesando>revision",
+        "procesando>pagado",
+        "procesando>pendiente",
+        "revision>pagado",
+        "revision>pendiente"
+      ].sort()
+    )
+    expect(canMove("cobrando", "procesando")).toBe(true)
+    expect(canMove("pagado", "pendiente")).toBe(false)
+    expect(canMove("revision", "procesando")).toBe(false)
+    for (const state of FinalStates) for (const to of LinkStates) expect(canMove(state, to)).toBe(false)
+  })
 })

@@ -246,3 +246,56 @@ export const visibleState = (link: Pick<LinkSnapshot, "estado" | "expiresAt">, n
   link.estado === "pendiente" && link.expiresAt !== null && link.expiresAt.getTime() <= now.getTime()
     ? "expirado"
     : link.estado
+
+/**
+ * Every move (`from` → `to`) {@link transition} can answer, found by running it over every
+ * state, event and kind of link, so it can never disagree with the machine. A writer of link
+ * states checks a transition against it before its conditional update (`where estado = from`).
+ */
+export const Moves: ReadonlySet<`${LinkState}>${LinkState}`> = (() => {
+  const moves = new Set<`${LinkState}>${LinkState}`>()
+  const now = new Date(0)
+  const events: ReadonlyArray<LinkEvent> = [
+    LinkEvent.Cancelar(),
+    LinkEvent.Expirar(),
+    LinkEvent.IniciarDebito(),
+    LinkEvent.BancoConfirma({ referencia: "r" }),
+    LinkEvent.BancoAcepta(),
+    LinkEvent.BancoRechaza({ motivo: "m" }),
+    LinkEvent.BancoSinRespuesta(),
+    LinkEvent.AbrirTarjeta(),
+    LinkEvent.TarjetaAprobada({ referencia: "r", recargo: 0 }),
+    LinkEvent.TarjetaLiberada(),
+    LinkEvent.Simular({ resultado: "pagado" }),
+    LinkEvent.Simular({ resultado: "rechazado" }),
+    LinkEvent.Simular({ resultado: "expirado" })
+  ]
+  const flags = [true, false]
+  for (const estado of LinkStates)
+    for (const mode of ["test", "live"] as const)
+      for (const metodo of [null, "debito", "tarjeta"] as const)
+        for (const expired of flags)
+          for (const comercioSuspendido of flags)
+            for (const tarjetaHabilitada of flags)
+              for (const tieneSplit of flags)
+                for (const event of events) {
+                  const link: LinkSnapshot = {
+                    estado,
+                    mode,
+                    metodo,
+                    expiresAt: expired ? new Date(-1) : null,
+                    failureUrl: null,
+                    successUrl: null,
+                    comercioSuspendido,
+                    liquidacionInmediata: true,
+                    tarjetaHabilitada,
+                    tieneSplit
+                  }
+                  const t = transition(link, event, now)
+                  if (Either.isRight(t)) moves.add(`${t.right.from}>${t.right.to}`)
+                }
+  return moves
+})()
+
+/** Whether the machine ever moves a link from `from` to `to`. */
+export const canMove = (from: LinkState, to: LinkState): boolean => Moves.has(`${from}>${to}`)

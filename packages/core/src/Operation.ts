@@ -32,7 +32,8 @@ export type TransaccionEvento = "transaccion.aprobada" | "transaccion.liquidada"
 /** A notice to write to the outbox with the state change. */
 export interface OperationNotice {
   readonly evento: TransaccionEvento
-  readonly estado: OperationState
+  /** Only a final state is news. */
+  readonly estado: Extract<OperationState, "LIQUIDADA" | "RECHAZADA">
   readonly operacion: Operacion
 }
 

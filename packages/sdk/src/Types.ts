@@ -709,6 +709,199 @@ export type Cliente = {
 
 export type ClienteListParams = PageParams
 
+// ---- Notices (webhooks, the event list and the stream), from @switch/api's Events.ts ----------
+
+/** Data of `link.pagado`: the bank (or card processor) confirmed the payment. */
+export type LinkPagadoData = {
+  readonly monto: number
+  readonly mode: "test" | "live"
+  readonly txn_id: string
+  readonly propina: number
+  readonly total: number
+  readonly pagador: {
+    readonly alta_cliente: boolean
+  }
+  readonly codigo_verificacion: string | null
+  readonly link_id: string
+  readonly referencia: string | null
+  readonly metodo?: "tarjeta" | undefined
+  readonly recargo_tarjeta?: number | undefined
+}
+
+/** Data of `link.acreditado`: the net reached the merchant's account. */
+export type LinkAcreditadoData = {
+  readonly mode: "test" | "live"
+  readonly reparto: unknown
+  readonly link_id: string
+  readonly monto_acreditado: number
+  readonly liquidacion_txn_id: string
+}
+
+/** Data of `link.devuelto` (pilot): a refund reached the payer. */
+export type LinkDevueltoData = {
+  readonly monto: number
+  readonly mode: "test" | "live"
+  readonly link_id: string
+  readonly monto_devuelto: number
+}
+
+/** Data of `transaccion.*`; act on `liquidada` only when `operacion` is `cobro`. */
+export type TransaccionData = {
+  readonly id: string
+  readonly monto: number
+  readonly moneda: string
+  readonly concepto: string | null
+  readonly estado: "LIQUIDADA" | "RECHAZADA"
+  readonly mode: "test" | "live"
+  readonly operacion: "cobro" | "pago" | "reverso" | "devolucion_debito" | "devolucion" | "devolucion_retorno"
+  readonly referencia_banco: string | null
+  readonly motivo_rechazo: string | null
+  readonly endtoend: string | null
+  readonly intentos: number
+  readonly original_id?: string | undefined
+}
+
+/** Data of `webhook.test`, the portal's test notice. */
+export type WebhookTestData = {
+  readonly mode: "test" | "live"
+  readonly mensaje: string
+  readonly webhook_id: string
+}
+
+/**
+ * Every notice Switch sends, discriminated by `evento`: `{id, evento, creado_en, data}`, `id`
+ * being `evt_<uuid>` (dedupe on `x-service-delivery` or on it).
+ */
+export type SwitchEvent =
+  | {
+      readonly id: string
+      readonly evento: "link.pagado"
+      readonly creado_en: string
+      readonly data: {
+        readonly monto: number
+        readonly mode: "test" | "live"
+        readonly txn_id: string
+        readonly propina: number
+        readonly total: number
+        readonly pagador: {
+          readonly alta_cliente: boolean
+        }
+        readonly codigo_verificacion: string | null
+        readonly link_id: string
+        readonly referencia: string | null
+        readonly metodo?: "tarjeta" | undefined
+        readonly recargo_tarjeta?: number | undefined
+      }
+    }
+  | {
+      readonly id: string
+      readonly evento: "link.acreditado"
+      readonly creado_en: string
+      readonly data: {
+        readonly mode: "test" | "live"
+        readonly reparto: unknown
+        readonly link_id: string
+        readonly monto_acreditado: number
+        readonly liquidacion_txn_id: string
+      }
+    }
+  | {
+      readonly id: string
+      readonly evento: "link.devuelto"
+      readonly creado_en: string
+      readonly data: {
+        readonly monto: number
+        readonly mode: "test" | "live"
+        readonly link_id: string
+        readonly monto_devuelto: number
+      }
+    }
+  | {
+      readonly id: string
+      readonly evento: "transaccion.aprobada"
+      readonly creado_en: string
+      readonly data: {
+        readonly id: string
+        readonly monto: number
+        readonly moneda: string
+        readonly concepto: string | null
+        readonly estado: "LIQUIDADA" | "RECHAZADA"
+        readonly mode: "test" | "live"
+        readonly operacion:
+          | "cobro"
+          | "pago"
+          | "reverso"
+          | "devolucion_debito"
+          | "devolucion"
+          | "devolucion_retorno"
+        readonly referencia_banco: string | null
+        readonly motivo_rechazo: string | null
+        readonly endtoend: string | null
+        readonly intentos: number
+        readonly original_id?: string | undefined
+      }
+    }
+  | {
+      readonly id: string
+      readonly evento: "transaccion.liquidada"
+      readonly creado_en: string
+      readonly data: {
+        readonly id: string
+        readonly monto: number
+        readonly moneda: string
+        readonly concepto: string | null
+        readonly estado: "LIQUIDADA" | "RECHAZADA"
+        readonly mode: "test" | "live"
+        readonly operacion:
+          | "cobro"
+          | "pago"
+          | "reverso"
+          | "devolucion_debito"
+          | "devolucion"
+          | "devolucion_retorno"
+        readonly referencia_banco: string | null
+        readonly motivo_rechazo: string | null
+        readonly endtoend: string | null
+        readonly intentos: number
+        readonly original_id?: string | undefined
+      }
+    }
+  | {
+      readonly id: string
+      readonly evento: "transaccion.rechazada"
+      readonly creado_en: string
+      readonly data: {
+        readonly id: string
+        readonly monto: number
+        readonly moneda: string
+        readonly concepto: string | null
+        readonly estado: "LIQUIDADA" | "RECHAZADA"
+        readonly mode: "test" | "live"
+        readonly operacion:
+          | "cobro"
+          | "pago"
+          | "reverso"
+          | "devolucion_debito"
+          | "devolucion"
+          | "devolucion_retorno"
+        readonly referencia_banco: string | null
+        readonly motivo_rechazo: string | null
+        readonly endtoend: string | null
+        readonly intentos: number
+        readonly original_id?: string | undefined
+      }
+    }
+  | {
+      readonly id: string
+      readonly evento: "webhook.test"
+      readonly creado_en: string
+      readonly data: {
+        readonly mode: "test" | "live"
+        readonly mensaje: string
+        readonly webhook_id: string
+      }
+    }
+
 /** Every notice name the API declares (`Webhooks.ts` checks that `SwitchEvent` covers them). */
 export type ApiEventName =
   | "link.pagado"

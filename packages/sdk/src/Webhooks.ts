@@ -10,71 +10,19 @@
  * comparisons are constant-time.
  */
 import { WebhookVerificationError } from "./Errors.js"
-import type { ApiEventName, EstadoOperacion, Mode } from "./Types.js"
+import type { ApiEventName, SwitchEvent } from "./Types.js"
 
 // ---- Events ------------------------------------------------------------------------------
 
-/** Data of `link.pagado`: the bank (or card processor) confirmed the payment. */
-export interface LinkPagadoData {
-  readonly link_id: string
-  /** The charge, without tip or card surcharge. */
-  readonly monto: number
-  readonly propina: number
-  readonly total: number
-  readonly mode: Mode
-  readonly referencia: string | null
-  readonly txn_id: string
-  readonly codigo_verificacion: string | null
-  readonly pagador: { readonly alta_cliente: boolean }
-  readonly metodo?: string
-  readonly recargo_tarjeta?: number
-  readonly [field: string]: unknown
-}
-
-/** Data of `link.acreditado`: the net reached the merchant's account. */
-export interface LinkAcreditadoData {
-  readonly link_id?: string
-  readonly monto_acreditado: number
-  readonly liquidacion_txn_id: string
-  readonly reparto?: unknown
-  readonly mode: Mode
-  readonly [field: string]: unknown
-}
-
-/** Data of `link.devuelto` (pilot): a refund reached the payer. */
-export interface LinkDevueltoData {
-  readonly link_id?: string
-  readonly monto: number
-  readonly monto_devuelto: number
-  readonly mode?: Mode
-  readonly [field: string]: unknown
-}
-
-/** Data of `transaccion.*`; act on `liquidada` only when `operacion` is `cobro`. */
-export interface TransaccionData {
-  readonly estado: EstadoOperacion
-  readonly operacion: "cobro" | "pago" | "reverso" | "devolucion_debito" | "devolucion" | "devolucion_retorno"
-  readonly mode: Mode
-  readonly [field: string]: unknown
-}
-
-interface EventOf<Name extends string, Data> {
-  /** `evt_<uuid>`; dedupe on `x-service-delivery` or on this id. */
-  readonly id: string
-  readonly evento: Name
-  readonly creado_en: string
-  readonly data: Data
-}
-
-/** Every notice Switch sends, discriminated by `evento`. */
-export type SwitchEvent =
-  | EventOf<"link.pagado", LinkPagadoData>
-  | EventOf<"link.acreditado", LinkAcreditadoData>
-  | EventOf<"link.devuelto", LinkDevueltoData>
-  | EventOf<"transaccion.aprobada", TransaccionData>
-  | EventOf<"transaccion.liquidada", TransaccionData>
-  | EventOf<"transaccion.rechazada", TransaccionData>
-  | EventOf<"webhook.test", { readonly mode?: Mode; readonly [field: string]: unknown }>
+// The notices' types are derived from the server's schemas (see Types.ts).
+export type {
+  LinkAcreditadoData,
+  LinkDevueltoData,
+  LinkPagadoData,
+  SwitchEvent,
+  TransaccionData,
+  WebhookTestData
+} from "./Types.js"
 
 /**
  * Every notice name the API declares, as a value (what a webhook may subscribe to besides `*`).

@@ -9,10 +9,12 @@ import { PgClient } from "@effect/sql-pg"
 import { BankCalendar, Fees, LinkMachine, Money, Resultado } from "@switch/core"
 import { Clock, Context, Effect, Either, Layer, Option } from "effect"
 import { bankClose, Settings } from "../Config.js"
-import { snapshot } from "../links/LinksService.js"
 import { Banks } from "../platform/bank/Banks.js"
 import { capRefusal, chargeRefusal } from "../platform/Limits.js"
+import * as LinksRepo from "../platform/LinksRepo.js"
+import { snapshot } from "../platform/LinksRepo.js"
 import { findMerchant, type MerchantRow } from "../platform/Merchants.js"
+import { Settlements } from "../platform/Settlements.js"
 import { isUuid } from "../platform/Uuid.js"
 import { releaseCodeSlots, reserveCodeSlots } from "./Guards.js"
 import { decodeCodeRequest, decodePayment, huella } from "./Input.js"
@@ -65,18 +67,23 @@ export const CheckoutLive = Layer.effect(
     const sql = yield* PgClient.PgClient
     const settings = yield* Settings
     const banks = yield* Banks
-    const provide = <A, E>(effect: Effect.Effect<A, E, PgClient.PgClient | SqlClient.SqlClient | Settings>) =>
+    const settlements = yield* Settlements
+    const provide = <A, E>(
+      effect: Effect.Effect<A, E, PgClient.PgClient | SqlClient.SqlClient | Settings | Settlements>
+    ) =>
       effect.pipe(
         Effect.provideService(PgClient.PgClient, sql),
         Effect.provideService(SqlClient.SqlClient, sql),
-        Effect.provideService(Settings, settings)
+        Effect.provideService(Settings, settings),
+        Effect.provideService(Settlements, settlements)
       )
 
     const load = (id: string) =>
       Effect.gen(function* () {
         if (!isUuid(id)) return yield* Effect.fail(notFound)
-        const rows =
-          yield* sql<CheckoutLink>`select ${sql.unsafe(CHECKOUT_COLUMNS)} from links where id = ${id}`
+        const rows = yield* LinksRepo.byId<CheckoutLink>(id, CHECKOUT_COLUMNS).pipe(
+          Effect.provideService(PgClient.PgClient, sql)
+        )
         const link = rows[0]
         if (link === undefined) return yield* Effect.fail(notFound)
         const merchant = yield* provide(findMerchant(link.comercio_id))
@@ -284,12 +291,16 @@ export const CheckoutLive = Layer.effect(
         const started = yield* sql
           .withTransaction(
             Effect.gen(function* () {
-              const rows = yield* sql<CheckoutLink>`
-              update links set estado = 'cobrando', metodo = 'debito', propina = ${tip.right},
-                alta_cliente = ${input.alta_cliente}, pagador_nombre = ${input.nombre}
-              where id = ${link.id} and estado = 'pendiente' and (expires_at is null or expires_at > ${at})
-                and not exists (select 1 from comercios where id = ${link.comercio_id} and estado = 'suspendido')
-              returning ${sql.unsafe(CHECKOUT_COLUMNS)}`
+              const rows = yield* LinksRepo.startDebit<CheckoutLink>({
+                id: link.id,
+                comercioId: link.comercio_id,
+                t: start.right,
+                propina: tip.right,
+                altaCliente: input.alta_cliente,
+                nombre: input.nombre,
+                at,
+                returning: CHECKOUT_COLUMNS
+              }).pipe(Effect.provideService(PgClient.PgClient, sql))
               const row = rows[0]
               if (row === undefined) return Option.none<CheckoutLink>()
               yield* sql`insert into intentos_pago (id, link_id, comercio_id, mode, estado, huella, created_at, actualizado_at)
@@ -330,11 +341,7 @@ export const CheckoutLive = Layer.effect(
 
     const reconcileDue = Effect.gen(function* () {
       const at = yield* now
-      const rows = yield* sql<{ id: string; link_id: string }>`
-        select i.id, i.link_id from intentos_pago i join links l on l.id = i.link_id
-        where i.estado in ('ENVIANDO', 'ACEPTADA', 'PENDIENTE', 'DESCONOCIDA')
-          and l.estado = any(${LinkMachine.InFlightStates})
-        order by i.created_at limit 100`
+      const rows = yield* LinksRepo.attemptsInFlight.pipe(Effect.provideService(PgClient.PgClient, sql))
       for (const row of rows) {
         const loaded = yield* Effect.either(load(row.link_id))
         if (Either.isLeft(loaded)) continue

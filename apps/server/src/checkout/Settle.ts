@@ -10,10 +10,10 @@ import { PgClient } from "@effect/sql-pg"
 import { LinkMachine, type Ports, type Resultado } from "@switch/core"
 import { Effect, Either, Option } from "effect"
 import { joinCustomer } from "../clientes/Clientes.js"
-import { snapshot } from "../links/LinksService.js"
-import { LINK_COLUMNS, type LinkRow } from "../links/LinkView.js"
-import { markPaid } from "../links/Payments.js"
+import * as LinksRepo from "../platform/LinksRepo.js"
+import { LINK_COLUMNS, type LinkRow, snapshot } from "../platform/LinksRepo.js"
 import type { MerchantRow } from "../platform/Merchants.js"
+import { markPaid } from "../platform/PaymentRecorder.js"
 
 /** A link as the checkout reads it: the API columns plus its merchant. */
 export interface CheckoutLink extends LinkRow {
@@ -87,13 +87,12 @@ export const applyAnswer = (input: {
             if (Option.isNone(done)) return done
             yield* closeAttempt("LIQUIDADA", null, referencia)
             if (link.alta_cliente && attempt.huella !== null) {
-              const named = yield* sql<{ pagador_nombre: string | null }>`
-                select pagador_nombre from links where id = ${link.id}`
+              const nombre = yield* LinksRepo.payerName(link.id)
               yield* joinCustomer({
                 comercioId: link.comercio_id,
                 mode: link.mode,
                 huella: attempt.huella,
-                nombre: named[0]?.pagador_nombre ?? null,
+                nombre,
                 empresa: merchant.tipo === "empresa"
               })
             }
@@ -107,8 +106,8 @@ export const applyAnswer = (input: {
       }
       case "ACEPTADA":
       case "PENDIENTE": {
-        const moved = yield* sql`
-          update links set estado = 'procesando' where id = ${link.id} and estado = 'cobrando' returning id`
+        const accepted = LinkMachine.transition(machine, LinkMachine.LinkEvent.BancoAcepta(), at)
+        const moved = Either.isRight(accepted) ? yield* LinksRepo.waitOnBank(link.id, accepted.right) : []
         yield* sql`update intentos_pago set estado = ${answer.estado}, referencia_banco = ${answer.referencia_banco},
             actualizado_at = ${at}
           where id = ${attempt.id} and estado in ('ENVIANDO', 'ACEPTADA', 'PENDIENTE', 'DESCONOCIDA')`
@@ -121,12 +120,11 @@ export const applyAnswer = (input: {
         // ERROR means the order never reached the bank: nothing was debited, the payer may retry.
         const motivo: Resultado.MotivoRechazo =
           answer.estado === "ERROR" ? "RECHAZO_TECNICO" : (answer.motivo_rechazo ?? "DESCONOCIDO")
+        const rejected = LinkMachine.transition(machine, LinkMachine.LinkEvent.BancoRechaza({ motivo }), at)
+        if (Either.isLeft(rejected)) return { _tag: "SinCambio" } as Outcome
         const reopened = yield* sql.withTransaction(
           Effect.gen(function* () {
-            const rows = yield* sql`
-              update links set estado = 'pendiente', metodo = null, propina = 0, alta_cliente = false,
-                pagador_nombre = null
-              where id = ${link.id} and estado = ${from} and estado = any(${LinkMachine.InFlightStates}) returning id`
+            const rows = yield* LinksRepo.reopen(link.id, rejected.right)
             if (rows.length > 0) yield* closeAttempt("RECHAZADA", motivo, null)
             return rows.length > 0
           })
@@ -134,7 +132,8 @@ export const applyAnswer = (input: {
         return (reopened ? { _tag: "Rechazado", motivo } : { _tag: "SinCambio" }) as Outcome
       }
       case "DESCONOCIDA": {
-        yield* sql`update links set estado = 'revision' where id = ${link.id} and estado in ('cobrando', 'procesando')`
+        const unknown = LinkMachine.transition(machine, LinkMachine.LinkEvent.BancoSinRespuesta(), at)
+        if (Either.isRight(unknown)) yield* LinksRepo.waitOnBank(link.id, unknown.right)
         // Never over a final answer a racing observer recorded, and the unknown clock starts once.
         yield* sql`update intentos_pago set estado = 'DESCONOCIDA', actualizado_at = ${at}
           where id = ${attempt.id} and estado in ('ENVIANDO', 'ACEPTADA', 'PENDIENTE')`

@@ -15,7 +15,7 @@ import type { Caller, Mode } from "@switch/api"
 import { Money, Operation, type Ports, type Resultado } from "@switch/core"
 import { Duration, Effect, Either, Option } from "effect"
 import { Settings } from "../Config.js"
-import { insertEvent } from "../platform/Outbox.js"
+import * as Outbox from "../platform/Outbox.js"
 
 export type Fase = "pidiendo_codigo" | "codigo" | "enviando" | "enviada"
 
@@ -208,7 +208,7 @@ export const apply = (row: OpRow, answer: Ports.BankAnswer, at: Date, fase: Fase
       const updated = rows[0]
       if (updated === undefined) return Option.none<OpRow>()
       for (const notice of moved.right.notices) {
-        yield* insertEvent({
+        yield* Outbox.write({
           comercioId: updated.comercio_id,
           mode: updated.mode,
           evento: notice.evento,

@@ -15,32 +15,31 @@ import { SqlClient } from "@effect/sql"
 import type { Caller } from "@switch/api"
 import { Chunk, Context, Duration, Effect, Layer, Option, Stream } from "effect"
 import type { Page } from "../http/Page.js"
+import { envelope, type StoredEvent } from "../platform/Outbox.js"
 
 const POLL = Duration.millis(500)
 const HEARTBEAT = Duration.seconds(15)
 const BATCH = 100
 
-interface StreamRow {
+interface StreamRow extends StoredEvent {
   readonly seq: number
-  readonly evento: string
-  readonly sobre: string
 }
 
-/** One SSE message; `data` is one line of JSON. */
+/** One SSE message; `data` is the notice's envelope, one line of JSON. */
 export const sseMessage = (row: StreamRow): string =>
-  `id: ${row.seq}\nevent: ${row.evento}\ndata: ${row.sobre}\n\n`
+  `id: ${row.seq}\nevent: ${row.evento}\ndata: ${envelope(row)}\n\n`
 
 const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
 
   /** The notices as a JSON array text, newest first. */
   const list = (caller: Caller, page: Page) =>
-    sql<{ sobre: string }>`
-      select switch_evento_sobre(e) as sobre from eventos e
+    sql<StoredEvent>`
+      select id, evento, created_at, data::text as data from eventos
       where comercio_id = ${caller.comercioId} and mode = ${caller.mode}
       order by seq desc
       limit ${page.limit} offset ${page.offset}`.pipe(
-      Effect.map((rows) => `[${rows.map((r) => r.sobre).join(",")}]`),
+      Effect.map((rows) => `[${rows.map(envelope).join(",")}]`),
       Effect.orDie
     )
 
@@ -75,7 +74,7 @@ const make = Effect.gen(function* () {
 
   const after = (caller: Caller, cursor: number) =>
     sql<StreamRow>`
-      select seq, evento, switch_evento_sobre(e) as sobre from eventos e
+      select seq, id, evento, created_at, data::text as data from eventos
       where comercio_id = ${caller.comercioId} and mode = ${caller.mode} and seq > ${cursor}
         and xid < pg_snapshot_xmin(pg_current_snapshot())
       order by seq

@@ -15,6 +15,7 @@ import { Effect, Runtime } from "effect"
 import QRCode from "qrcode"
 import { Settings } from "../Config.js"
 import { json } from "../http/Respond.js"
+import * as LinksRepo from "../platform/LinksRepo.js"
 import { linkUrl } from "../platform/LinkText.js"
 import { isUuid } from "../platform/Uuid.js"
 
@@ -75,12 +76,9 @@ export const LinkQrRoutesLive = HttpApiBuilder.Router.use((router) =>
 
     /** The code of the link `id` (lower case, as Postgres writes ids), or null when there is none. */
     const codeOf = (id: string): Promise<LinkQrImage | null> =>
-      run(
-        Effect.map(
-          sql<{ id: string }>`select id from links where id = ${id}`,
-          (rows) => rows.length > 0
-        ).pipe(Effect.orDie)
-      ).then((found) => (found ? drawQr(linkUrl(baseUrl, id)) : null))
+      run(LinksRepo.exists(id).pipe(Effect.provideService(SqlClient.SqlClient, sql), Effect.orDie)).then(
+        (found) => (found ? drawQr(linkUrl(baseUrl, id)) : null)
+      )
 
     yield* router.get(
       "/l/:id/qr.png",

@@ -1,64 +1,11 @@
 /** How a stored link reads in the API: SPEC's Payment link fields, money as JSON numbers. */
-import type { Links, Mode } from "@switch/api"
+import type { Links } from "@switch/api"
 import { Fees, LinkMachine, Money, Split } from "@switch/core"
+import type { LinkRow } from "../platform/LinksRepo.js"
 import { linkUrl, qrPngUrl, waDeeplink } from "../platform/LinkText.js"
 
-/** The links' search text, shared with batches (platform/LinkText.ts). */
-export { searchable } from "../platform/LinkText.js"
-
-/** A `links` row as the queries select it. */
-export interface LinkRow {
-  readonly id: string
-  readonly mode: Mode
-  readonly estado: LinkMachine.LinkState
-  readonly metodo: LinkMachine.Metodo | null
-  readonly monto: number
-  readonly propina: number
-  readonly moneda: string
-  readonly concepto: string | null
-  readonly expires_at: Date | null
-  readonly success_url: string | null
-  readonly failure_url: string | null
-  readonly metadata: Record<string, unknown>
-  readonly idempotency_key: string | null
-  readonly origen: string
-  readonly lote_id: string | null
-  readonly referencia_externa: string | null
-  readonly split: ReadonlyArray<unknown> | null
-  readonly reparto: unknown | null
-  readonly txn_id: string | null
-  readonly codigo_verificacion: string | null
-  readonly alta_cliente: boolean
-  readonly paid_at: Date | null
-  readonly created_at: Date
-}
-
-/** The columns every link query selects, in {@link LinkRow}'s shape. */
-export const LINK_COLUMNS = [
-  "id",
-  "mode",
-  "estado",
-  "metodo",
-  "monto",
-  "propina",
-  "moneda",
-  "concepto",
-  "expires_at",
-  "success_url",
-  "failure_url",
-  "metadata",
-  "idempotency_key",
-  "origen",
-  "lote_id",
-  "referencia_externa",
-  "split",
-  "reparto",
-  "txn_id",
-  "codigo_verificacion",
-  "alta_cliente",
-  "paid_at",
-  "created_at"
-] as const
+// The row and its columns belong to the links repository (platform/LinksRepo.ts).
+export { LINK_COLUMNS, type LinkRow, searchable } from "../platform/LinksRepo.js"
 
 const iso = (date: Date | null) => (date === null ? null : date.toISOString())
 

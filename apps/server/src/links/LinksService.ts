@@ -8,28 +8,16 @@ import { type Caller, Conflict, Forbidden, type Links, NotFound } from "@switch/
 import { LinkMachine } from "@switch/core"
 import { Clock, Context, Effect, Either, Layer, Option } from "effect"
 import { Settings } from "../Config.js"
-import type { MerchantRow } from "../platform/Merchants.js"
+import * as LinksRepo from "../platform/LinksRepo.js"
+import { snapshot } from "../platform/LinksRepo.js"
+import { markPaid } from "../platform/PaymentRecorder.js"
+import { Settlements } from "../platform/Settlements.js"
 import { isUuid } from "../platform/Uuid.js"
 import { type Created, type CreateError, CreateLink, requireMerchant } from "./CreateLink.js"
 import type { LinkFilters } from "./LinkFilters.js"
 import { LINK_COLUMNS, type LinkRow, toView } from "./LinkView.js"
-import { markPaid } from "./Payments.js"
 
 const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
-
-/** The snapshot the state machine needs, from a row and its merchant. */
-export const snapshot = (row: LinkRow, merchant: MerchantRow): LinkMachine.LinkSnapshot => ({
-  estado: row.estado,
-  mode: row.mode,
-  expiresAt: row.expires_at,
-  metodo: row.metodo,
-  failureUrl: row.failure_url,
-  successUrl: row.success_url,
-  comercioSuspendido: merchant.estado === "suspendido",
-  liquidacionInmediata: merchant.liquidacion_inmediata,
-  tarjetaHabilitada: merchant.tarjeta_habilitada,
-  tieneSplit: row.split !== null
-})
 
 export type { Created, CreateError }
 
@@ -63,8 +51,9 @@ export const LinksServiceLive = Layer.effect(
   Effect.gen(function* () {
     const sql = yield* PgClient.PgClient
     const settings = yield* Settings
+    const settlements = yield* Settlements
     const create = yield* CreateLink
-    const columns = sql.unsafe(LINK_COLUMNS.join(", "))
+    const columns = LINK_COLUMNS.join(", ")
 
     const view = (caller: Caller, row: LinkRow, at: Date) =>
       Effect.sync(() => toView(row, { baseUrl: settings.baseUrl, comercio: caller.codigo, now: at }))
@@ -72,8 +61,9 @@ export const LinksServiceLive = Layer.effect(
     const findOwn = (caller: Caller, id: string) =>
       isUuid(id)
         ? Effect.map(
-            sql<LinkRow>`select ${columns} from links
-              where id = ${id} and comercio_id = ${caller.comercioId} and mode = ${caller.mode}`,
+            LinksRepo.ownById<LinkRow>(caller, id, columns).pipe(
+              Effect.provideService(PgClient.PgClient, sql)
+            ),
             (rows) => Option.fromNullable(rows[0])
           )
         : Effect.succeed(Option.none<LinkRow>())
@@ -86,21 +76,9 @@ export const LinksServiceLive = Layer.effect(
         // Only the key's own mode is visible: asking for the other mode gives an empty list.
         if (f.mode !== null && f.mode !== caller.mode) return []
         const at = yield* now
-        const estado = sql`(case when estado = 'pendiente' and expires_at <= ${at} then 'expirado' else estado end)`
-        const when = sql`coalesce(paid_at, created_at)`
-        const clauses = [sql`comercio_id = ${caller.comercioId}`, sql`mode = ${caller.mode}`]
-        if (f.estados !== null) clauses.push(sql`${estado} = any(${f.estados})`)
-        if (f.desde !== null) clauses.push(sql`${when} >= ${f.desde}`)
-        if (f.hasta !== null) clauses.push(sql`${when} < ${f.hasta}`)
-        for (const word of f.palabras)
-          clauses.push(sql`busqueda like ${`%${word.replace(/[\\%_]/g, "\\$&")}%`}`)
-        if (f.min !== null) clauses.push(sql`monto >= ${f.min}`)
-        if (f.max !== null) clauses.push(sql`monto <= ${f.max}`)
-        if (f.conPropina !== null) clauses.push(f.conPropina ? sql`propina > 0` : sql`propina = 0`)
-        if (f.origen !== null) clauses.push(sql`origen = ${f.origen}`)
-        const rows = yield* sql<LinkRow>`
-          select ${columns} from links where ${sql.and(clauses)}
-          order by created_at desc, id desc limit ${f.limit} offset ${f.offset}`
+        const rows = yield* LinksRepo.list<LinkRow>(caller, f, at, columns).pipe(
+          Effect.provideService(PgClient.PgClient, sql)
+        )
         return yield* Effect.forEach(rows, (row) => view(caller, row, at))
       }).pipe(Effect.orDie)
 
@@ -128,16 +106,15 @@ export const LinksServiceLive = Layer.effect(
 
     const cancel = (caller: Caller, id: string) =>
       Effect.gen(function* () {
-        const { row, transition } = yield* apply(caller, id, LinkMachine.LinkEvent.Cancelar())
+        const { row, at, transition } = yield* apply(caller, id, LinkMachine.LinkEvent.Cancelar())
         if (Either.isLeft(transition)) {
           return yield* Effect.fail(
             new Conflict({ error: "no_cancelable", estado: refusalEstado(transition.left, row) })
           )
         }
-        const updated = yield* sql`
-          update links set estado = 'cancelado'
-          where id = ${row.id} and estado = 'pendiente' and (expires_at is null or expires_at > now())
-          returning id`
+        const updated = yield* LinksRepo.cancel(row.id, transition.right, at).pipe(
+          Effect.provideService(PgClient.PgClient, sql)
+        )
         if (updated.length === 0) {
           // Another request moved it first; report the state it is in now.
           const current = yield* get(caller, id)
@@ -164,16 +141,17 @@ export const LinksServiceLive = Layer.effect(
           }).pipe(
             sql.withTransaction,
             Effect.provideService(PgClient.PgClient, sql),
-            Effect.provideService(Settings, settings)
+            Effect.provideService(Settings, settings),
+            Effect.provideService(Settlements, settlements)
           )
           if (Option.isNone(paid)) {
             const current = yield* get(caller, id)
             return yield* Effect.fail(new Conflict({ error: "no_simulable", estado: current.estado }))
           }
         } else if (t.to === "expirado") {
-          const updated = yield* sql`
-            update links set estado = 'expirado', expires_at = least(expires_at, ${at})
-            where id = ${row.id} and estado = 'pendiente' returning id`
+          const updated = yield* LinksRepo.expireNow(row.id, t, at).pipe(
+            Effect.provideService(PgClient.PgClient, sql)
+          )
           if (updated.length === 0) {
             const current = yield* get(caller, id)
             return yield* Effect.fail(new Conflict({ error: "no_simulable", estado: current.estado }))
@@ -184,8 +162,7 @@ export const LinksServiceLive = Layer.effect(
 
     const expireDue = Effect.gen(function* () {
       const at = yield* now
-      const rows = yield* sql`
-        update links set estado = 'expirado' where estado = 'pendiente' and expires_at <= ${at} returning id`
+      const rows = yield* LinksRepo.expireDue(at).pipe(Effect.provideService(PgClient.PgClient, sql))
       return rows.length
     }).pipe(Effect.orDie)
 

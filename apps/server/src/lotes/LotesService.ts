@@ -10,6 +10,7 @@ import { type LinkMachine, LinkRequest, type Validation } from "@switch/core"
 import { Clock, Context, Effect, Either, Layer, Option } from "effect"
 import { Settings } from "../Config.js"
 import type { Page } from "../http/Page.js"
+import * as LinksRepo from "../platform/LinksRepo.js"
 import { searchable } from "../platform/LinkText.js"
 import { isUuid } from "../platform/Uuid.js"
 import {
@@ -74,7 +75,6 @@ export const LotesServiceLive = Layer.effect(
     const sql = yield* PgClient.PgClient
     const settings = yield* Settings
     const loteColumns = sql.unsafe(LOTE_COLUMNS.join(", "))
-    const itemColumns = sql.unsafe(ITEM_COLUMNS.join(", "))
     const context = (at: Date) => ({ baseUrl: settings.baseUrl, now: at })
 
     const findOwn = (caller: Caller, id: string) =>
@@ -87,9 +87,9 @@ export const LotesServiceLive = Layer.effect(
         : Effect.succeed(Option.none<LoteRow>())
 
     const itemsOf = (caller: Caller, loteId: string) =>
-      sql<ItemRow>`select ${itemColumns} from links
-        where lote_id = ${loteId} and comercio_id = ${caller.comercioId} and mode = ${caller.mode}
-        order by lote_pos`
+      LinksRepo.batchItems<ItemRow>(caller, loteId, ITEM_COLUMNS.join(", ")).pipe(
+        Effect.provideService(PgClient.PgClient, sql)
+      )
 
     /** The batch with its items as it stands now. */
     const load = (caller: Caller, row: LoteRow) =>
@@ -115,7 +115,7 @@ export const LotesServiceLive = Layer.effect(
           insert into lotes (id, comercio_id, mode, nombre, idempotency_key, expires_at, created_at)
           select ${id}, ${caller.comercioId}, ${caller.mode}, ${body.nombre ?? null}, ${batchKey},
             ${expiresAt}, ${at}
-          where not exists (select 1 from comercios where id = ${caller.comercioId} and estado = 'suspendido')
+          where not ${LinksRepo.merchantSuspended(sql, caller.comercioId)}
           on conflict (comercio_id, idempotency_key) where idempotency_key is not null do nothing
           returning ${loteColumns}`
         const lote = loteRows[0]
@@ -128,24 +128,22 @@ export const LotesServiceLive = Layer.effect(
         const keys = body.items.map((item, index) => item.idempotency_key ?? derivedItemKey(id, index))
         // One statement for every item; a key already taken (any mode) inserts nothing for it.
         // Keys go in order, as link creation's do (CreateLink.ts), so the two never deadlock.
-        const inserted = yield* sql<{ lote_pos: number }>`
-          insert into links (id, comercio_id, mode, monto, concepto, expires_at, idempotency_key, origen,
-            lote_id, lote_pos, referencia_externa, cliente, busqueda, created_at)
-          select t.id, ${caller.comercioId}, ${caller.mode}, t.monto, t.concepto, ${expiresAt}, t.clave, ${ORIGEN},
-            ${id}, t.pos, t.referencia, t.cliente, t.busqueda, ${at}
-          from unnest(
-            ${ids}::uuid[],
-            ${body.items.map((item) => item.monto)}::bigint[],
-            ${body.items.map((item) => item.concepto)}::text[],
-            ${keys}::text[],
-            ${body.items.map((_, index) => index)}::int[],
-            ${body.items.map((item) => item.referencia_externa ?? null)}::text[],
-            ${body.items.map((item) => (item.cliente === undefined ? null : JSON.stringify(item.cliente)))}::jsonb[],
-            ${body.items.map((item, index) => searchable(item.concepto, ids[index]))}::text[]
-          ) as t(id, monto, concepto, clave, pos, referencia, cliente, busqueda)
-          order by t.clave
-          on conflict (comercio_id, idempotency_key) where idempotency_key is not null do nothing
-          returning lote_pos`
+        const inserted = yield* LinksRepo.insertBatchItems({
+          owner: caller,
+          loteId: id,
+          origen: ORIGEN,
+          expiresAt,
+          at,
+          items: body.items.map((item, index) => ({
+            id: ids[index] as string,
+            monto: item.monto,
+            concepto: item.concepto,
+            clave: keys[index] as string,
+            referencia: item.referencia_externa ?? null,
+            cliente: item.cliente === undefined ? null : JSON.stringify(item.cliente),
+            busqueda: searchable(item.concepto, ids[index])
+          }))
+        }).pipe(Effect.provideService(PgClient.PgClient, sql))
         if (inserted.length < body.items.length) {
           const created = new Set(inserted.map((item) => item.lote_pos))
           const refused = keys.flatMap((key, index) => (created.has(index) ? [] : [{ key, index }]))
@@ -199,14 +197,11 @@ export const LotesServiceLive = Layer.effect(
           select ${loteColumns} from lotes where comercio_id = ${caller.comercioId} and mode = ${caller.mode}
           order by created_at desc, id desc limit ${page.limit} offset ${page.offset}`
         if (rows.length === 0) return []
-        const estado = sql`(case when estado = 'pendiente' and expires_at <= ${at} then 'expirado' else estado end)`
-        const stats = yield* sql<StateStat & { lote_id: string }>`
-          select lote_id, ${estado} as estado, count(*)::int as n,
-            sum(monto)::bigint as monto, sum(monto + propina)::bigint as total
-          from links
-          where lote_id = any(${rows.map((row) => row.id)}::uuid[])
-            and comercio_id = ${caller.comercioId} and mode = ${caller.mode}
-          group by 1, 2`
+        const stats = yield* LinksRepo.batchStats(
+          caller,
+          rows.map((row) => row.id),
+          at
+        ).pipe(Effect.provideService(PgClient.PgClient, sql))
         const byLote = new Map<string, Array<StateStat>>()
         for (const stat of stats) {
           const list = byLote.get(stat.lote_id) ?? []
@@ -229,11 +224,10 @@ export const LotesServiceLive = Layer.effect(
         if (Option.isNone(row)) return yield* Effect.fail(new NotFound())
         const at = yield* now
         // Only items still open and unexpired move; one statement, so each moves at most once.
-        const cancelled = yield* sql`
-          update links set estado = 'cancelado'
-          where lote_id = ${row.value.id} and comercio_id = ${caller.comercioId} and mode = ${caller.mode}
-            and estado = 'pendiente' and (expires_at is null or expires_at > ${at})
-          returning id`
+        const cancelled = yield* LinksRepo.cancelBatch(
+          { id: row.value.id, comercioId: caller.comercioId, mode: caller.mode },
+          at
+        ).pipe(Effect.provideService(PgClient.PgClient, sql))
         const lote = yield* load(caller, row.value)
         return { cancelados: cancelled.length, no_cancelables: lote.items.length - cancelled.length, lote }
       }).pipe(Effect.catchTag("SqlError", Effect.die))

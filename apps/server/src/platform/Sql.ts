@@ -14,6 +14,7 @@ import idempotencyLower from "../migrations/0007_idempotency_lower.js"
 import moneyReview from "../migrations/0008_money_review.js"
 import colaTrabajadores from "../migrations/0009_cola_trabajadores.js"
 import requestLog from "../migrations/0010_request_log.js"
+import outboxInTs from "../migrations/0011_outbox_in_ts.js"
 import sesiones from "../migrations/0012_sesiones.js"
 import { preparingClient, registry } from "./Prepared.js"
 
@@ -101,6 +102,7 @@ export const migrations = PgMigrator.fromRecord({
   "0008_money_review": moneyReview,
   "0009_cola_trabajadores": colaTrabajadores,
   "0010_request_log": requestLog,
+  "0011_outbox_in_ts": outboxInTs,
   "0012_sesiones": sesiones
 })
 

@@ -15,10 +15,11 @@ import { randomUUID } from "node:crypto"
 import { PgClient } from "@effect/sql-pg"
 import type { Mode } from "@switch/api"
 import { Fees, Money, type Ports, Split } from "@switch/core"
-import { absurd, Effect, Match, Option } from "effect"
+import { absurd, Effect, Layer, Match, Option } from "effect"
 import { Settings } from "../Config.js"
 import { Banks } from "../platform/bank/Banks.js"
-import { insertEvent } from "../platform/Outbox.js"
+import * as Outbox from "../platform/Outbox.js"
+import { Settlements } from "../platform/Settlements.js"
 import { recordSimulated } from "./Reparto.js"
 
 export const TASK = "liquidar"
@@ -73,7 +74,7 @@ const emitAcreditado = (input: {
   readonly reparto: Split.RepartoView | null
   readonly at: Date
 }) =>
-  insertEvent({
+  Outbox.write({
     comercioId: input.comercioId,
     mode: input.mode,
     evento: "link.acreditado",
@@ -184,7 +185,7 @@ const claim = (linkId: string, at: Date) =>
     const neto = netOf(link, link.comision_bp)
     const txnId = randomUUID()
     if (link.split !== null) {
-      // Test links share out in simulation when paid (checkout/Settle.ts, Payments.ts) and never
+      // Test links share out in simulation when paid (checkout/Settle.ts, platform/PaymentRecorder.ts) and never
       // reach this job; a live link with a split (taken before they were refused) must never
       // have its whole net paid to the merchant, so it waits in review for an operator.
       yield* sql`
@@ -281,3 +282,9 @@ export const runSettlement = (payload: { readonly link_id: string; readonly cons
         return absurd<never>(answer.estado)
     }
   }).pipe(Effect.orDie)
+
+/** What the payment recorder (platform/PaymentRecorder.ts) asks of settlement. */
+export const SettlementsLive = Layer.succeed(Settlements, {
+  enqueue: (linkId) => Effect.asVoid(enqueue(linkId)),
+  settleSimulated
+})

@@ -12,11 +12,18 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Either, Option } from "effect"
 import { Settings } from "../Config.js"
+import {
+  DELIVERY_JOB_MAX_ATTEMPTS,
+  DELIVERY_TASK,
+  deliveryJobKey,
+  envelope,
+  type StoredEvent
+} from "../platform/Outbox.js"
 import * as Sealed from "../platform/Sealed.js"
 import { ATTEMPT_TIMEOUT_MS, WebhookSender } from "./Sender.js"
 import { signedHeaders } from "./Signature.js"
 
-export const TASK = "webhook_entrega"
+export const TASK = DELIVERY_TASK
 
 /** DESIGN §5: 6 attempts; delay before each: about immediate, 10 s, 1 min, 10 min, 1 h, 6 h. */
 export const BACKOFF_SECONDS = [0, 10, 60, 600, 3_600, 21_600] as const
@@ -28,7 +35,7 @@ const attemptsFor = (evento: string): number => (evento === "webhook.test" ? 1 :
 /** Seconds between attempt `n` (1-based) and the next, scaled for tests. */
 export const delayAfter = (n: number, escala: number): number => (BACKOFF_SECONDS[n] ?? 0) * escala
 
-export const jobKey = (deliveryId: string) => `entrega:${deliveryId}`
+export const jobKey = deliveryJobKey
 
 /** Queues attempt `intento` of a delivery `seconds` from now, replacing its pending job. */
 const schedule = (deliveryId: string, intento: number, seconds: number) =>
@@ -39,14 +46,14 @@ const schedule = (deliveryId: string, intento: number, seconds: number) =>
         ${TASK},
         json_build_object('id', ${deliveryId}::text, 'intento', ${intento}::int),
         run_at := now() + make_interval(secs => ${seconds}::float8),
-        max_attempts := 5,
+        max_attempts := ${DELIVERY_JOB_MAX_ATTEMPTS}::int,
         job_key := ${jobKey(deliveryId)}
       )`
   )
 
 /**
  * Sends an event's notice again to one webhook (`POST /switch/v1/eventos/{id}/reenviar`): a
- * delivery the webhook never had is made, as the `eventos` trigger makes them; one that ended
+ * delivery the webhook never had is made, as the outbox makes them; one that ended
  * (delivered, failed, cancelled) is pending again for one more attempt now, numbered after its
  * last; one still pending or being sent is left to its own schedule. Answers the delivery's id.
  */
@@ -55,12 +62,17 @@ export const resend = (eventoId: string, webhookId: string) =>
 
 const resendIn = (sql: SqlClient.SqlClient, eventoId: string, webhookId: string) =>
   Effect.gen(function* () {
-    const made = yield* sql<{ id: string }>`
-      insert into webhook_entregas (id, webhook_id, comercio_id, evento_id, evento, mode, cuerpo, proximo_intento)
-      select gen_random_uuid(), ${webhookId}, e.comercio_id, e.id, e.evento, e.mode, switch_evento_sobre(e), now()
-      from eventos e where e.id = ${eventoId}
-      on conflict (webhook_id, evento_id) do nothing
-      returning id`
+    const events = yield* sql<StoredEvent>`
+      select id, evento, created_at, data::text as data from eventos where id = ${eventoId}`
+    const made =
+      events[0] === undefined
+        ? []
+        : yield* sql<{ id: string }>`
+            insert into webhook_entregas (id, webhook_id, comercio_id, evento_id, evento, mode, cuerpo, proximo_intento)
+            select gen_random_uuid(), ${webhookId}, e.comercio_id, e.id, e.evento, e.mode, ${envelope(events[0])}, now()
+            from eventos e where e.id = ${eventoId}
+            on conflict (webhook_id, evento_id) do nothing
+            returning id`
     if (made[0] !== undefined) {
       yield* schedule(made[0].id, 1, 0)
       return made[0].id

@@ -1,7 +1,7 @@
 /**
  * The durable job queue (DESIGN §3): a graphile-worker runner in every server process, on its
  * own small pool of the same database. Jobs are added inside the transactions that cause them
- * (`graphile_worker.add_job` from the `eventos` trigger and from markPaid), so a committed
+ * (`graphile_worker.add_job` from the outbox, platform/Outbox.ts, and from markPaid), so a committed
  * change always has its job, and a job survives any crash after the commit. graphile-worker's
  * row locks make sure several processes never run the same job at once.
  *

@@ -18,6 +18,7 @@ import {
 import { Validation } from "@switch/core"
 import { Context, Effect, Either, Layer, Match } from "effect"
 import { Settings } from "../Config.js"
+import * as Outbox from "../platform/Outbox.js"
 import * as Sealed from "../platform/Sealed.js"
 import { isUuid } from "../platform/Uuid.js"
 import { resend, runAttempt } from "./Deliveries.js"
@@ -165,11 +166,19 @@ const make = Effect.gen(function* () {
     Effect.gen(function* () {
       yield* find(caller, id)
       const deliveryId = randomUUID()
+      // Not an event (no `eventos` row), but its data goes through its schema like every notice's.
+      const data = yield* Effect.orDie(
+        Outbox.encodeData("webhook.test", {
+          webhook_id: id,
+          mode: caller.mode,
+          mensaje: "Aviso de prueba de Switch"
+        })
+      )
       const cuerpo = JSON.stringify({
         id: `evt_${randomUUID()}`,
         evento: "webhook.test",
         creado_en: new Date().toISOString(),
-        data: { webhook_id: id, mode: caller.mode, mensaje: "Aviso de prueba de Switch" }
+        data
       })
       yield* sql`
         insert into webhook_entregas (id, webhook_id, comercio_id, evento_id, evento, mode, cuerpo, proximo_intento)

@@ -11,6 +11,7 @@
 import type {
   Clientes as ApiClientes,
   Eventos as ApiEventos,
+  Events as ApiEvents,
   Webhooks as ApiWebhooks,
   Comercios,
   Direct,
@@ -159,6 +160,24 @@ export type Evento = Encoded<typeof ApiEventos.Evento>
 /** A customer of the merchant (a payer who opted in on the payment page of a paid link). */
 export type Cliente = Encoded<typeof ApiClientes.Cliente>
 export type ClienteListParams = PageParams
+
+// ---- Notices (webhooks, the event list and the stream), from @switch/api's Events.ts ----------
+
+/** Data of `link.pagado`: the bank (or card processor) confirmed the payment. */
+export type LinkPagadoData = Encoded<typeof ApiEvents.LinkPagadoData>
+/** Data of `link.acreditado`: the net reached the merchant's account. */
+export type LinkAcreditadoData = Encoded<typeof ApiEvents.LinkAcreditadoData>
+/** Data of `link.devuelto` (pilot): a refund reached the payer. */
+export type LinkDevueltoData = Encoded<typeof ApiEvents.LinkDevueltoData>
+/** Data of `transaccion.*`; act on `liquidada` only when `operacion` is `cobro`. */
+export type TransaccionData = Encoded<typeof ApiEvents.TransaccionData>
+/** Data of `webhook.test`, the portal's test notice. */
+export type WebhookTestData = Encoded<typeof ApiEvents.WebhookTestData>
+/**
+ * Every notice Switch sends, discriminated by `evento`: `{id, evento, creado_en, data}`, `id`
+ * being `evt_<uuid>` (dedupe on `x-service-delivery` or on it).
+ */
+export type SwitchEvent = Encoded<typeof ApiEvents.SwitchEvent>
 
 /** Every notice name the API declares (`Webhooks.ts` checks that `SwitchEvent` covers them). */
 export type ApiEventName = ApiWebhooks.EventName

@@ -1,7 +1,11 @@
 /**
- * Recording a paid link: in one transaction the conditional move to `pagado`, the collection
- * transaction with its receipt code, and the outbox events. The unique `dedupe` of
- * `link.pagado:<link>` and the conditional update keep it to exactly once.
+ * The payment recorder: recording a paid link is, in one transaction, the LinkMachine move to
+ * `pagado` (LinksRepo.pay, conditional on the state it moves from), the collection transaction
+ * with its receipt code, the outbox events (Outbox.write: event rows, webhook deliveries and
+ * their jobs), and the settlement (Settlements: its job queued, or a test payment settled in
+ * simulation). The unique `dedupe` of `link.pagado:<link>` and the conditional update keep it to
+ * exactly once. Here, below the features, because the payment page and the links API (a
+ * simulated payment) both record payments.
  */
 import { randomUUID } from "node:crypto"
 import { PgClient } from "@effect/sql-pg"
@@ -9,9 +13,9 @@ import type { Mode } from "@switch/api"
 import { Fees, type LinkMachine, Money, ReceiptCode } from "@switch/core"
 import { Effect, Option, Redacted } from "effect"
 import { Settings } from "../Config.js"
-import { insertEvent } from "../platform/Outbox.js"
-import * as Settlement from "../settlement/Settlement.js"
-import { searchable } from "./LinkView.js"
+import * as LinksRepo from "./LinksRepo.js"
+import * as Outbox from "./Outbox.js"
+import { Settlements } from "./Settlements.js"
 
 export interface PaidInput {
   readonly linkId: string
@@ -38,19 +42,17 @@ export const markPaid = (input: PaidInput) =>
   Effect.gen(function* () {
     const sql = yield* PgClient.PgClient
     const settings = yield* Settings
+    const settlements = yield* Settlements
     const txnId = randomUUID()
-    const linkRows = yield* sql<{
-      monto: number
-      propina: number
-      moneda: string
-      concepto: string | null
-      pagador_nombre: string | null
-      alta_cliente: boolean
-    }>`
-      update links set estado = 'pagado', metodo = ${input.metodo}, txn_id = ${txnId},
-        referencia_banco = ${input.referencia}, paid_at = ${input.paidAt}
-      where id = ${input.linkId} and comercio_id = ${input.comercioId} and estado = ${input.from}
-      returning monto, propina, moneda, concepto, pagador_nombre, alta_cliente`
+    const linkRows = yield* LinksRepo.pay({
+      id: input.linkId,
+      comercioId: input.comercioId,
+      t: { from: input.from, to: "pagado" },
+      metodo: input.metodo,
+      txnId,
+      referencia: input.referencia,
+      paidAt: input.paidAt
+    })
     const link = linkRows[0]
     if (link === undefined) return Option.none<Paid>()
 
@@ -72,18 +74,19 @@ export const markPaid = (input: PaidInput) =>
         referencia_banco, codigo_verificacion, created_at, liquidada_at)
       values (${txnId}, ${input.comercioId}, ${input.mode}, 'cobro', 'LIQUIDADA', ${input.linkId}, ${link.monto},
         ${link.propina}, ${link.moneda}, ${input.referencia}, ${codigo}, ${input.paidAt}, ${input.paidAt})`
-    yield* sql`
-      update links set codigo_verificacion = ${codigo},
-        busqueda = ${searchable(link.concepto, input.linkId, link.pagador_nombre, input.referencia, codigo)}
-      where id = ${input.linkId}`
+    yield* LinksRepo.setReceipt(
+      input.linkId,
+      codigo,
+      LinksRepo.searchable(link.concepto, input.linkId, link.pagador_nombre, input.referencia, codigo)
+    )
 
     const money = (cents: number) => Money.toNumber(Money.Cents(cents))
     for (const effect of input.effects) {
       // The real settlement is a durable job, queued in this transaction.
-      if (effect._tag === "Liquidar") yield* Settlement.enqueue(input.linkId)
+      if (effect._tag === "Liquidar") yield* settlements.enqueue(input.linkId)
       if (effect._tag !== "Emitir") continue
       if (effect.evento === "link.pagado") {
-        yield* insertEvent({
+        yield* Outbox.write({
           comercioId: input.comercioId,
           mode: input.mode,
           evento: "link.pagado",
@@ -104,7 +107,7 @@ export const markPaid = (input: PaidInput) =>
         })
       } else {
         // Simulated immediate settlement: the net reaches the merchant at once.
-        yield* Settlement.settleSimulated({
+        yield* settlements.settleSimulated({
           linkId: input.linkId,
           comercioId: input.comercioId,
           mode: input.mode,

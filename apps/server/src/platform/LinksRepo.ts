@@ -1,0 +1,433 @@
+/**
+ * The links repository: every statement on the `links` table of links, the payment page,
+ * batches and the payment recorder, and the two conditions every reader and writer of links
+ * shares, written once here:
+ * - expiry: an open link (`pendiente`) whose `expires_at` has passed reads as, and may only
+ *   become, `expirado` ({@link expired}, {@link unexpired}, {@link visibleEstado});
+ * - suspension: a suspended merchant's links cannot start being paid, nor batches be made
+ *   ({@link merchantSuspended}).
+ *
+ * Every state change goes through {@link move}: it takes a move the LinkMachine makes (a
+ * `Transition` from `LinkMachine.transition`) and is a conditional update `where estado = from`,
+ * so racing writers move a link once, and a move the machine never makes dies before any SQL
+ * runs ({@link MoveRefused}). Here, below the features, because links, the payment page and
+ * batches all read and change links. The fast insert of single links is this repository's
+ * insert part but stays in links/LinkInsert.ts, its SQL text (and its own copy of the
+ * suspension condition) as measured.
+ */
+import { SqlClient, type Statement } from "@effect/sql"
+import { PgClient } from "@effect/sql-pg"
+import type { Mode } from "@switch/api"
+import { LinkMachine } from "@switch/core"
+import { Data, Effect } from "effect"
+import type { MerchantRow } from "./Merchants.js"
+
+type Sql = PgClient.PgClient
+type Fragment = Statement.Fragment
+
+/** A `links` row as the queries select it. */
+export interface LinkRow {
+  readonly id: string
+  readonly mode: Mode
+  readonly estado: LinkMachine.LinkState
+  readonly metodo: LinkMachine.Metodo | null
+  readonly monto: number
+  readonly propina: number
+  readonly moneda: string
+  readonly concepto: string | null
+  readonly expires_at: Date | null
+  readonly success_url: string | null
+  readonly failure_url: string | null
+  readonly metadata: Record<string, unknown>
+  readonly idempotency_key: string | null
+  readonly origen: string
+  readonly lote_id: string | null
+  readonly referencia_externa: string | null
+  readonly split: ReadonlyArray<unknown> | null
+  readonly reparto: unknown | null
+  readonly txn_id: string | null
+  readonly codigo_verificacion: string | null
+  readonly alta_cliente: boolean
+  readonly paid_at: Date | null
+  readonly created_at: Date
+}
+
+/** The columns every link query selects, in {@link LinkRow}'s shape. */
+export const LINK_COLUMNS = [
+  "id",
+  "mode",
+  "estado",
+  "metodo",
+  "monto",
+  "propina",
+  "moneda",
+  "concepto",
+  "expires_at",
+  "success_url",
+  "failure_url",
+  "metadata",
+  "idempotency_key",
+  "origen",
+  "lote_id",
+  "referencia_externa",
+  "split",
+  "reparto",
+  "txn_id",
+  "codigo_verificacion",
+  "alta_cliente",
+  "paid_at",
+  "created_at"
+] as const
+
+/** The links' search text (platform/LinkText.ts), which every insert into `links` stores. */
+export { searchable } from "./LinkText.js"
+
+/** The snapshot the state machine needs, from a row and its merchant. */
+export const snapshot = (row: LinkRow, merchant: MerchantRow): LinkMachine.LinkSnapshot => ({
+  estado: row.estado,
+  mode: row.mode,
+  expiresAt: row.expires_at,
+  metodo: row.metodo,
+  failureUrl: row.failure_url,
+  successUrl: row.success_url,
+  comercioSuspendido: merchant.estado === "suspendido",
+  liquidacionInmediata: merchant.liquidacion_inmediata,
+  tarjetaHabilitada: merchant.tarjeta_habilitada,
+  tieneSplit: row.split !== null
+})
+
+/** A state change the LinkMachine never makes: a bug, refused before writing. */
+export class MoveRefused extends Data.TaggedError("MoveRefused")<{
+  readonly from: LinkMachine.LinkState
+  readonly to: LinkMachine.LinkState
+}> {
+  override get message() {
+    return `LinkMachine never moves a link from ${this.from} to ${this.to}`
+  }
+}
+
+/** A move of the machine: its `Transition`, or the two states of one. */
+export type Move = Pick<LinkMachine.Transition, "from" | "to">
+
+/** An open link past its expiry at `at` (it reads as `expirado`). */
+export const expired = (sql: Sql, at: Date): Fragment => sql`(estado = 'pendiente' and expires_at <= ${at})`
+
+/** A link whose expiry, if any, is still ahead of `at`. */
+export const unexpired = (sql: Sql, at: Date): Fragment => sql`(expires_at is null or expires_at > ${at})`
+
+/** The state a reader shows at `at`: an open link past its expiry reads as `expirado`. */
+export const visibleEstado = (sql: Sql, at: Date): Fragment =>
+  sql`(case when ${expired(sql, at)} then 'expirado' else estado end)`
+
+/** The merchant `comercioId` is suspended. */
+export const merchantSuspended = (sql: Sql, comercioId: string): Fragment =>
+  sql`exists (select 1 from comercios where id = ${comercioId} and estado = 'suspendido')`
+
+const checked = (move: Move) =>
+  LinkMachine.canMove(move.from, move.to)
+    ? Effect.void
+    : Effect.die(new MoveRefused({ from: move.from, to: move.to }))
+
+/**
+ * Moves links `where` holds (and `estado = from`) to `to`, setting `set` besides; answers the
+ * rows it moved with `returning` (default their id). A move the machine never makes dies first.
+ */
+export const move = <R extends object = { readonly id: string }>(input: {
+  readonly move: Move
+  readonly where: ReadonlyArray<Fragment>
+  readonly set?: ReadonlyArray<Fragment>
+  readonly returning?: string
+}) =>
+  Effect.gen(function* () {
+    yield* checked(input.move)
+    const sql = yield* PgClient.PgClient
+    const set = sql.csv([sql`estado = ${input.move.to}`, ...(input.set ?? [])])
+    return yield* sql<R>`
+      update links set ${set}
+      where ${sql.and([...input.where, sql`estado = ${input.move.from}`])}
+      returning ${sql.unsafe(input.returning ?? "id")}`
+  })
+
+/** `Cancelar`: one open, unexpired link; none when it was no longer so. */
+export const cancel = (id: string, t: Move, at: Date) =>
+  Effect.flatMap(PgClient.PgClient, (sql) => move({ move: t, where: [sql`id = ${id}`, unexpired(sql, at)] }))
+
+/** `Cancelar` for every open, unexpired link of a batch, in one statement. */
+export const cancelBatch = (
+  lote: { readonly id: string; readonly comercioId: string; readonly mode: string },
+  at: Date
+) =>
+  Effect.flatMap(PgClient.PgClient, (sql) =>
+    move({
+      move: { from: "pendiente", to: "cancelado" },
+      where: [
+        sql`lote_id = ${lote.id}`,
+        sql`comercio_id = ${lote.comercioId}`,
+        sql`mode = ${lote.mode}`,
+        unexpired(sql, at)
+      ]
+    })
+  )
+
+/** `Simular` `expirado`: the link expires now (its `expires_at` no later than `at`). */
+export const expireNow = (id: string, t: Move, at: Date) =>
+  Effect.flatMap(PgClient.PgClient, (sql) =>
+    move({ move: t, where: [sql`id = ${id}`], set: [sql`expires_at = least(expires_at, ${at})`] })
+  )
+
+/** `Expirar` for every open link past its expiry at `at` (the expiry job). */
+export const expireDue = (at: Date) =>
+  Effect.flatMap(PgClient.PgClient, (sql) =>
+    move({ move: { from: "pendiente", to: "expirado" }, where: [sql`expires_at <= ${at}`] })
+  )
+
+/**
+ * `IniciarDebito`: the one submission that takes the open link to `cobrando`, if it is still
+ * unexpired and its merchant not suspended; answers the row with `returning`.
+ */
+export const startDebit = <R extends object>(input: {
+  readonly id: string
+  readonly comercioId: string
+  readonly t: Move
+  readonly propina: number
+  readonly altaCliente: boolean
+  readonly nombre: string | null
+  readonly at: Date
+  readonly returning: string
+}) =>
+  Effect.flatMap(PgClient.PgClient, (sql) =>
+    move<R>({
+      move: input.t,
+      where: [
+        sql`id = ${input.id}`,
+        unexpired(sql, input.at),
+        sql`not ${merchantSuspended(sql, input.comercioId)}`
+      ],
+      set: [
+        sql`metodo = 'debito'`,
+        sql`propina = ${input.propina}`,
+        sql`alta_cliente = ${input.altaCliente}`,
+        sql`pagador_nombre = ${input.nombre}`
+      ],
+      returning: input.returning
+    })
+  )
+
+/** `BancoAcepta`, `BancoSinRespuesta`: the link waits on the bank in `to`. */
+export const waitOnBank = (id: string, t: Move) =>
+  Effect.flatMap(PgClient.PgClient, (sql) => move({ move: t, where: [sql`id = ${id}`] }))
+
+/** `BancoRechaza`, `TarjetaLiberada`: open again, without the attempt's payer data. */
+export const reopen = (id: string, t: Move) =>
+  Effect.flatMap(PgClient.PgClient, (sql) =>
+    move({
+      move: t,
+      where: [sql`id = ${id}`],
+      set: [sql`metodo = null`, sql`propina = 0`, sql`alta_cliente = false`, sql`pagador_nombre = null`]
+    })
+  )
+
+/** The paid link's facts the payment recorder needs. */
+export interface PaidRow {
+  readonly monto: number
+  readonly propina: number
+  readonly moneda: string
+  readonly concepto: string | null
+  readonly pagador_nombre: string | null
+  readonly alta_cliente: boolean
+}
+
+/** A move to `pagado` of the merchant's link, with its collection; none when another won. */
+export const pay = (input: {
+  readonly id: string
+  readonly comercioId: string
+  readonly t: Move
+  readonly metodo: LinkMachine.Metodo | null
+  readonly txnId: string
+  readonly referencia: string
+  readonly paidAt: Date
+}) =>
+  Effect.flatMap(PgClient.PgClient, (sql) =>
+    move<PaidRow>({
+      move: input.t,
+      where: [sql`id = ${input.id}`, sql`comercio_id = ${input.comercioId}`],
+      set: [
+        sql`metodo = ${input.metodo}`,
+        sql`txn_id = ${input.txnId}`,
+        sql`referencia_banco = ${input.referencia}`,
+        sql`paid_at = ${input.paidAt}`
+      ],
+      returning: "monto, propina, moneda, concepto, pagador_nombre, alta_cliente"
+    })
+  )
+
+/** A paid link's receipt code and the search text that includes it. */
+export const setReceipt = (id: string, codigo: string, busqueda: string) =>
+  Effect.flatMap(
+    PgClient.PgClient,
+    (sql) => sql`update links set codigo_verificacion = ${codigo}, busqueda = ${busqueda} where id = ${id}`
+  )
+
+/** A link's `columns` by id (any merchant: the public pages); none when there is none. */
+export const byId = <R extends object>(id: string, columns: string) =>
+  Effect.flatMap(
+    PgClient.PgClient,
+    (sql) => sql<R>`select ${sql.unsafe(columns)} from links where id = ${id}`
+  )
+
+/** The merchant's link of the mode by id, with `columns`. */
+export const ownById = <R extends object>(
+  owner: { readonly comercioId: string; readonly mode: Mode },
+  id: string,
+  columns: string
+) =>
+  Effect.flatMap(
+    PgClient.PgClient,
+    (sql) => sql<R>`select ${sql.unsafe(columns)} from links
+      where id = ${id} and comercio_id = ${owner.comercioId} and mode = ${owner.mode}`
+  )
+
+/** The merchant's link made with an idempotency key (of either mode), with `columns`. */
+export const byIdempotencyKey = <R extends object>(comercioId: string, key: string | null, columns: string) =>
+  Effect.flatMap(
+    PgClient.PgClient,
+    (sql) =>
+      sql<R>`select ${sql.unsafe(columns)} from links where comercio_id = ${comercioId} and idempotency_key = ${key}`
+  )
+
+/** The name the payer gave on the page, if any. */
+export const payerName = (id: string) =>
+  Effect.map(
+    Effect.flatMap(
+      PgClient.PgClient,
+      (sql) => sql<{ pagador_nombre: string | null }>`select pagador_nombre from links where id = ${id}`
+    ),
+    (rows) => rows[0]?.pagador_nombre ?? null
+  )
+
+/** Whose links: a merchant in one mode. */
+export interface Owner {
+  readonly comercioId: string
+  readonly mode: Mode
+}
+
+/** A batch's item links with `columns`, in the batch's order. */
+export const batchItems = <R extends object>(owner: Owner, loteId: string, columns: string) =>
+  Effect.flatMap(
+    PgClient.PgClient,
+    (sql) => sql<R>`select ${sql.unsafe(columns)} from links
+      where lote_id = ${loteId} and comercio_id = ${owner.comercioId} and mode = ${owner.mode}
+      order by lote_pos`
+  )
+
+/** Per batch and visible state at `at`: how many items, their amount and their total. */
+export const batchStats = (owner: Owner, loteIds: ReadonlyArray<string>, at: Date) =>
+  Effect.flatMap(
+    PgClient.PgClient,
+    (sql) => sql<{ lote_id: string; estado: string; n: number; monto: number; total: number }>`
+      select lote_id, ${visibleEstado(sql, at)} as estado, count(*)::int as n,
+        sum(monto)::bigint as monto, sum(monto + propina)::bigint as total
+      from links
+      where lote_id = any(${loteIds}::uuid[])
+        and comercio_id = ${owner.comercioId} and mode = ${owner.mode}
+      group by 1, 2`
+  )
+
+/** One batch item to insert. */
+export interface NewBatchItem {
+  readonly id: string
+  readonly monto: number
+  readonly concepto: string
+  readonly clave: string
+  readonly referencia: string | null
+  /** JSON text, or null. */
+  readonly cliente: string | null
+  readonly busqueda: string
+}
+
+/**
+ * A batch's item links in one statement, in key order (as link creation's, LinkInsert.ts, so the
+ * two never deadlock); a key already taken (any mode) inserts nothing for it. Answers the
+ * positions inserted.
+ */
+export const insertBatchItems = (input: {
+  readonly owner: Owner
+  readonly loteId: string
+  readonly origen: string
+  readonly expiresAt: Date
+  readonly at: Date
+  readonly items: ReadonlyArray<NewBatchItem>
+}) =>
+  Effect.flatMap(PgClient.PgClient, (sql) => {
+    const { owner, items } = input
+    return sql<{ lote_pos: number }>`
+      insert into links (id, comercio_id, mode, monto, concepto, expires_at, idempotency_key, origen,
+        lote_id, lote_pos, referencia_externa, cliente, busqueda, created_at)
+      select t.id, ${owner.comercioId}, ${owner.mode}, t.monto, t.concepto, ${input.expiresAt}, t.clave, ${input.origen},
+        ${input.loteId}, t.pos, t.referencia, t.cliente, t.busqueda, ${input.at}
+      from unnest(
+        ${items.map((item) => item.id)}::uuid[],
+        ${items.map((item) => item.monto)}::bigint[],
+        ${items.map((item) => item.concepto)}::text[],
+        ${items.map((item) => item.clave)}::text[],
+        ${items.map((_, index) => index)}::int[],
+        ${items.map((item) => item.referencia)}::text[],
+        ${items.map((item) => item.cliente)}::jsonb[],
+        ${items.map((item) => item.busqueda)}::text[]
+      ) as t(id, monto, concepto, clave, pos, referencia, cliente, busqueda)
+      order by t.clave
+      on conflict (comercio_id, idempotency_key) where idempotency_key is not null do nothing
+      returning lote_pos`
+  })
+
+/** SPEC's link list filters, as `links/LinkFilters.ts` reads them from the query string. */
+export interface LinkQuery {
+  readonly estados: ReadonlyArray<LinkMachine.LinkState> | null
+  readonly desde: Date | null
+  readonly hasta: Date | null
+  readonly palabras: ReadonlyArray<string>
+  readonly min: number | null
+  readonly max: number | null
+  readonly conPropina: boolean | null
+  readonly origen: string | null
+  readonly limit: number
+  readonly offset: number
+}
+
+/** The owner's links matching `q` at `at` (states as readers see them), newest first. */
+export const list = <R extends object>(owner: Owner, q: LinkQuery, at: Date, columns: string) =>
+  Effect.flatMap(PgClient.PgClient, (sql) => {
+    const estado = visibleEstado(sql, at)
+    const when = sql`coalesce(paid_at, created_at)`
+    const clauses = [sql`comercio_id = ${owner.comercioId}`, sql`mode = ${owner.mode}`]
+    if (q.estados !== null) clauses.push(sql`${estado} = any(${q.estados})`)
+    if (q.desde !== null) clauses.push(sql`${when} >= ${q.desde}`)
+    if (q.hasta !== null) clauses.push(sql`${when} < ${q.hasta}`)
+    for (const word of q.palabras) clauses.push(sql`busqueda like ${`%${word.replace(/[\\%_]/g, "\\$&")}%`}`)
+    if (q.min !== null) clauses.push(sql`monto >= ${q.min}`)
+    if (q.max !== null) clauses.push(sql`monto <= ${q.max}`)
+    if (q.conPropina !== null) clauses.push(q.conPropina ? sql`propina > 0` : sql`propina = 0`)
+    if (q.origen !== null) clauses.push(sql`origen = ${q.origen}`)
+    return sql<R>`
+      select ${sql.unsafe(columns)} from links where ${sql.and(clauses)}
+      order by created_at desc, id desc limit ${q.limit} offset ${q.offset}`
+  })
+
+/** Whether a link `id` exists (any merchant, any state). */
+export const exists = (id: string) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    Effect.map(sql<{ id: string }>`select id from links where id = ${id}`, (rows) => rows.length > 0)
+  )
+
+/**
+ * The payment attempts still waiting on the bank whose link is still in flight, oldest first
+ * (up to 100): what the payment page's reconciler asks the bank about.
+ */
+export const attemptsInFlight = Effect.flatMap(
+  PgClient.PgClient,
+  (sql) => sql<{ id: string; link_id: string }>`
+    select i.id, i.link_id from intentos_pago i join links l on l.id = i.link_id
+    where i.estado in ('ENVIANDO', 'ACEPTADA', 'PENDIENTE', 'DESCONOCIDA')
+      and l.estado = any(${LinkMachine.InFlightStates})
+    order by i.created_at limit 100`
+)
