@@ -4,8 +4,8 @@
  *   packages: core <- api <- sdk <- cli
  *   apps:     core + api -> apps/server;  sdk -> apps/mcp, apps/portal;  core -> apps/bank-sim
  *   nothing imports an app; packages never import apps
- *   apps/server: platform <- http <- features (one folder each under src/), features import
- *                no other feature except the allow-list below, which may only shrink
+ *   apps/server: platform <- http <- features (one folder each under src/), and a feature
+ *                imports no other feature (what two share moves down)
  *   no import cycle anywhere, type-only imports included
  *
  * Test files (`*.test.ts`, `test/`, the cross-app suites in `tests/`, vitest configs) may import
@@ -51,18 +51,6 @@ const FEATURE = `${SRC}(?!platform/|http/|migrations/)([^/]+)/`
 /** What composes the server: only main.ts and the tests may import these. */
 const ROOTS = [`${SRC}main\\.ts$`, `${SRC}Http\\.ts$`, `${SRC}Prepare\\.ts$`]
 
-/**
- * Feature -> feature imports left from before the rule (issue 30), by importing file. Fix one by
- * moving the shared piece down into platform/ or http/, or by inverting it with a Context tag
- * provided in Http.ts; then delete its line. Never add a line: a new one fails the lint.
- */
-const KNOWN_FEATURE_IMPORTS = {
-  // The payment page records customers.
-  "checkout/Settle.ts": ["clientes/Clientes.ts"]
-}
-
-/** The regular expression of exactly one file under apps/server/src. */
-const serverFile = (file) => `^apps/server/src/${file.replace(/[.]/g, "\\.")}$`
 const OTHER_FEATURE = { path: `${SRC}(?!platform/|http/|migrations/)[^/]+/`, pathNot: [`${SRC}$1/`] }
 
 module.exports = {
@@ -118,33 +106,10 @@ module.exports = {
       name: "server-feature-imports-feature",
       comment: "apps/server: a feature folder imports no other feature folder (move the shared piece down)",
       severity: "error",
-      from: {
-        path: FEATURE,
-        pathNot: [...TESTS, ...Object.keys(KNOWN_FEATURE_IMPORTS).map((file) => serverFile(file))]
-      },
+      from: { path: FEATURE, pathNot: TESTS },
       to: OTHER_FEATURE
-    },
-    ...Object.entries(KNOWN_FEATURE_IMPORTS).map(([file, allowed]) => ({
-      name: "server-feature-imports-feature",
-      comment: `apps/server: ${file} may import only its known feature files`,
-      severity: "error",
-      from: { path: serverFile(file) },
-      to: {
-        path: OTHER_FEATURE.path,
-        pathNot: [`^apps/server/src/${file.split("/")[0]}/`, ...allowed.map((t) => serverFile(t))]
-      }
-    }))
+    }
   ],
-  // Each known import must still exist: once one is gone, delete its line above, so the list shrinks.
-  required: Object.entries(KNOWN_FEATURE_IMPORTS).flatMap(([file, allowed]) =>
-    allowed.map((target) => ({
-      name: "server-known-feature-import-gone",
-      comment: `${file} no longer imports ${target}: delete it from KNOWN_FEATURE_IMPORTS`,
-      severity: "error",
-      module: { path: serverFile(file) },
-      to: { path: serverFile(target) }
-    }))
-  ),
   options: {
     doNotFollow: { path: "node_modules" },
     exclude: { path: "(^|/)(node_modules|dist|coverage|\\.turbo|\\.switch)/" },

@@ -6,7 +6,7 @@ const setupFiles = ["../../tests/support/loopbackOnly.ts"]
 export default defineConfig({
   test: {
     setupFiles,
-    include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+    include: ["src/**/*.test.ts"],
     globalSetup: ["test/globalSetup.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000

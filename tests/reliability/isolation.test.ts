@@ -216,14 +216,14 @@ const CREATE_ROUTES = [
 const OTHER_ROUTES = [
   "GET /switch/v1/eventos/stream",
   // The request log names paths a stranger tried, ids included; its isolation is checked in
-  // apps/server/test/logs.test.ts by request id.
+  // apps/server/src/logs/logs.test.ts by request id.
   "GET /switch/v1/logs",
   "PUT /switch/v1/config",
   "GET /switch/v1/verificar/{codigo}",
   "POST /switch/v1/comercios/registrar",
   "POST /switch/v1/flows/cobro/{flowId}",
   // The portal's session routes act on the caller's own session only (a key is 401 there); a
-  // session's isolation over the merchant routes is checked in apps/server/test/sesiones.test.ts.
+  // session's isolation over the merchant routes is checked in apps/server/src/sesiones/sesiones.test.ts.
   "POST /switch/v1/sesion",
   "GET /switch/v1/sesion",
   "DELETE /switch/v1/sesion",

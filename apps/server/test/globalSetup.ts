@@ -10,6 +10,7 @@ import type { TestProject } from "vitest/node"
 import { prepare } from "../src/Prepare.js"
 import { ensureDatabase } from "../src/platform/Database.js"
 import { startPostgres } from "../src/platform/Postgres.js"
+import { testSettings } from "./settings.js"
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -26,25 +27,13 @@ export default async function setup(project: TestProject) {
   await ensureDatabase(pg.url("postgres"), TEMPLATE)
   await prepare(
     pg.url(TEMPLATE),
-    {
-      environment: "development",
+    testSettings({
       baseUrl: "http://127.0.0.1",
       secret: Redacted.make("test"),
       adminToken: Option.none(),
-      verificarPorMinuto: 20,
-      registrosPorHora: 100,
-      apiPorMinuto: 120,
-      housekeepingSeconds: 15,
-      webhookAllowPrivate: false,
-      webhookBackoffEscala: 1,
-      bankUrl: null,
-      bankTimeoutMs: 2_000,
-      conciliarSegundos: 0.2,
-      conciliarAbandonoSegundos: 5,
-      cierreBancario: true,
-      proxiesConfiables: [],
-      tasaMaxHoras: 48
-    },
+      registrosPorHora: 100
+    }),
+
     { seed: false }
   )
   project.provide("pgAdminUrl", pg.url("postgres"))

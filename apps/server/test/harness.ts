@@ -4,7 +4,7 @@
  */
 import { randomUUID } from "node:crypto"
 import { HttpServer } from "@effect/platform"
-import { Clock, Effect, Layer, Logger, LogLevel, ManagedRuntime, Option, Redacted } from "effect"
+import { Clock, Effect, Layer, Logger, LogLevel, ManagedRuntime } from "effect"
 import type Pg from "pg"
 import { inject } from "vitest"
 import { type ServerSettings, Settings } from "../src/Config.js"
@@ -12,6 +12,7 @@ import { HttpLive } from "../src/Http.js"
 import { LiveBankLive } from "../src/platform/bank/HttpBank.js"
 import { ensureDatabase } from "../src/platform/Database.js"
 import { PgLive } from "../src/platform/Sql.js"
+import { testSettings } from "./settings.js"
 
 export interface TestServer {
   readonly url: string
@@ -28,26 +29,7 @@ export const freshDatabase = async (): Promise<string> => {
   return admin.replace(/\/postgres$/, `/${name}`)
 }
 
-export const testSettings = (overrides: Partial<ServerSettings> = {}): ServerSettings => ({
-  environment: "development",
-  baseUrl: "http://pagos.test",
-  secret: Redacted.make("secreto-de-prueba"),
-  adminToken: Option.some(Redacted.make("admin-de-prueba")),
-  verificarPorMinuto: 20,
-  registrosPorHora: 1000,
-  apiPorMinuto: 120,
-  housekeepingSeconds: 15,
-  webhookAllowPrivate: false,
-  webhookBackoffEscala: 1,
-  bankUrl: null,
-  bankTimeoutMs: 2_000,
-  conciliarSegundos: 0.2,
-  conciliarAbandonoSegundos: 5,
-  cierreBancario: true,
-  proxiesConfiables: [],
-  tasaMaxHoras: 48,
-  ...overrides
-})
+export { testSettings }
 
 /**
  * Effect's Clock for a server whose time a test moves or stops: it reads `millis()`. Sleeping

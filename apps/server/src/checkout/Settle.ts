@@ -9,7 +9,7 @@
 import { PgClient } from "@effect/sql-pg"
 import { LinkMachine, type Ports, type Resultado } from "@switch/core"
 import { Effect, Either, Option } from "effect"
-import { joinCustomer } from "../clientes/Clientes.js"
+import { joinCustomer } from "../platform/Customers.js"
 import * as LinksRepo from "../platform/LinksRepo.js"
 import { LINK_COLUMNS, type LinkRow, snapshot } from "../platform/LinksRepo.js"
 import type { MerchantRow } from "../platform/Merchants.js"

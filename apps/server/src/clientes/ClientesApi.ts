@@ -3,7 +3,7 @@ import { HttpApiBuilder } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { CurrentCaller, SwitchApi, ValidationError } from "@switch/api"
 import { Effect } from "effect"
-import { listCustomers } from "./Clientes.js"
+import { listCustomers } from "../platform/Customers.js"
 
 const integer = (value: string | undefined, fallback: number, min: number, max: number, name: string) => {
   if (value === undefined || value === "") return Effect.succeed(fallback)

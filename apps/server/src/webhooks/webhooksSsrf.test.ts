@@ -1,0 +1,200 @@
+/**
+ * Webhook SSRF rules (DESIGN §7), with SWITCH_WEBHOOK_ALLOW_PRIVATE off: internal destinations
+ * are `422 destino_bloqueado` at creation and edit, and refused again at connect time.
+ */
+import type { LookupAddress } from "node:dns"
+import { Effect } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { approveMerchant, call, registerMerchant, startServer, type TestServer } from "../../test/harness.js"
+import { type Receiver, startReceiver } from "../../test/webhooksReceiver.js"
+import { makeSender } from "./Sender.js"
+import { checkUrl, guardedLookup, isPublicAddress } from "./Ssrf.js"
+
+let server: TestServer
+let liveKey: string
+
+beforeAll(async () => {
+  server = await startServer({ settings: { apiPorMinuto: 100_000 } })
+  const merchant = await registerMerchant(server.url)
+  liveKey = await approveMerchant(server, merchant.codigo)
+})
+afterAll(() => server?.close())
+
+const BLOCKED = [
+  "https://127.0.0.1/",
+  "https://127.1/",
+  "https://2130706433/",
+  "https://0x7f000001/",
+  "https://0x7f.1/",
+  "https://0177.0.0.1/",
+  "https://0.0.0.0/",
+  "https://10.0.0.1/",
+  "https://172.16.5.4/",
+  "https://192.168.1.1/",
+  "https://169.254.169.254/latest/meta-data/",
+  "https://100.64.0.1/",
+  "https://198.18.0.1/",
+  "https://224.0.0.1/",
+  "https://240.0.0.1/",
+  "https://255.255.255.255/",
+  "https://[::1]/",
+  "https://[::]/",
+  "https://[::ffff:127.0.0.1]/",
+  "https://[::ffff:7f00:1]/",
+  "https://[::ffff:169.254.169.254]/",
+  "https://[::ffff:a00:1]/",
+  "https://[::127.0.0.1]/",
+  "https://[fd00::1]/",
+  "https://[fc00::1]/",
+  "https://[fe80::1]/",
+  "https://[ff02::1]/",
+  "https://[2002:7f00:1::1]/",
+  "https://[2002:a9fe:a9fe::1]/",
+  "https://[64:ff9b::7f00:1]/",
+  "https://[2001:db8::1]/",
+  "https://localhost/",
+  "https://api.localhost/",
+  "https://localhost./hooks"
+]
+
+describe("webhook SSRF", () => {
+  it(`refuses ${BLOCKED.length} internal destinations with 422 destino_bloqueado`, async () => {
+    for (const url of BLOCKED) {
+      const reply = await call(server.url, "POST", "/switch/v1/webhooks", {
+        key: liveKey,
+        body: { url, eventos: ["link.pagado"] }
+      })
+      expect([reply.status, reply.body.error], url).toEqual([422, "destino_bloqueado"])
+    }
+    const list = await call(server.url, "GET", "/switch/v1/webhooks", { key: liveKey })
+    expect(list.body).toEqual([])
+  })
+
+  it("refuses non-https, other ports and credentials with 400", async () => {
+    for (const url of [
+      "http://93.184.216.34/",
+      "ftp://93.184.216.34/",
+      "https://93.184.216.34:8443/",
+      "https://user:pass@93.184.216.34/",
+      "no es url"
+    ]) {
+      const reply = await call(server.url, "POST", "/switch/v1/webhooks", {
+        key: liveKey,
+        body: { url, eventos: ["link.pagado"] }
+      })
+      expect(reply.status, url).toBe(400)
+      expect(reply.body.detail.fieldErrors.url, url).toBeDefined()
+    }
+  })
+
+  it("accepts public addresses on 443 and 80, and refuses an edit to an internal one", async () => {
+    const a = await call(server.url, "POST", "/switch/v1/webhooks", {
+      key: liveKey,
+      body: { url: "https://93.184.216.34/hooks", eventos: ["link.pagado"] }
+    })
+    expect(a.status).toBe(201)
+    const b = await call(server.url, "POST", "/switch/v1/webhooks", {
+      key: liveKey,
+      body: { url: "https://[2606:4700:4700::1111]:443/x", eventos: ["*"] }
+    })
+    expect(b.status).toBe(201)
+    const edit = await call(server.url, "PATCH", `/switch/v1/webhooks/${a.body.id}`, {
+      key: liveKey,
+      body: { url: "https://[::ffff:10.1.2.3]/" }
+    })
+    expect([edit.status, edit.body.error]).toEqual([422, "destino_bloqueado"])
+  })
+
+  it("a host name that resolves to 127.0.0.1 (or to any internal address among others) is refused", async () => {
+    const toLoopback = async () => ["127.0.0.1"]
+    expect(
+      await checkUrl("https://rebind.example/", { allowPrivate: false, lookup: toLoopback })
+    ).toMatchObject({
+      _tag: "Bloqueada"
+    })
+    const mixed = async () => ["93.184.216.34", "10.0.0.7"]
+    expect(await checkUrl("https://mixto.example/", { allowPrivate: false, lookup: mixed })).toMatchObject({
+      _tag: "Bloqueada"
+    })
+    const publicOnly = async () => ["93.184.216.34", "2606:4700:4700::1111"]
+    expect(await checkUrl("https://bien.example/", { allowPrivate: false, lookup: publicOnly })).toBeNull()
+    expect(await checkUrl("http://127.0.0.1:9999/", { allowPrivate: true })).toBeNull()
+  })
+
+  it("classifies addresses: public unicast only", () => {
+    for (const ip of ["8.8.8.8", "93.184.216.34", "2606:4700:4700::1111", "::ffff:8.8.8.8"])
+      expect(isPublicAddress(ip), ip).toBe(true)
+    for (const ip of [
+      "127.0.0.1",
+      "::1",
+      "fe80::1",
+      "::ffff:192.168.0.1",
+      "2002:c0a8:1::",
+      "fd12::1",
+      "nombre"
+    ])
+      expect(isPublicAddress(ip), ip).toBe(false)
+  })
+})
+
+describe("connect-time DNS check", () => {
+  let rx: Receiver
+  beforeAll(async () => {
+    rx = await startReceiver()
+  })
+  afterAll(() => rx?.close())
+
+  const resolveTo =
+    (address: string, family: 4 | 6 = 4) =>
+    (_: string, callback: (e: Error | null, a: Array<LookupAddress>) => void) =>
+      callback(null, [{ address, family }])
+
+  it("the lookup refuses an internal answer and passes a public one, in both callback forms", async () => {
+    const internal = guardedLookup(resolveTo("169.254.169.254"))
+    const refused = await new Promise<NodeJS.ErrnoException | null>((done) =>
+      internal("meta.example", { all: true }, (e) => done(e))
+    )
+    expect(refused?.code).toBe("EDESTINOBLOQUEADO")
+    const open = guardedLookup(resolveTo("93.184.216.34"))
+    const one = await new Promise<unknown>((done) => open("ok.example", {}, (_e, address) => done(address)))
+    expect(one).toBe("93.184.216.34")
+    const all = await new Promise<unknown>((done) => open("ok.example", { all: true }, (_e, a) => done(a)))
+    expect(all).toEqual([{ address: "93.184.216.34", family: 4 }])
+  })
+
+  it("a name that rebinds to loopback after creation is refused before any byte is sent", async () => {
+    // The name resolves to 127.0.0.1 only when the delivery connects (DNS rebinding).
+    const port = new URL(rx.url).port
+    const result = await Effect.runPromise(
+      Effect.scoped(
+        Effect.flatMap(makeSender({ allowPrivate: false, resolveAll: resolveTo("127.0.0.1") }), (sender) =>
+          sender.send({ url: "https://rebind.example/hooks", headers: {}, body: "{}" })
+        )
+      )
+    )
+    expect(result.ok).toBe(false)
+    expect(result.error).toMatch(/^destino_bloqueado/)
+    // With the development flag the same receiver is reachable, so the refusal above was the guard.
+    const allowed = await Effect.runPromise(
+      Effect.scoped(
+        Effect.flatMap(makeSender({ allowPrivate: true }), (sender) =>
+          sender.send({ url: `http://127.0.0.1:${port}/hooks`, headers: {}, body: "{}" })
+        )
+      )
+    )
+    expect(allowed).toEqual({ ok: true, status: 200, error: null })
+    expect(rx.received).toHaveLength(1)
+  })
+
+  it("an IP literal is checked directly at delivery (no lookup happens for it)", async () => {
+    const result = await Effect.runPromise(
+      Effect.scoped(
+        Effect.flatMap(
+          makeSender({ allowPrivate: false, resolveAll: resolveTo("93.184.216.34") }),
+          (sender) => sender.send({ url: "https://[::ffff:127.0.0.1]/hooks", headers: {}, body: "{}" })
+        )
+      )
+    )
+    expect(result.error).toMatch(/^destino_bloqueado/)
+  })
+})
