@@ -33,6 +33,15 @@ const counted = async (policy: RateLimit.Policy, subject: string) => {
   return Number(rows[0]?.cuenta ?? 0)
 }
 
+/**
+ * Windows are fixed and aligned to the epoch: a test counting one window waits out the last
+ * seconds of the current one, so its requests never straddle two windows.
+ */
+const awayFromWindowEdge = async (windowSeconds: number) => {
+  const left = windowSeconds * 1000 - (Date.now() % (windowSeconds * 1000))
+  if (left < 5_000) await new Promise((resolve) => setTimeout(resolve, left + 50))
+}
+
 beforeAll(async () => {
   databaseUrl = await freshDatabase()
 })
@@ -41,6 +50,7 @@ afterAll(() => Promise.all(runtimes.map((r) => r.dispose())))
 describe("rate limiter", () => {
   it("SPEC's 120 per minute holds exactly across two processes hitting at once", async () => {
     const [a, b] = [limiter(), limiter()]
+    await awayFromWindowEdge(RateLimit.API.windowSeconds)
     const decisions = await Promise.all(
       Array.from({ length: 200 }, (_, i) => (i % 2 === 0 ? a : b)(RateLimit.API, "exacto"))
     )
@@ -62,6 +72,7 @@ describe("rate limiter", () => {
     const policy = { ...RateLimit.API, limit: 2_000 }
     const [a, b] = [limiter(), limiter()]
     let allowed = 0
+    await awayFromWindowEdge(policy.windowSeconds)
     for (let i = 0; i < 2_400; i += 8) {
       const round = await Promise.all(
         Array.from({ length: 8 }, (_, j) => (j % 2 === 0 ? a : b)(policy, "compartido"))
