@@ -6,6 +6,7 @@
  */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
+import { JsonBody } from "./Body.js"
 import { Forbidden, TooManyRequests, Unauthorized, ValidationError } from "./Errors.js"
 import { ModeSchema } from "./Links.js"
 import { Authentication } from "./Security.js"
@@ -47,6 +48,7 @@ export const SesionCerrada = Schema.Struct({
 export class SesionPublicGroup extends HttpApiGroup.make("sesionPublica").add(
   HttpApiEndpoint.post("iniciar", "/switch/v1/sesion")
     .setPayload(IniciarSesionBody)
+    .middleware(JsonBody)
     .addSuccess(Sesion)
     .addError(ValidationError)
     .addError(Unauthorized)
@@ -80,6 +82,7 @@ export class SesionGroup extends HttpApiGroup.make("sesion")
   .add(
     HttpApiEndpoint.post("modo", "/switch/v1/sesion/modo")
       .setPayload(ModoBody)
+      .middleware(JsonBody)
       .addSuccess(Sesion)
       .addError(ValidationError)
       .addError(Forbidden)

@@ -25,15 +25,28 @@ const readJson = Effect.flatMap(jsonBody, (parsed) =>
   Either.mapLeft(Validation.prepare(parsed), (detail) => new ValidationError({ detail }))
 )
 
+/** The `content-type` each request handed to the payload decoding was sent with. */
+const declared = new WeakMap<HttpServerRequest.HttpServerRequest, string | undefined>()
+
+/**
+ * The `content-type` the client sent, even on the request this middleware hands on (which says
+ * JSON): sign-in takes only JSON, so a form another site posts cannot sign a browser in.
+ */
+export const sentContentType = (request: HttpServerRequest.HttpServerRequest): string | undefined =>
+  declared.has(request) ? declared.get(request) : request.headers["content-type"]
+
 /**
  * `request` as the payload decoding sees it: its JSON is {@link readJson}, read whatever its
  * `content-type` says (the framework picks how to read a body by it), everything else its own.
  */
-const withJson = (request: HttpServerRequest.HttpServerRequest) =>
-  Object.create(request, {
+const withJson = (request: HttpServerRequest.HttpServerRequest) => {
+  const wrapped = Object.create(request, {
     json: { value: Effect.provideService(readJson, HttpServerRequest.HttpServerRequest, request) },
     headers: { value: { ...request.headers, "content-type": "application/json" } }
   }) as HttpServerRequest.HttpServerRequest
+  declared.set(wrapped, request.headers["content-type"])
+  return wrapped
+}
 
 export const JsonBodyLive = Layer.succeed(
   JsonBody,

@@ -4,6 +4,7 @@ import { CurrentCaller, SESSION_COOKIE, SwitchApi, sessionCookie, ValidationErro
 import { Effect } from "effect"
 import { Settings } from "../Config.js"
 import { clientIp } from "../http/Auth.js"
+import { sentContentType } from "../http/JsonBody.js"
 import { ABSOLUTE_HOURS } from "../http/Session.js"
 import { SesionesService } from "./SesionesService.js"
 
@@ -32,7 +33,7 @@ export const SesionPublicApiLive = HttpApiBuilder.group(SwitchApi, "sesionPublic
       Effect.gen(function* () {
         const request = yield* HttpServerRequest.HttpServerRequest
         // JSON only: a form another site posts (no preflight) must not sign a browser in (login CSRF).
-        if (!(request.headers["content-type"] ?? "").toLowerCase().startsWith("application/json"))
+        if (!(sentContentType(request) ?? "").toLowerCase().startsWith("application/json"))
           return yield* Effect.fail(
             new ValidationError({ detail: { fieldErrors: { _: ["el cuerpo debe ser application/json"] } } })
           )

@@ -321,6 +321,18 @@ describe("cross-site requests", () => {
     expect(form.headers.getSetCookie()).toEqual([])
   })
 
+  it("a JSON body sent as text/plain (what a form can send) signs nobody in either", async () => {
+    const { email } = await signUp()
+    const plain = await fetch(`${server.url}/switch/v1/sesion`, {
+      method: "POST",
+      headers: { "content-type": "text/plain" },
+      body: JSON.stringify({ email, password: PASSWORD })
+    })
+    expect(plain.status).toBe(400)
+    expect(((await plain.json()) as any).error).toBe("validation")
+    expect(plain.headers.getSetCookie()).toEqual([])
+  })
+
   it("a session's event stream opens (its liveness is the session's, not a key's)", async () => {
     const { email } = await signUp()
     const s = await session(email)
@@ -334,6 +346,30 @@ describe("cross-site requests", () => {
     const first = new TextDecoder().decode((await reader.read()).value)
     expect(first).toContain("conectado")
     controller.abort()
+  })
+})
+
+describe("hostile bodies", () => {
+  it("sign-in and the mode switch answer bad bodies with SPEC's 400 validation, never a 5xx", async () => {
+    const { email } = await signUp()
+    const nul = await signIn("ñandú 💸 \u0000 \u202e", "texto")
+    expect(nul.status).toBe(400)
+    expect(nul.body.error).toBe("validation")
+    for (const body of ["", "{", "[]", "null"]) {
+      const reply = await fetch(`${server.url}/switch/v1/sesion`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body
+      })
+      expect(reply.status).toBe(400)
+      expect(((await reply.json()) as any).error).toBe("validation")
+    }
+    const s = await session(email)
+    for (const body of [undefined, { mode: "otro" }, { mode: "test\u0000" }]) {
+      const reply = await as(s, "POST", "/switch/v1/sesion/modo", body)
+      expect(reply.status).toBe(400)
+      expect(reply.body.error).toBe("validation")
+    }
   })
 })
 
