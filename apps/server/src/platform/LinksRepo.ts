@@ -1,7 +1,8 @@
 /**
- * The links repository: every statement on the `links` table of links, the payment page,
- * batches and the payment recorder, and the two conditions every reader and writer of links
- * shares, written once here:
+ * The links repository: every statement on the `links` table (of links, the payment page,
+ * batches, the payment recorder, settlement, refunds, cap usage and receipts; a statement on
+ * another table that reads links takes its part here as a fragment), and the two conditions
+ * every reader and writer of links shares, written once here:
  * - expiry: an open link (`pendiente`) whose `expires_at` has passed reads as, and may only
  *   become, `expirado` ({@link expired}, {@link unexpired}, {@link visibleEstado});
  * - suspension: a suspended merchant's links cannot start being paid, nor batches be made
@@ -18,7 +19,7 @@
 import { SqlClient, type Statement } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import type { Mode } from "@switch/api"
-import { LinkMachine, type LinkRequest } from "@switch/core"
+import { LinkMachine, type LinkRequest, type Ports } from "@switch/core"
 import { Data, Effect } from "effect"
 import { coalesce } from "./Coalesce.js"
 import type { MerchantRow } from "./Merchants.js"
@@ -433,6 +434,79 @@ export const attemptsInFlight = Effect.flatMap(
       and l.estado = any(${LinkMachine.InFlightStates})
     order by i.created_at limit 100`
 )
+
+/** A link's split and its merchant's commission, for a test link's simulated settlement. */
+export const splitAndCommission = (linkId: string) =>
+  Effect.flatMap(
+    PgClient.PgClient,
+    (sql) => sql<{ comision_bp: number | null; split: ReadonlyArray<unknown> | null }>`
+      select c.comision_bp, l.split from links l join comercios c on c.id = l.comercio_id
+      where l.id = ${linkId}`
+  )
+
+/** A paid link as its settlement needs it, with its merchant's commission and account. */
+export interface SettlingRow {
+  readonly comercio_id: string
+  readonly mode: Mode
+  readonly monto: number
+  readonly propina: number
+  readonly comision_bp: number | null
+  readonly cuenta_liquidacion: Ports.Party | null
+  readonly split: ReadonlyArray<unknown> | null
+}
+
+/** The link `linkId` if it is paid, as its settlement needs it; none otherwise. */
+export const paidForSettlement = (linkId: string) =>
+  Effect.flatMap(
+    PgClient.PgClient,
+    (sql) => sql<SettlingRow>`
+      select l.comercio_id, l.mode, l.monto, l.propina, c.comision_bp, c.cuenta_liquidacion, l.split
+      from links l join comercios c on c.id = l.comercio_id
+      where l.id = ${linkId} and l.estado = 'pagado'`
+  )
+
+/** Stores a link's `reparto` (the share-out of its split) as core builds it. */
+export const setReparto = (linkId: string, reparto: unknown) =>
+  Effect.flatMap(
+    PgClient.PgClient,
+    (sql) => sql`update links set reparto = ${sql.json(reparto)} where id = ${linkId}`
+  )
+
+/**
+ * Whether the split of the link `linkId` already paid (or is paying) a beneficiary: false for a
+ * link without a reparto, or none. A boolean expression, for a refund's checks.
+ */
+export const splitPaidOut = (sql: Sql, linkId: string): Fragment =>
+  sql`coalesce((select l.reparto is not null and (
+            coalesce((l.reparto->>'monto_repartido')::bigint, 0) > 0
+            or exists (select 1 from jsonb_array_elements(coalesce(l.reparto->'beneficiarios', '[]'::jsonb)) b
+              where b->>'liquidacion_txn_id' is not null or b->>'estado' = 'pagado'))
+          from links l where l.id = ${linkId}), false)`
+
+/** The amounts (monto + propina) of a merchant's links of the mode still in flight: a cap's usage. */
+export const inFlightSum = (sql: Sql, comercioId: string, mode: Mode): Fragment =>
+  sql`(select coalesce(sum(monto + propina), 0) from links
+          where comercio_id = ${comercioId} and mode = ${mode} and estado = any(${LinkMachine.InFlightStates}))`
+
+/**
+ * Counts a verification of the receipt `codigo` (a transaction's) and answers it with its
+ * merchant's name and its link's `concepto` and `referencia_externa`, if it has a link.
+ */
+export const verifyReceipt = <R extends object>(codigo: string) =>
+  Effect.flatMap(
+    PgClient.PgClient,
+    (sql) => sql<R>`
+          with hit as (
+            update transacciones set verificaciones = verificaciones + 1,
+              primera_verificacion = coalesce(primera_verificacion, now())
+            where codigo_verificacion = ${codigo}
+            returning *
+          )
+          select hit.monto, hit.propina, hit.moneda, hit.mode, hit.estado, hit.codigo_verificacion,
+            hit.referencia_banco, hit.liquidada_at, hit.created_at, hit.verificaciones, hit.primera_verificacion,
+            c.nombre as comercio, l.concepto, l.referencia_externa
+          from hit join comercios c on c.id = hit.comercio_id left join links l on l.id = hit.link_id`
+  )
 
 /*
  * The fast insert of single links (links/CreateLink.ts, POST /links): the rows of concurrent
