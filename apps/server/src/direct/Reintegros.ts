@@ -18,6 +18,7 @@ import { PgClient } from "@effect/sql-pg"
 import { type Caller, Direct, Forbidden, NotFound } from "@switch/api"
 import { Fees, Money, type Resultado } from "@switch/core"
 import { Effect, Option } from "effect"
+import * as LinksRepo from "../platform/LinksRepo.js"
 import { bankFor, decodeBody, keyConflict, now } from "./Common.js"
 import { refresh } from "./Consultas.js"
 import * as Store from "./Store.js"
@@ -58,11 +59,7 @@ const linkChecks = (charge: Store.OpRow) =>
     const rows = yield* sql<{ liquidado: boolean; repartido: boolean }>`
       select
         exists (select 1 from transacciones where link_id = ${charge.link_id} and operacion = 'liquidacion') as liquidado,
-        coalesce((select l.reparto is not null and (
-            coalesce((l.reparto->>'monto_repartido')::bigint, 0) > 0
-            or exists (select 1 from jsonb_array_elements(coalesce(l.reparto->'beneficiarios', '[]'::jsonb)) b
-              where b->>'liquidacion_txn_id' is not null or b->>'estado' = 'pagado'))
-          from links l where l.id = ${charge.link_id}), false) as repartido`
+        ${LinksRepo.splitPaidOut(sql, charge.link_id)} as repartido`
     const r = rows[0]
     if (r?.repartido)
       return yield* conflict(

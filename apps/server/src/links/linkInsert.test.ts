@@ -10,8 +10,8 @@ import { Effect, Layer, ManagedRuntime } from "effect"
 import Pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { deadlockCount, freshDatabase } from "../../test/harness.js"
+import { makeLinkInsert, type NewLink } from "../platform/LinksRepo.js"
 import { PgLive, PgPool } from "../platform/Sql.js"
-import { makeLinkInsert, type NewLink } from "./CreateLink.js"
 
 let databaseUrl: string
 let db: Pg.Client

@@ -9,9 +9,10 @@
  */
 import { PgClient } from "@effect/sql-pg"
 import type { Mode } from "@switch/api"
-import { BankCalendar, Caps, LinkMachine, Money } from "@switch/core"
+import { BankCalendar, Caps, Money } from "@switch/core"
 import { Data, Effect, Either, Option } from "effect"
 import { Settings } from "../Config.js"
+import * as LinksRepo from "./LinksRepo.js"
 import { currentRate } from "./TasaBcv.js"
 
 /** The merchant facts the limits read (a `Merchants.ts` `MerchantRow` has them). */
@@ -37,8 +38,7 @@ export const usage = (comercioId: string, mode: Mode, at: Date, except: string |
         (select coalesce(sum(monto + propina), 0) from transacciones
           where comercio_id = ${comercioId} and mode = ${mode} and operacion = 'cobro' and estado = 'LIQUIDADA')
           as pagado,
-        (select coalesce(sum(monto + propina), 0) from links
-          where comercio_id = ${comercioId} and mode = ${mode} and estado = any(${LinkMachine.InFlightStates}))
+        ${LinksRepo.inFlightSum(sql, comercioId, mode)}
         + (select coalesce(sum(monto), 0) from transacciones
           where comercio_id = ${comercioId} and mode = ${mode} and operacion = 'cobro' and link_id is null
             and fase in ('enviando', 'enviada') and estado in ('ACEPTADA', 'PENDIENTE', 'DESCONOCIDA')

@@ -4,12 +4,14 @@
  */
 import { HttpApiBuilder } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
+import { PgClient } from "@effect/sql-pg"
 import { CurrentCaller, Recibos, SwitchApi, ValidationError } from "@switch/api"
 import { BankCalendar, Fees, Money, RateLimit, ReceiptCode, Venezuela } from "@switch/core"
 import { Effect, Option } from "effect"
 import { Settings } from "../Config.js"
 import { clientIp, tooMany } from "../http/Auth.js"
 import { json } from "../http/Respond.js"
+import * as LinksRepo from "../platform/LinksRepo.js"
 import { RateLimiter } from "../platform/RateLimiter.js"
 
 interface VerifiedRow {
@@ -48,7 +50,7 @@ const notFound = () =>
 
 export const RecibosApiLive = HttpApiBuilder.group(SwitchApi, "recibos", (handlers) =>
   Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
+    const pg = yield* PgClient.PgClient
     const limiter = yield* RateLimiter
     const settings = yield* Settings
     const policy: RateLimit.Policy = { ...RateLimit.VERIFICACION, limit: settings.verificarPorMinuto }
@@ -58,17 +60,9 @@ export const RecibosApiLive = HttpApiBuilder.group(SwitchApi, "recibos", (handle
         if (!decision.allowed) return yield* Effect.fail(tooMany(decision.retryAfterSeconds))
         const code = ReceiptCode.parse(path.codigo)
         if (Option.isNone(code)) return yield* Effect.fail(notFound())
-        const rows = yield* sql<VerifiedRow>`
-          with hit as (
-            update transacciones set verificaciones = verificaciones + 1,
-              primera_verificacion = coalesce(primera_verificacion, now())
-            where codigo_verificacion = ${code.value}
-            returning *
-          )
-          select hit.monto, hit.propina, hit.moneda, hit.mode, hit.estado, hit.codigo_verificacion,
-            hit.referencia_banco, hit.liquidada_at, hit.created_at, hit.verificaciones, hit.primera_verificacion,
-            c.nombre as comercio, l.concepto, l.referencia_externa
-          from hit join comercios c on c.id = hit.comercio_id left join links l on l.id = hit.link_id`
+        const rows = yield* LinksRepo.verifyReceipt<VerifiedRow>(code.value).pipe(
+          Effect.provideService(PgClient.PgClient, pg)
+        )
         const row = rows[0]
         if (row === undefined) return yield* Effect.fail(notFound())
         const paidAt = row.liquidada_at ?? row.created_at

@@ -12,6 +12,7 @@ import { PgClient } from "@effect/sql-pg"
 import type { Mode } from "@switch/api"
 import { Money, Split } from "@switch/core"
 import { Effect, Either } from "effect"
+import * as LinksRepo from "../platform/LinksRepo.js"
 
 /**
  * Plans the test-mode settlement of `neto` (cents) over the link's stored split (none: no
@@ -51,7 +52,7 @@ export const recordSimulated = (input: {
       }
     }
     if (plan.reparto !== null) {
-      yield* sql`update links set reparto = ${sql.json(plan.reparto)} where id = ${input.linkId}`
+      yield* LinksRepo.setReparto(input.linkId, plan.reparto)
     }
     return plan
   })

@@ -18,6 +18,7 @@ import { Fees, Money, type Ports, Split } from "@switch/core"
 import { absurd, Effect, Layer, Match, Option } from "effect"
 import { Settings } from "../Config.js"
 import { Banks } from "../platform/bank/Banks.js"
+import * as LinksRepo from "../platform/LinksRepo.js"
 import * as Outbox from "../platform/Outbox.js"
 import { Settlements } from "../platform/Settlements.js"
 import { recordSimulated } from "./Reparto.js"
@@ -126,9 +127,7 @@ export const settleSimulated = (input: {
 }) =>
   Effect.gen(function* () {
     const sql = yield* PgClient.PgClient
-    const rows = yield* sql<{ comision_bp: number | null; split: ReadonlyArray<unknown> | null }>`
-      select c.comision_bp, l.split from links l join comercios c on c.id = l.comercio_id
-      where l.id = ${input.linkId}`
+    const rows = yield* LinksRepo.splitAndCommission(input.linkId)
     const neto = netOf(input, rows[0]?.comision_bp ?? null)
     const plan = yield* recordSimulated({ ...input, split: rows[0]?.split ?? null, neto })
     return yield* Match.valueTags(plan, {
@@ -168,18 +167,7 @@ interface Pending {
 const claim = (linkId: string, at: Date) =>
   Effect.gen(function* () {
     const sql = yield* PgClient.PgClient
-    const rows = yield* sql<{
-      comercio_id: string
-      mode: Mode
-      monto: number
-      propina: number
-      comision_bp: number | null
-      cuenta_liquidacion: Ports.Party | null
-      split: ReadonlyArray<unknown> | null
-    }>`
-      select l.comercio_id, l.mode, l.monto, l.propina, c.comision_bp, c.cuenta_liquidacion, l.split
-      from links l join comercios c on c.id = l.comercio_id
-      where l.id = ${linkId} and l.estado = 'pagado'`
+    const rows = yield* LinksRepo.paidForSettlement(linkId)
     const link = rows[0]
     if (link === undefined) return Option.none<Pending>()
     const neto = netOf(link, link.comision_bp)
