@@ -7,9 +7,11 @@
  * Lanes: the hottest routes served straight from node:http, beside the HttpApi app. Effect's
  * HTTP server costs this machine about 230 µs of CPU per request before any work is done (a bare
  * route with one INSERT: 336 µs against 103 µs for node:http doing the same), which alone held
- * link creation to half of what Postgres takes. A lane runs its handler, an effect, in the
- * server's runtime (one fiber per request) with the same services, key check and rate limit,
- * and answers the same JSON, status codes and headers, without that layer. It takes a request
+ * link creation to half of what Postgres takes. A lane's handler is a promise that runs the
+ * server's own services, effects all, through `run`: synchronously as far as each goes, so a
+ * request whose work needs no I/O but the insert (a cached key, a held rate count) schedules
+ * one fiber at most, not a fiber and its hops per step. It answers the same JSON, status codes
+ * and headers as the app, without that layer. It takes a request
  * by method and exact URL before reading anything; every other request goes to the HttpApi app
  * untouched, and the contract (OpenAPI, clients) stays there. Link creation is the one lane
  * (links/CreateLink.ts).
@@ -24,6 +26,7 @@ import {
   Data,
   Effect,
   Exit,
+  type Fiber,
   FiberRef,
   FiberRefs,
   LogLevel,
@@ -93,16 +96,28 @@ export const errorAnswer = (error: unknown): Answer | undefined => {
 /** The client left before its body arrived: nobody is left to answer. */
 export class Gone extends Data.TaggedError("Gone") {}
 
-/** What a lane's handler sees of a request. */
-export interface LaneRequest {
+/** A defect of an effect a lane ran, carried through the lane's promise to its 500 and log line. */
+class Defect {
+  constructor(readonly cause: Cause.Cause<unknown>) {}
+}
+
+/** What a lane's handler sees of a request; `R` is what the server's runtime provides. */
+export interface LaneRequest<R> {
   readonly headers: IncomingMessage["headers"]
   /** The client's address: the socket's, or the one trusted proxies forwarded (ClientAddress.ts). */
   readonly client: Effect.Effect<string>
   /**
-   * The body as text, read when run (after the key check, as the app does): a body over
-   * {@link MAX_BODY_BYTES} fails with `400 validation`. Never read, it is discarded.
+   * The body as text, read when first asked for (after the key check, as the app does): a body
+   * over {@link MAX_BODY_BYTES} rejects with `400 validation`. Never read, it is discarded.
    */
-  readonly body: Effect.Effect<string, ValidationError | Gone>
+  readonly body: () => Promise<string>
+  /**
+   * Runs an effect in the server's runtime, synchronously as far as it goes (an effect that
+   * needs no I/O, a cached key's check say, starts no scheduled fiber): its value, or a
+   * rejection with its failure (an API error, answered with its status) or its defect (answered
+   * 500 and logged).
+   */
+  readonly run: <A, E>(effect: Effect.Effect<A, E, R>) => Promise<A>
   /** The request's id, as its `x-request-id` answers it. */
   readonly requestId: string
   /** Calls `listener` with the status and the time taken once the answer is written (one listener). */
@@ -110,20 +125,21 @@ export interface LaneRequest {
 }
 
 /**
- * A handler: an answer, or a failure with one of the API's error classes (which carry their
- * status); any other failure or defect is answered 500 and logged.
+ * A handler: an answer, or a rejection with one of the API's error classes (which carry their
+ * status); any other rejection is answered 500 and logged. The lane itself starts no fiber: the
+ * handler's effects run through {@link LaneRequest.run}.
  */
-export type LaneHandler<E, R> = (request: LaneRequest) => Effect.Effect<Answer, E, R>
+export type LaneHandler<R> = (request: LaneRequest<R>) => Promise<Answer>
 
 export interface Lanes {
   /**
    * Serves `method url` (exact, query included) with `handler`, in the calling runtime, with
    * clients' addresses seen through the trusted proxies of its settings.
    */
-  readonly add: <E, R>(
+  readonly add: <R>(
     method: string,
     url: string,
-    handler: LaneHandler<E, R>
+    handler: LaneHandler<R>
   ) => Effect.Effect<void, never, R | Settings>
   /** Takes the request when a lane serves it; false leaves it to the HttpApi app. */
   readonly take: (request: IncomingMessage, response: ServerResponse) => boolean
@@ -147,14 +163,14 @@ const write = (response: ServerResponse, requestId: string, answer: Answer) => {
 }
 
 /** Reads the body as text, up to {@link MAX_BODY_BYTES}. */
-const readBody = (request: IncomingMessage): Effect.Effect<string, ValidationError | Gone> =>
-  Effect.async((resume) => {
-    if (overLimit(request.headers["content-length"])) return resume(Effect.fail(refused))
+const readBody = (request: IncomingMessage): Promise<string> =>
+  new Promise((resolve, reject) => {
+    if (overLimit(request.headers["content-length"])) return reject(refused)
     // A client that left (mid-body, or after sending it while its key was being looked up)
     // sends nothing more: nothing is answered.
-    if (request.destroyed) return resume(Effect.fail(new Gone()))
+    if (request.destroyed) return reject(new Gone())
     request.once("close", () => {
-      if (!request.complete) resume(Effect.fail(new Gone()))
+      if (!request.complete) reject(new Gone())
     })
     const chunks: Array<Buffer> = []
     let size = 0
@@ -164,22 +180,41 @@ const readBody = (request: IncomingMessage): Effect.Effect<string, ValidationErr
       else if (chunks.length > 0) chunks.length = 0
     })
     request.on("end", () =>
-      resume(
-        size > MAX_BODY_BYTES ? Effect.fail(refused) : Effect.succeed(Buffer.concat(chunks).toString("utf8"))
-      )
+      size > MAX_BODY_BYTES ? reject(refused) : resolve(Buffer.concat(chunks).toString("utf8"))
     )
   })
+
+/** An exit as a promise's outcome: its value, else its failure or its defect as a rejection. */
+const settle = <A, E>(exit: Exit.Exit<A, E>): Promise<A> => {
+  if (Exit.isSuccess(exit)) return Promise.resolve(exit.value)
+  const failure = Cause.failureOption(exit.cause)
+  return Promise.reject(Option.isSome(failure) ? failure.value : new Defect(exit.cause))
+}
 
 /** The lanes of one server. */
 export const makeLanes = (): Lanes => {
   const routes = new Map<string, (request: IncomingMessage, response: ServerResponse) => void>()
 
-  const add = <E, R>(method: string, url: string, handler: LaneHandler<E, R>) =>
+  const add = <R>(method: string, url: string, handler: LaneHandler<R>) =>
     Effect.map(Effect.zip(Effect.runtime<R>(), Settings), ([runtime, settings]) => {
       const trusted = trustList(settings.proxiesConfiables)
       const runFork = Runtime.runFork(runtime)
+      const runSyncExit = Runtime.runSyncExit(runtime)
       const logged = accessLogged(FiberRefs.getOrDefault(runtime.fiberRefs, FiberRef.currentMinimumLogLevel))
       const path = pathOfUrl(url)
+
+      const run = <A, E>(effect: Effect.Effect<A, E, R>): Promise<A> => {
+        const exit = runSyncExit(effect)
+        // An effect that waits on I/O goes on in its fiber, now on the runtime's scheduler.
+        const pending = Exit.isFailure(exit) ? Cause.dieOption(exit.cause) : Option.none()
+        if (Option.isSome(pending) && Runtime.isAsyncFiberException(pending.value)) {
+          const fiber = pending.value.fiber as Fiber.RuntimeFiber<A, E>
+          return new Promise((resolve, reject) =>
+            fiber.addObserver((done) => settle(done).then(resolve, reject))
+          )
+        }
+        return settle(exit)
+      }
 
       routes.set(`${method} ${url}`, (request, response) => {
         const requestId = newRequestId()
@@ -193,12 +228,22 @@ export const makeLanes = (): Lanes => {
           access(result.status)
           if (answered !== undefined) answered(result.status, Date.now() - started)
         }
-        const fault = (cause: Cause.Cause<unknown>) => {
-          runFork(logFault(requestId, cause))
+        const fault = (error: unknown) => {
+          const known = errorAnswer(error)
+          if (known !== undefined) return answer(known)
+          // The client closed the request: logged as proxies do (499), nobody to answer.
+          if (error instanceof Gone) return access(499)
+          runFork(logFault(requestId, error instanceof Defect ? error.cause : Cause.die(error)))
           answer({ status: 500, body: INTERNAL_ERROR })
         }
+        const broken = (error: unknown) => {
+          // Writing the answer itself failed: logged, and the connection closed rather than the
+          // rejection left unhandled (which would stop the process).
+          runFork(logFault(requestId, Cause.die(error)))
+          response.destroy()
+        }
         const peer = request.socket.remoteAddress
-        const lane: LaneRequest = {
+        const lane: LaneRequest<R> = {
           headers: request.headers,
           client: Effect.sync(() => {
             const forwarded = request.headers["x-forwarded-for"]
@@ -211,29 +256,21 @@ export const makeLanes = (): Lanes => {
               () => "desconocida"
             )
           }),
-          body: readBody(request),
+          body: () => readBody(request),
+          run,
           requestId,
           onAnswered: (listener) => {
             answered = listener
           }
         }
-        runFork(Effect.suspend(() => handler(lane))).addObserver((exit) => {
-          try {
-            if (Exit.isSuccess(exit)) return answer(exit.value)
-            const failure = Cause.failureOption(exit.cause)
-            if (Option.isSome(failure)) {
-              // The client closed the request: logged as proxies do (499), nobody to answer.
-              if (failure.value instanceof Gone) return access(499)
-              const known = errorAnswer(failure.value)
-              if (known !== undefined) return answer(known)
-            }
-            fault(exit.cause)
-          } catch (error) {
-            // Writing the answer itself failed: logged, and the connection closed.
-            runFork(logFault(requestId, Cause.die(error)))
-            response.destroy()
-          }
-        })
+        let handled: Promise<Answer>
+        try {
+          handled = handler(lane)
+        } catch (error) {
+          // Not expected (a handler rejects rather than throws): still SPEC's 500 and a log line.
+          handled = Promise.reject(error)
+        }
+        handled.then(answer, fault).catch(broken)
       })
     })
 

@@ -52,7 +52,7 @@ export const LinksServiceLive = Layer.effect(
     const sql = yield* PgClient.PgClient
     const settings = yield* Settings
     const settlements = yield* Settlements
-    const create = yield* CreateLink
+    const { create } = yield* CreateLink
     const columns = LINK_COLUMNS.join(", ")
 
     const view = (caller: Caller, row: LinkRow, at: Date) =>
