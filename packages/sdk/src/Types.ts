@@ -698,6 +698,11 @@ export type Evento = {
   readonly data: unknown
 }
 
+/** Pages of `GET /eventos`, and `evento` to list only the notices of that type. */
+export interface EventoListParams extends PageParams {
+  readonly evento?: string
+}
+
 /** A customer of the merchant (a payer who opted in on the payment page of a paid link). */
 export type Cliente = {
   readonly id: string

@@ -156,6 +156,10 @@ export type WebhookDeleteResult = Encoded<typeof ApiWebhooks.WebhookDeleted>
 export type WebhookDelivery = Encoded<typeof ApiWebhooks.WebhookDelivery>
 /** A notice as `GET /eventos` lists it (the webhook envelope, `data` untyped). */
 export type Evento = Encoded<typeof ApiEventos.Evento>
+/** Pages of `GET /eventos`, and `evento` to list only the notices of that type. */
+export interface EventoListParams extends PageParams {
+  readonly evento?: string
+}
 
 /** A customer of the merchant (a payer who opted in on the payment page of a paid link). */
 export type Cliente = Encoded<typeof ApiClientes.Cliente>
