@@ -1,6 +1,6 @@
-/** Links: the list (filters in the address, paged), creating one (QR and WhatsApp), its detail, cancelling. */
+/** Links: the list (filters in the address, loaded as it scrolls, windowed), creating one (QR and WhatsApp), its detail, cancelling. */
 import type { Link as LinkData } from "@switch/sdk"
-import { type FormEvent, useEffect, useState } from "react"
+import { type FormEvent, useCallback, useEffect, useRef, useState } from "react"
 import { errorText, sw } from "../api.js"
 import { Title, useSesion } from "../context.js"
 import { bolivares, fechaHora, parseBolivares } from "../format.js"
@@ -10,49 +10,77 @@ import {
   type Estado,
   fromSearch,
   type LinkFilters,
-  PAGE_SIZE,
   toListParams,
   toSearch
 } from "../linkFilters.js"
 import { Link, navigate } from "../router.js"
+import { VirtualTable } from "../VirtualTable.js"
 
 const EstadoChip = ({ estado }: { readonly estado: string }) => (
   <span className={`estado estado-${estado}`}>{ESTADO_LABEL[estado as Estado] ?? estado}</span>
 )
 
+/** Links are loaded this many at a time, as the windowed list scrolls near the last one. */
+const CHUNK = 100
+
 export const Links = ({ search }: { readonly search: string }) => {
+  const { sesion } = useSesion()
   const filters = fromSearch(search)
   const [draft, setDraft] = useState<LinkFilters>(filters)
   const [rows, setRows] = useState<ReadonlyArray<LinkData> | null>(null)
+  const [done, setDone] = useState(false)
   const [error, setError] = useState<string | null>(null)
-  const key = toSearch(filters)
+  const loading = useRef(false)
+  const generation = useRef(0)
+  const key = toSearch({ ...filters, pagina: 1 })
+
+  const loadFrom = useCallback(async (query: string, offset: number, gen: number) => {
+    if (loading.current) return
+    loading.current = true
+    try {
+      const page = await sw.links.list({
+        ...toListParams({ ...fromSearch(query), pagina: 1 }),
+        limit: CHUNK,
+        offset
+      })
+      if (gen !== generation.current) return
+      setRows((old) => [...(offset === 0 ? [] : (old ?? [])), ...page])
+      setDone(page.length < CHUNK)
+    } catch (e) {
+      if (gen === generation.current) setError(errorText(e))
+    } finally {
+      loading.current = false
+    }
+  }, [])
 
   useEffect(() => {
-    const current = fromSearch(key)
-    setDraft(current)
+    generation.current += 1
+    setDraft(fromSearch(key))
     setRows(null)
+    setDone(false)
     setError(null)
-    sw.links.list(toListParams(current)).then(
-      (page) => setRows(page),
-      (e) => setError(errorText(e))
-    )
-  }, [key])
+    loading.current = false
+    void loadFrom(key, 0, generation.current)
+  }, [key, loadFrom])
+
+  const more = useCallback(() => {
+    if (!done && rows !== null && error === null) void loadFrom(key, rows.length, generation.current)
+  }, [done, rows, error, key, loadFrom])
 
   const apply = (event: FormEvent) => {
     event.preventDefault()
     navigate(`/links${toSearch({ ...draft, pagina: 1 })}`)
   }
-  const page = (pagina: number) => navigate(`/links${toSearch({ ...filters, pagina })}`)
-  const shown = rows?.slice(0, PAGE_SIZE) ?? []
-  const more = (rows?.length ?? 0) > PAGE_SIZE
 
   return (
     <section>
       <div className="titulo-con-accion">
         <Title>Links</Title>
-        <Link to="/links/nuevo" className="boton">
-          Crear link
-        </Link>
+        {sesion.usuario.rol === "lectura" ? null : (
+          <Link to="/links/nuevo" className="boton">
+            Crear link
+          </Link>
+        )}
       </div>
       <form className="filtros" onSubmit={apply} aria-label="Filtrar links">
         <div className="campo">
@@ -121,23 +149,25 @@ export const Links = ({ search }: { readonly search: string }) => {
         </p>
       )}
       {rows === null ? (
-        <p role="status">Cargando…</p>
-      ) : shown.length === 0 ? (
+        error === null ? (
+          <p role="status">Cargando…</p>
+        ) : null
+      ) : rows.length === 0 ? (
         <p>No hay links con estos filtros.</p>
       ) : (
-        <table className="tabla">
-          <caption className="oculto">Links, del más reciente al más antiguo</caption>
-          <thead>
-            <tr>
-              <th scope="col">Concepto</th>
-              <th scope="col">Monto</th>
-              <th scope="col">Estado</th>
-              <th scope="col">Creado</th>
-            </tr>
-          </thead>
-          <tbody>
-            {shown.map((link) => (
-              <tr key={link.id}>
+        <>
+          <p className="nota">
+            {rows.length} link{rows.length === 1 ? "" : "s"}
+            {done ? "" : " cargados; bajando se cargan más"}.
+          </p>
+          <VirtualTable
+            caption="Links, del más reciente al más antiguo"
+            columns={["Concepto", "Monto", "Estado", "Creado"]}
+            rows={rows}
+            rowKey={(link) => link.id}
+            onNearEnd={more}
+            cells={(link) => (
+              <>
                 <td data-titulo="Concepto">
                   <Link to={`/links/${link.id}`}>{link.concepto ?? "Sin concepto"}</Link>
                 </td>
@@ -146,30 +176,11 @@ export const Links = ({ search }: { readonly search: string }) => {
                   <EstadoChip estado={link.estado} />
                 </td>
                 <td data-titulo="Creado">{fechaHora(link.created_at)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+              </>
+            )}
+          />
+        </>
       )}
-      <nav className="paginas" aria-label="Páginas">
-        <button
-          type="button"
-          className="secundario"
-          disabled={filters.pagina <= 1}
-          onClick={() => page(filters.pagina - 1)}
-        >
-          Anterior
-        </button>
-        <span>Página {filters.pagina}</span>
-        <button
-          type="button"
-          className="secundario"
-          disabled={!more}
-          onClick={() => page(filters.pagina + 1)}
-        >
-          Siguiente
-        </button>
-      </nav>
     </section>
   )
 }
