@@ -15,6 +15,9 @@ import {
 } from "../linkFilters.js"
 import { Link, navigate } from "../router.js"
 import { VirtualTable } from "../VirtualTable.js"
+import { vencimiento } from "../vencimiento.js"
+import { LinkTimeline } from "./LinkTimeline.js"
+import { type Fila, MetadataRows, metadataDe } from "./MetadataRows.js"
 
 const EstadoChip = ({ estado }: { readonly estado: string }) => (
   <span className={`estado estado-${estado}`}>{ESTADO_LABEL[estado as Estado] ?? estado}</span>
@@ -189,8 +192,13 @@ export const LinkNuevo = () => {
   const [monto, setMonto] = useState("")
   const [concepto, setConcepto] = useState("")
   const [horas, setHoras] = useState("24")
+  const [exacta, setExacta] = useState("")
+  const [alPagar, setAlPagar] = useState("")
+  const [sinPagar, setSinPagar] = useState("")
+  const [filas, setFilas] = useState<ReadonlyArray<Fila>>([])
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
+  const { sesion } = useSesion()
   const submit = async (event: FormEvent) => {
     event.preventDefault()
     const amount = parseBolivares(monto)
@@ -198,10 +206,27 @@ export const LinkNuevo = () => {
       setError("Escribe un monto en bolívares, por ejemplo 1.234,56.")
       return
     }
+    const vence = vencimiento(horas, exacta)
+    if (typeof vence === "string") {
+      setError(vence)
+      return
+    }
+    const metadata = metadataDe(filas)
+    if (typeof metadata === "string") {
+      setError(metadata)
+      return
+    }
     setBusy(true)
     setError(null)
     try {
-      const link = await sw.links.create({ monto: amount, concepto, expira_horas: Number(horas) })
+      const link = await sw.links.create({
+        monto: amount,
+        concepto,
+        ...vence,
+        ...(alPagar.trim() === "" ? {} : { success_url: alPagar.trim() }),
+        ...(sinPagar.trim() === "" ? {} : { failure_url: sinPagar.trim() }),
+        ...(Object.keys(metadata).length === 0 ? {} : { metadata })
+      })
       navigate(`/links/${link.id}`)
     } catch (e) {
       setError(errorText(e))
@@ -209,6 +234,13 @@ export const LinkNuevo = () => {
       setBusy(false)
     }
   }
+  if (sesion.usuario.rol === "lectura")
+    return (
+      <section>
+        <Title>Crear link</Title>
+        <p>Tu usuario es de solo lectura: no crea links.</p>
+      </section>
+    )
   return (
     <section className="tarjeta angosta">
       <Title>Crear link</Title>
@@ -241,8 +273,46 @@ export const LinkNuevo = () => {
             <option value="24">24 horas</option>
             <option value="72">3 días</option>
             <option value="168">7 días</option>
+            <option value="exacta">En una fecha y hora exactas</option>
           </select>
         </div>
+        {horas !== "exacta" ? null : (
+          <div className="campo">
+            <label htmlFor="vence-exacta">Fecha y hora de vencimiento (hora de Caracas)</label>
+            <input
+              id="vence-exacta"
+              type="datetime-local"
+              required
+              value={exacta}
+              onChange={(e) => setExacta(e.target.value)}
+            />
+          </div>
+        )}
+        <div className="campo">
+          <label htmlFor="url-pagado">Al pagar, volver a (https, opcional)</label>
+          <input
+            id="url-pagado"
+            type="url"
+            pattern="https://.*"
+            maxLength={400}
+            placeholder="https://mitienda.com/gracias"
+            value={alPagar}
+            onChange={(e) => setAlPagar(e.target.value)}
+          />
+        </div>
+        <div className="campo">
+          <label htmlFor="url-no-pagado">Si no paga, volver a (https, opcional)</label>
+          <input
+            id="url-no-pagado"
+            type="url"
+            pattern="https://.*"
+            maxLength={400}
+            placeholder="https://mitienda.com/carrito"
+            value={sinPagar}
+            onChange={(e) => setSinPagar(e.target.value)}
+          />
+        </div>
+        <MetadataRows filas={filas} onChange={setFilas} />
         {error === null ? null : (
           <p role="alert" className="error">
             {error}
@@ -261,6 +331,7 @@ export const LinkDetalle = ({ id }: { readonly id: string }) => {
   const [link, setLink] = useState<LinkData | null>(null)
   const [error, setError] = useState<string | null>(null)
   const [aviso, setAviso] = useState<string | null>(null)
+  const [version, setVersion] = useState(0)
   useEffect(() => {
     sw.links.get(id).then(setLink, (e) => setError(errorText(e)))
   }, [id])
@@ -270,6 +341,7 @@ export const LinkDetalle = ({ id }: { readonly id: string }) => {
     try {
       await sw.links.cancel(id)
       setLink(await sw.links.get(id))
+      setVersion((v) => v + 1)
       setAviso("El link fue cancelado.")
     } catch (e) {
       setError(errorText(e))
@@ -330,6 +402,26 @@ export const LinkDetalle = ({ id }: { readonly id: string }) => {
               <dt>Modo</dt>
               <dd>{link.mode === "test" ? "Prueba" : "Live"}</dd>
             </div>
+            {link.success_url === null ? null : (
+              <div>
+                <dt>Al pagar vuelve a</dt>
+                <dd className="url">{link.success_url}</dd>
+              </div>
+            )}
+            {link.failure_url === null ? null : (
+              <div>
+                <dt>Si no paga vuelve a</dt>
+                <dd className="url">{link.failure_url}</dd>
+              </div>
+            )}
+            {Object.entries(link.metadata ?? {}).map(([clave, valor]) => (
+              <div key={`m-${clave}`}>
+                <dt>
+                  <code>{clave}</code>
+                </dt>
+                <dd>{String(valor)}</dd>
+              </div>
+            ))}
             <div>
               <dt>Dirección</dt>
               <dd>
@@ -361,6 +453,7 @@ export const LinkDetalle = ({ id }: { readonly id: string }) => {
           </div>
         </div>
       )}
+      {link === null ? null : <LinkTimeline id={link.id} version={version} />}
     </section>
   )
 }
