@@ -171,7 +171,7 @@ const Entregas = ({ id }: { readonly id: string }) => {
               <th scope="col">Estado</th>
               <th scope="col">Intentos</th>
               <th scope="col">Próximo intento</th>
-              <th scope="col">Error</th>
+              <th scope="col">Respuesta</th>
               <th scope="col">Creada</th>
               <th scope="col">Acción</th>
             </tr>
@@ -189,7 +189,7 @@ const Entregas = ({ id }: { readonly id: string }) => {
                 <td data-titulo="Próximo intento">
                   {entrega.proximo_intento === null ? "—" : fechaHora(entrega.proximo_intento)}
                 </td>
-                <td data-titulo="Error">
+                <td data-titulo="Respuesta">
                   {entrega.error === null
                     ? entrega.codigo_http === null
                       ? "—"
