@@ -49,7 +49,7 @@ export const SESSION_COOKIE = "switch_sesion"
 export const SESSION_DESCRIPTION =
   "Sesión del panel (cookie HttpOnly de `POST /switch/v1/sesion`). Cada POST, PUT, PATCH o DELETE " +
   "lleva además el encabezado `x-csrf-token` con el `csrf_token` de la sesión. El modo es el de la " +
-  "sesión; el rol `cajero` no usa llaves, webhooks ni reintegros y `lectura` solo consulta."
+  "sesión; el rol `cajero` no usa llaves, webhooks, su registro de avisos ni reintegros y `lectura` solo consulta."
 export const sessionCookie = HttpApiSecurity.apiKey({ key: SESSION_COOKIE, in: "cookie" })
 export const CSRF_HEADER = "x-csrf-token"
 

@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto"
 import Pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { call, startServer, type TestServer } from "../../test/harness.js"
+import { call, OWN_ACCOUNT, startServer, type TestServer } from "../../test/harness.js"
 import { type Receiver, startReceiver } from "../../test/webhooksReceiver.js"
 
 let server: TestServer
@@ -123,6 +123,41 @@ describe("a link's history", () => {
     // A portal session reads the same history.
     const bySession = await call(server.url, "GET", `/switch/v1/links/${link.body.id}/historial`, { headers })
     expect(bySession.body).toEqual({ link_id: link.body.id, entradas })
+  })
+
+  it("shows the settlement a merchant with immediate settlement gets: the credited net and both notices", async () => {
+    const { key } = await merchant()
+    const codigo = key.split(":")[0]
+    const settle = await call(server.url, "PATCH", `/admin/v1/comercios/${codigo}`, {
+      headers: { "x-admin-token": "admin-de-prueba" },
+      body: { liquidacion_inmediata: true, comision_pct: 2.5, cuenta_liquidacion: OWN_ACCOUNT }
+    })
+    expect(settle.status).toBe(200)
+    const link = await call(server.url, "POST", "/switch/v1/links", {
+      key,
+      body: { monto: 200, concepto: "Neto" }
+    })
+    await call(server.url, "POST", `/switch/v1/links/${link.body.id}/simular`, {
+      key,
+      body: { resultado: "pagado" }
+    })
+    const { entradas } = (await historial(key, link.body.id)).body
+    expect(entradas.map((e: { tipo: string }) => e.tipo).sort()).toEqual(
+      ["acreditado", "aviso", "aviso", "creado", "pagado"].sort()
+    )
+    // 200 − 2.5 % = 195, from the settlement transaction.
+    expect(entradas.find((e: { tipo: string }) => e.tipo === "acreditado")).toMatchObject({
+      estado: "LIQUIDADA",
+      monto: 195
+    })
+    expect(
+      entradas
+        .filter((e: { tipo: string }) => e.tipo === "aviso")
+        .map((e: { evento: string }) => e.evento)
+        .sort()
+    ).toEqual(["link.acreditado", "link.pagado"])
+    // No webhook: each notice shows it went nowhere.
+    for (const e of entradas) expect(e.entregas).toEqual([])
   })
 
   it("is 404 for another merchant's link, for a malformed id, and in the other mode", async () => {
