@@ -334,6 +334,7 @@ describe("roles, webhooks and a link's history in the portal", () => {
       await page.goto(`${stack.url}/panel/desarrolladores/eventos`)
       await screen(page, "Registro de avisos", "eventos-1280")
       await page.getByLabel("Tipo de aviso").selectOption("link.pagado")
+      await page.getByRole("button", { name: "Filtrar" }).click()
       await page.waitForURL(/\/panel\/desarrolladores\/eventos\?evento=link\.pagado$/)
       await expect.poll(() => page.locator("tbody tr[data-fila]").count()).toBe(1)
       await page.getByRole("button", { name: /^Reenviar/ }).click()

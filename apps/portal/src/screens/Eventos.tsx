@@ -37,6 +37,7 @@ export const Eventos = ({ search }: { readonly search: string }) => {
   const { sesion } = useSesion()
   const tipo = new URLSearchParams(search).get("evento") ?? ""
   const valid = (TIPOS as ReadonlyArray<string>).includes(tipo) ? tipo : ""
+  const [draft, setDraft] = useState(valid)
   const [rows, setRows] = useState<ReadonlyArray<SwitchEvent> | null>(null)
   const [done, setDone] = useState(false)
   const [error, setError] = useState<string | null>(null)
@@ -65,6 +66,10 @@ export const Eventos = ({ search }: { readonly search: string }) => {
     },
     [valid]
   )
+
+  useEffect(() => {
+    setDraft(valid)
+  }, [valid])
 
   useEffect(() => {
     generation.current += 1
@@ -111,16 +116,17 @@ export const Eventos = ({ search }: { readonly search: string }) => {
       <p className="nota">
         Los avisos del modo {sesion.mode === "test" ? "prueba" : "live"}, del más reciente al más antiguo.
       </p>
-      <div className="filtros">
+      <form
+        className="filtros"
+        aria-label="Filtrar avisos"
+        onSubmit={(event) => {
+          event.preventDefault()
+          navigate(`/desarrolladores/eventos${draft === "" ? "" : `?evento=${draft}`}`)
+        }}
+      >
         <div className="campo">
           <label htmlFor="f-tipo">Tipo de aviso</label>
-          <select
-            id="f-tipo"
-            value={valid}
-            onChange={(e) =>
-              navigate(`/desarrolladores/eventos${e.target.value === "" ? "" : `?evento=${e.target.value}`}`)
-            }
-          >
+          <select id="f-tipo" value={draft} onChange={(e) => setDraft(e.target.value)}>
             <option value="">Todos</option>
             {TIPOS.map((t) => (
               <option key={t} value={t}>
@@ -129,7 +135,8 @@ export const Eventos = ({ search }: { readonly search: string }) => {
             ))}
           </select>
         </div>
-      </div>
+        <button type="submit">Filtrar</button>
+      </form>
       <p role="status" className="aviso">
         {aviso ?? ""}
       </p>
