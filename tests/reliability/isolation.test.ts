@@ -137,6 +137,7 @@ const OBJECT_ROUTES: Record<string, ObjectRoute> = {
     path: (id) => `/switch/v1/links/${id}/simular`,
     body: () => ({ resultado: "pagado" })
   },
+  "GET /switch/v1/links/{id}/historial": { ...link, path: (id) => `/switch/v1/links/${id}/historial` },
   "GET /switch/v1/lotes/{id}": { ...lote, path: (id) => `/switch/v1/lotes/${id}` },
   "POST /switch/v1/lotes/{id}/cancelar": { ...lote, path: (id) => `/switch/v1/lotes/${id}/cancelar` },
   "GET /switch/v1/webhooks/{id}": { ...webhook, path: (id) => `/switch/v1/webhooks/${id}` },

@@ -5,9 +5,11 @@ import { errorText, onSessionLost, sw } from "./api.js"
 import { Session, Title, useSesion } from "./context.js"
 import { Link, navigate, useLocation } from "./router.js"
 import { Desarrolladores } from "./screens/Desarrolladores.js"
+import { Eventos } from "./screens/Eventos.js"
 import { Ingresar, Registro } from "./screens/Ingreso.js"
 import { Inicio } from "./screens/Inicio.js"
 import { LinkDetalle, LinkNuevo, Links } from "./screens/Links.js"
+import { WebhookDetalle } from "./screens/WebhookDetalle.js"
 
 const PUBLIC = new Set(["/ingresar", "/registro"])
 
@@ -57,6 +59,9 @@ const NAV: ReadonlyArray<readonly [string, string]> = [
   ["/desarrolladores", "Desarrolladores"]
 ]
 
+/** Keys, webhooks and notices are the owner's: the other roles do not see their section. */
+const visibleFor = (rol: string, to: string) => to !== "/desarrolladores" || rol === "propietario"
+
 const Shell = ({ path, search }: { readonly path: string; readonly search: string }) => {
   const { sesion, setSesion } = useSesion()
   const salir = async () => {
@@ -73,6 +78,9 @@ const Shell = ({ path, search }: { readonly path: string; readonly search: strin
   else if (path === "/links") screen = <Links search={search} />
   else if (path === "/links/nuevo") screen = <LinkNuevo />
   else if (path.startsWith("/links/")) screen = <LinkDetalle id={decodeURIComponent(path.slice(7))} />
+  else if (path === "/desarrolladores/eventos") screen = <Eventos search={search} />
+  else if (path.startsWith("/desarrolladores/webhooks/"))
+    screen = <WebhookDetalle id={decodeURIComponent(path.slice(26))} />
   else if (path === "/desarrolladores")
     screen =
       sesion.usuario.rol === "propietario" ? (
@@ -107,7 +115,7 @@ const Shell = ({ path, search }: { readonly path: string; readonly search: strin
           </div>
           <nav aria-label="Secciones">
             <ul>
-              {NAV.map(([to, label]) => (
+              {NAV.filter(([to]) => visibleFor(sesion.usuario.rol, to)).map(([to, label]) => (
                 <li key={to}>
                   <Link to={to} aria-current={active(to) ? "page" : undefined}>
                     {label}

@@ -18,6 +18,7 @@ import { EventosApiLive } from "./eventos/EventosApi.js"
 import { EventosServiceLive } from "./eventos/EventosService.js"
 import { FlowsApiLive, FlowsSetupApiLive } from "./flows/FlowsApi.js"
 import { FlowsServiceLive } from "./flows/FlowsService.js"
+import { HistorialApiLive } from "./historial/HistorialApi.js"
 import { ApiErrorsLive } from "./http/ApiErrors.js"
 import { AuthenticationLive } from "./http/Auth.js"
 import { behindProxies, trustList } from "./http/ClientAddress.js"
@@ -67,7 +68,8 @@ const GroupsLive = Layer.mergeAll(
   FlowsApiLive,
   LogsApiLive,
   SesionPublicApiLive,
-  SesionApiLive
+  SesionApiLive,
+  HistorialApiLive
 )
 
 export const ApiLive = HttpApiBuilder.api(SwitchApi).pipe(

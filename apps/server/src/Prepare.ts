@@ -6,6 +6,7 @@
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { type ServerSettings, Settings } from "./Config.js"
 import { KeyCacheUnlistened } from "./http/KeyCache.js"
+import { seedDemoUser } from "./merchants/DemoUser.js"
 import { MerchantsService, MerchantsServiceLive } from "./merchants/MerchantsService.js"
 import { sealLegacy } from "./platform/SealLegacy.js"
 import { SqlLive } from "./platform/Sql.js"
@@ -17,8 +18,17 @@ import { SqlLive } from "./platform/Sql.js"
 export const prepare = async (
   url: string,
   settings: ServerSettings,
-  options: { readonly seed: boolean; readonly prepared?: boolean }
-): Promise<{ codigo: string; key: string } | null> => {
+  options: {
+    readonly seed: boolean
+    readonly prepared?: boolean
+    /** Development only: the demo merchant's owner in the portal (merchants/DemoUser.ts). */
+    readonly demoUser?: boolean
+  }
+): Promise<{
+  codigo: string
+  key: string
+  usuario?: { readonly email: string; readonly password: string } | null
+} | null> => {
   const runtime = ManagedRuntime.make(
     MerchantsServiceLive.pipe(
       Layer.provide(KeyCacheUnlistened),
@@ -30,7 +40,15 @@ export const prepare = async (
     return await runtime.runPromise(
       Effect.zipRight(
         sealLegacy,
-        options.seed ? Effect.flatMap(MerchantsService, (m) => m.seedDemo) : Effect.succeed(null)
+        options.seed
+          ? Effect.flatMap(MerchantsService, (m) => m.seedDemo).pipe(
+              Effect.flatMap((demo) =>
+                options.demoUser === true
+                  ? Effect.map(seedDemoUser, (usuario) => ({ ...demo, usuario }))
+                  : Effect.succeed(demo)
+              )
+            )
+          : Effect.succeed(null)
       )
     )
   } finally {

@@ -131,7 +131,11 @@ const primary = Effect.gen(function* () {
   const settings = fromEnv(env, secret, port, environment)
   const { url, pg } = yield* database
   const demo = yield* Effect.promise(() =>
-    prepare(url, settings, { seed: true, prepared: env.SWITCH_PG_PREPARAR !== "0" })
+    prepare(url, settings, {
+      seed: true,
+      prepared: env.SWITCH_PG_PREPARAR !== "0",
+      demoUser: environment === "development"
+    })
   )
   yield* Effect.sync(() => {
     console.log("")
@@ -145,6 +149,8 @@ const primary = Effect.gen(function* () {
     console.log(`OpenAPI          ${settings.baseUrl}/openapi.json`)
     console.log(`Comercio demo    ${demo?.codigo}`)
     console.log(`Llave de prueba  x-switch-key: ${demo?.codigo}:${demo?.key}`)
+    if (demo?.usuario)
+      console.log(`Panel demo       ${demo.usuario.email} / ${demo.usuario.password}  (solo en desarrollo)`)
     console.log(`Postgres         ${pg === null ? "DATABASE_URL" : `embebido en ${pg.dir}`}`)
     console.log("")
   })

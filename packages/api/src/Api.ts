@@ -7,6 +7,7 @@ import { InternalError } from "./Errors.js"
 import { EventosGroup } from "./Eventos.js"
 import { withExamples } from "./Examples.js"
 import { FlowsGroup, FlowsSetupGroup } from "./Flows.js"
+import { HistorialGroup } from "./Historial.js"
 import { LinksGroup } from "./Links.js"
 import { LogsGroup } from "./Logs.js"
 import { LotesGroup } from "./Lotes.js"
@@ -35,6 +36,7 @@ export class SwitchApi extends HttpApi.make("switch")
   .add(LogsGroup)
   .add(SesionPublicGroup)
   .add(SesionGroup)
+  .add(HistorialGroup)
   .addError(InternalError)
   .annotate(OpenApi.Title, "Switch API")
   .annotate(OpenApi.Version, VERSION)

@@ -21,11 +21,21 @@ export class EventosGroup extends HttpApiGroup.make("eventos")
   .add(
     HttpApiEndpoint.get("list", "/switch/v1/eventos")
       .setUrlParams(
-        Schema.Struct({ limit: Schema.optional(Schema.String), offset: Schema.optional(Schema.String) })
+        Schema.Struct({
+          limit: Schema.optional(Schema.String),
+          offset: Schema.optional(Schema.String),
+          evento: Schema.optional(Schema.String).annotations({
+            description: "Solo los avisos de este tipo (`link.pagado`, `link.acreditado`, ...)"
+          })
+        })
       )
       .addSuccess(Schema.Array(Evento))
       .addError(ValidationError)
       .annotate(OpenApi.Summary, "Avisos del comercio en el modo de la llave, los más recientes primero")
+      .annotate(
+        OpenApi.Description,
+        "Paginado con `limit` (1 a 200, 50 por omisión) y `offset`; `evento` filtra por tipo de aviso (`400` si no es uno de los de SPEC)."
+      )
   )
   .add(
     HttpApiEndpoint.get("stream", "/switch/v1/eventos/stream")

@@ -697,6 +697,77 @@ export const operationExamples: Readonly<Record<string, OperationExamples>> = {
       id: "06a419e5-53c3-4dc1-b20e-ea1968778b5a"
     }
   },
+  "historial.link": {
+    params: {
+      id: "41a95a5c-1c5b-4e85-a2a8-06d5747cdccf"
+    },
+    response: {
+      link_id: "41a95a5c-1c5b-4e85-a2a8-06d5747cdccf",
+      entradas: [
+        {
+          tipo: "creado",
+          fecha: "2026-11-25T17:58:04.863Z",
+          estado: "pendiente",
+          detalle: null,
+          monto: null,
+          evento_id: null,
+          evento: null,
+          entregas: []
+        },
+        {
+          tipo: "intento",
+          fecha: "2026-11-25T18:02:11.402Z",
+          estado: "RECHAZADA",
+          detalle: "Fondos insuficientes",
+          monto: null,
+          evento_id: null,
+          evento: null,
+          entregas: []
+        },
+        {
+          tipo: "pagado",
+          fecha: "2026-11-25T18:03:40.118Z",
+          estado: "pagado",
+          detalle: null,
+          monto: null,
+          evento_id: null,
+          evento: null,
+          entregas: []
+        },
+        {
+          tipo: "aviso",
+          fecha: "2026-11-25T18:03:40.118Z",
+          estado: null,
+          detalle: null,
+          monto: null,
+          evento_id: "evt_69a0c9b4-fa95-4f47-807a-1d6907506714",
+          evento: "link.pagado",
+          entregas: [
+            {
+              id: "5b7c2e1a-9d3f-4a61-8c0e-2f4b6d8a1c3e",
+              webhook_id: "06a419e5-53c3-4dc1-b20e-ea1968778b5a",
+              url: "https://panaderia.com.ve/webhooks/switch",
+              estado: "entregado",
+              intentos: 1,
+              proximo_intento: null,
+              codigo_http: 200,
+              error: null
+            }
+          ]
+        },
+        {
+          tipo: "acreditado",
+          fecha: "2026-11-25T18:03:40.131Z",
+          estado: null,
+          detalle: null,
+          monto: 147.49,
+          evento_id: null,
+          evento: null,
+          entregas: []
+        }
+      ]
+    }
+  },
   "eventos.list": {
     response: [
       {

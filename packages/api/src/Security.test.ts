@@ -28,6 +28,8 @@ describe("who may call with a portal session", () => {
       "/switch/v1/llaves/x/revocar",
       "/switch/v1/webhooks",
       "/switch/v1/webhooks/x/probar",
+      "/switch/v1/eventos",
+      "/switch/v1/eventos/evt_x/reenviar",
       "/switch/v1/logs"
     ])
       for (const method of ["GET", "POST"])

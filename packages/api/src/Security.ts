@@ -49,7 +49,7 @@ export const SESSION_COOKIE = "switch_sesion"
 export const SESSION_DESCRIPTION =
   "Sesión del panel (cookie HttpOnly de `POST /switch/v1/sesion`). Cada POST, PUT, PATCH o DELETE " +
   "lleva además el encabezado `x-csrf-token` con el `csrf_token` de la sesión. El modo es el de la " +
-  "sesión; el rol `cajero` no usa llaves, webhooks ni reintegros y `lectura` solo consulta."
+  "sesión; el rol `cajero` no usa llaves, webhooks, su registro de avisos ni reintegros y `lectura` solo consulta."
 export const sessionCookie = HttpApiSecurity.apiKey({ key: SESSION_COOKIE, in: "cookie" })
 export const CSRF_HEADER = "x-csrf-token"
 
@@ -66,8 +66,8 @@ export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("Aut
 /** Routes only a key reaches (the direct API, refunds and reversals, the Flows setup): a session is `403 solo_llave`. */
 const KEY_ONLY =
   /^\/switch\/v1\/(cobrar|pagar|dispersiones|consultar|reintegro|reverso|flow|flows\/definicion)(\/|$)/
-/** What a `cajero` may not reach, in any method: keys, webhooks and the request log. */
-const OWNER_ONLY = /^\/switch\/v1\/(llaves|webhooks|logs)(\/|$)/
+/** What a `cajero` may not reach, in any method: keys, webhooks, their notices and the request log. */
+const OWNER_ONLY = /^\/switch\/v1\/(llaves|webhooks|eventos|logs)(\/|$)/
 /** The session's own routes, which every role may call. */
 const SESSION_ROUTES = /^\/switch\/v1\/sesion(\/|$)/
 const SAFE = new Set(["GET", "HEAD", "OPTIONS"])

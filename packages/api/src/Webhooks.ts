@@ -150,7 +150,7 @@ export class WebhooksGroup extends HttpApiGroup.make("webhooks")
       .annotate(OpenApi.Summary, "Reenviar un aviso pasado a los webhooks activos que reciben su evento")
       .annotate(
         OpenApi.Description,
-        "Para cada webhook activo suscrito al evento: crea la entrega si no existía o, si terminó (entregada, fallida o cancelada), hace un intento más ahora con las mismas firmas. Una entrega aún pendiente sigue su calendario. `404` si el aviso no es del comercio y modo de la llave."
+        "Para cada webhook activo suscrito al evento: crea la entrega si no existía o, si terminó (entregada, fallida o cancelada), hace un intento más ahora con las mismas firmas. Una entrega aún pendiente sigue su calendario. Un aviso `webhook.test` (de `probar`) se intenta una vez más ahora, si su entrega terminó. `404` si el aviso no es del comercio y modo de la llave."
       )
   )
   .middleware(Authentication) {}

@@ -44,6 +44,30 @@ export type Link = {
   readonly idempotent_replay?: boolean | undefined
 }
 
+/** `GET /links/{id}/historial`: made, payment attempts, paid, credited, and the notices with their deliveries. */
+export type LinkHistorial = {
+  readonly link_id: string
+  readonly entradas: readonly {
+    readonly monto: number | null
+    readonly estado: string | null
+    readonly tipo: "pagado" | "expirado" | "creado" | "intento" | "acreditado" | "aviso"
+    readonly fecha: string
+    readonly detalle: string | null
+    readonly evento_id: string | null
+    readonly evento: string | null
+    readonly entregas: readonly {
+      readonly id: string
+      readonly url: string
+      readonly estado: "pendiente" | "cancelado" | "enviando" | "entregado" | "fallido"
+      readonly webhook_id: string
+      readonly intentos: number
+      readonly proximo_intento: string | null
+      readonly codigo_http: number | null
+      readonly error: string | null
+    }[]
+  }[]
+}
+
 /** `pendiente`, `cobrando`, `procesando`, `revision`, `pagado`, `expirado`, `cancelado`. */
 export type LinkEstado =
   | "pendiente"
@@ -179,12 +203,12 @@ export type Lote = {
       | "expirado"
       | "cancelado"
     readonly referencia_externa: string | null
+    readonly link_id: string
     readonly idempotency_key: string
     readonly cliente: {
       readonly nombre?: string | undefined
       readonly telefono?: string | undefined
     } | null
-    readonly link_id: string
   }[]
   readonly por_estado: {
     readonly [x: string]: number
@@ -242,12 +266,12 @@ export type LoteItem = {
   readonly concepto: string
   readonly estado: "pendiente" | "cobrando" | "procesando" | "revision" | "pagado" | "expirado" | "cancelado"
   readonly referencia_externa: string | null
+  readonly link_id: string
   readonly idempotency_key: string
   readonly cliente: {
     readonly nombre?: string | undefined
     readonly telefono?: string | undefined
   } | null
-  readonly link_id: string
 }
 
 export type LoteCancelResult = {
@@ -274,12 +298,12 @@ export type LoteCancelResult = {
         | "expirado"
         | "cancelado"
       readonly referencia_externa: string | null
+      readonly link_id: string
       readonly idempotency_key: string
       readonly cliente: {
         readonly nombre?: string | undefined
         readonly telefono?: string | undefined
       } | null
-      readonly link_id: string
     }[]
     readonly por_estado: {
       readonly [x: string]: number
@@ -334,9 +358,9 @@ export type Verificacion = {
 /** `GET /verificar/{codigo}` when the code does not exist (`valido: false`). */
 export type VerificacionNoEncontrada = {
   readonly estado: "no_encontrado"
+  readonly error: "no_encontrado"
   readonly valido: false
   readonly mensaje: string
-  readonly error: "no_encontrado"
 }
 
 export type Transaccion = {
@@ -360,8 +384,8 @@ export type ConfigView = {
   readonly comercio: string
   readonly estado: string
   readonly mode: "test" | "live"
-  readonly nombre: string
   readonly tipo: "empresa" | "personal"
+  readonly nombre: string
   readonly kyc_tier: number
   readonly comision_pct: number
   readonly comision_acordada: boolean
@@ -453,8 +477,8 @@ export type SesionCerrada = {
 
 /** An account or phone at a bank with its holder (`cobrador`, `pagador`, `ordenante`, `beneficiario`). */
 export type Instrument = {
-  readonly nombre: string
   readonly tipo: "telefono" | "cuenta"
+  readonly nombre: string
   readonly identificacion: string
   readonly valor: string
   readonly banco: string
@@ -471,6 +495,7 @@ export type Monto = {
 export type Resultado = {
   readonly id: string
   readonly estado: "ACEPTADA" | "PENDIENTE" | "LIQUIDADA" | "RECHAZADA" | "ERROR" | "DESCONOCIDA"
+  readonly intentos: number
   readonly referencia_banco: string | null
   readonly motivo_rechazo:
     | "SALDO_INSUFICIENTE"
@@ -496,7 +521,6 @@ export type Resultado = {
     | "DESCONOCIDO"
     | null
   readonly endtoend: string | null
-  readonly intentos: number
 }
 
 export type EstadoOperacion = "ACEPTADA" | "PENDIENTE" | "LIQUIDADA" | "RECHAZADA" | "ERROR" | "DESCONOCIDA"
@@ -512,8 +536,8 @@ export type CobroTokenParams = Omit<
     }
     readonly concepto: string
     readonly pagador: {
-      readonly nombre: string
       readonly tipo: "telefono" | "cuenta"
+      readonly nombre: string
       readonly identificacion: string
       readonly valor: string
       readonly banco: string
@@ -521,8 +545,8 @@ export type CobroTokenParams = Omit<
     }
     readonly idempotency_key: string
     readonly cobrador: {
-      readonly nombre: string
       readonly tipo: "telefono" | "cuenta"
+      readonly nombre: string
       readonly identificacion: string
       readonly valor: string
       readonly banco: string
@@ -547,8 +571,8 @@ export type CobroParams = Omit<
     }
     readonly concepto: string
     readonly pagador: {
-      readonly nombre: string
       readonly tipo: "telefono" | "cuenta"
+      readonly nombre: string
       readonly identificacion: string
       readonly valor: string
       readonly banco: string
@@ -556,8 +580,8 @@ export type CobroParams = Omit<
     }
     readonly idempotency_key: string
     readonly cobrador: {
-      readonly nombre: string
       readonly tipo: "telefono" | "cuenta"
+      readonly nombre: string
       readonly identificacion: string
       readonly valor: string
       readonly banco: string
@@ -584,16 +608,16 @@ export type PagoParams = Omit<
     readonly concepto: string
     readonly idempotency_key: string
     readonly ordenante: {
-      readonly nombre: string
       readonly tipo: "telefono" | "cuenta"
+      readonly nombre: string
       readonly identificacion: string
       readonly valor: string
       readonly banco: string
       readonly tipo_doc?: "V" | "E" | "J" | "P" | "G" | undefined
     }
     readonly beneficiario: {
-      readonly nombre: string
       readonly tipo: "telefono" | "cuenta"
+      readonly nombre: string
       readonly identificacion: string
       readonly valor: string
       readonly banco: string
@@ -680,13 +704,13 @@ export type WebhookDelivery = {
   readonly estado: "pendiente" | "cancelado" | "enviando" | "entregado" | "fallido"
   readonly mode: "test" | "live"
   readonly created_at: string
-  readonly error: string | null
-  readonly intentos: number
-  readonly webhook_id: string
   readonly evento_id: string
   readonly evento: string
+  readonly webhook_id: string
+  readonly intentos: number
   readonly proximo_intento: string | null
   readonly codigo_http: number | null
+  readonly error: string | null
   readonly entregado_at: string | null
 }
 
@@ -696,6 +720,11 @@ export type Evento = {
   readonly evento: string
   readonly creado_en: string
   readonly data: unknown
+}
+
+/** Pages of `GET /eventos`, and `evento` to list only the notices of that type. */
+export interface EventoListParams extends PageParams {
+  readonly evento?: string
 }
 
 /** A customer of the merchant (a payer who opted in on the payment page of a paid link). */
@@ -753,19 +782,19 @@ export type TransaccionData = {
   readonly concepto: string | null
   readonly estado: "LIQUIDADA" | "RECHAZADA"
   readonly mode: "test" | "live"
+  readonly intentos: number
   readonly operacion: "cobro" | "pago" | "reverso" | "devolucion_debito" | "devolucion" | "devolucion_retorno"
   readonly referencia_banco: string | null
   readonly motivo_rechazo: string | null
   readonly endtoend: string | null
-  readonly intentos: number
   readonly original_id?: string | undefined
 }
 
 /** Data of `webhook.test`, the portal's test notice. */
 export type WebhookTestData = {
   readonly mode: "test" | "live"
-  readonly mensaje: string
   readonly webhook_id: string
+  readonly mensaje: string
 }
 
 /**
@@ -827,6 +856,7 @@ export type SwitchEvent =
         readonly concepto: string | null
         readonly estado: "LIQUIDADA" | "RECHAZADA"
         readonly mode: "test" | "live"
+        readonly intentos: number
         readonly operacion:
           | "cobro"
           | "pago"
@@ -837,7 +867,6 @@ export type SwitchEvent =
         readonly referencia_banco: string | null
         readonly motivo_rechazo: string | null
         readonly endtoend: string | null
-        readonly intentos: number
         readonly original_id?: string | undefined
       }
     }
@@ -852,6 +881,7 @@ export type SwitchEvent =
         readonly concepto: string | null
         readonly estado: "LIQUIDADA" | "RECHAZADA"
         readonly mode: "test" | "live"
+        readonly intentos: number
         readonly operacion:
           | "cobro"
           | "pago"
@@ -862,7 +892,6 @@ export type SwitchEvent =
         readonly referencia_banco: string | null
         readonly motivo_rechazo: string | null
         readonly endtoend: string | null
-        readonly intentos: number
         readonly original_id?: string | undefined
       }
     }
@@ -877,6 +906,7 @@ export type SwitchEvent =
         readonly concepto: string | null
         readonly estado: "LIQUIDADA" | "RECHAZADA"
         readonly mode: "test" | "live"
+        readonly intentos: number
         readonly operacion:
           | "cobro"
           | "pago"
@@ -887,7 +917,6 @@ export type SwitchEvent =
         readonly referencia_banco: string | null
         readonly motivo_rechazo: string | null
         readonly endtoend: string | null
-        readonly intentos: number
         readonly original_id?: string | undefined
       }
     }
@@ -897,8 +926,8 @@ export type SwitchEvent =
       readonly creado_en: string
       readonly data: {
         readonly mode: "test" | "live"
-        readonly mensaje: string
         readonly webhook_id: string
+        readonly mensaje: string
       }
     }
 

@@ -4,6 +4,7 @@ import { type FormEvent, useCallback, useEffect, useState } from "react"
 import { errorText, sw } from "../api.js"
 import { Title, useSesion } from "../context.js"
 import { fechaHora } from "../format.js"
+import { Link } from "../router.js"
 
 const Llaves = () => {
   const { sesion } = useSesion()
@@ -170,6 +171,9 @@ const Webhooks = () => {
           {hooks.map((hook) => (
             <li key={hook.id}>
               <span className="url">{hook.url}</span> · {hook.estado}
+              <Link to={`/desarrolladores/webhooks/${hook.id}`}>
+                Editar y ver entregas <span className="oculto">{hook.url}</span>
+              </Link>
               <button type="button" className="secundario" onClick={() => probar(hook)}>
                 Probar <span className="oculto">{hook.url}</span>
               </button>
@@ -189,5 +193,8 @@ export const Desarrolladores = () => (
     <Title>Desarrolladores</Title>
     <Llaves />
     <Webhooks />
+    <p>
+      <Link to="/desarrolladores/eventos">Registro de avisos</Link> (los avisos enviados, para reenviarlos)
+    </p>
   </section>
 )

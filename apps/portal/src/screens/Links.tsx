@@ -1,6 +1,6 @@
-/** Links: the list (filters in the address, paged), creating one (QR and WhatsApp), its detail, cancelling. */
+/** Links: the list (filters in the address, loaded as it scrolls, windowed), creating one (QR and WhatsApp), its detail, cancelling. */
 import type { Link as LinkData } from "@switch/sdk"
-import { type FormEvent, useEffect, useState } from "react"
+import { type FormEvent, useCallback, useEffect, useRef, useState } from "react"
 import { errorText, sw } from "../api.js"
 import { Title, useSesion } from "../context.js"
 import { bolivares, fechaHora, parseBolivares } from "../format.js"
@@ -10,49 +10,80 @@ import {
   type Estado,
   fromSearch,
   type LinkFilters,
-  PAGE_SIZE,
   toListParams,
   toSearch
 } from "../linkFilters.js"
 import { Link, navigate } from "../router.js"
+import { VirtualTable } from "../VirtualTable.js"
+import { vencimiento } from "../vencimiento.js"
+import { LinkTimeline } from "./LinkTimeline.js"
+import { type Fila, MetadataRows, metadataDe } from "./MetadataRows.js"
 
 const EstadoChip = ({ estado }: { readonly estado: string }) => (
   <span className={`estado estado-${estado}`}>{ESTADO_LABEL[estado as Estado] ?? estado}</span>
 )
 
+/** Links are loaded this many at a time, as the windowed list scrolls near the last one. */
+const CHUNK = 100
+
 export const Links = ({ search }: { readonly search: string }) => {
+  const { sesion } = useSesion()
   const filters = fromSearch(search)
   const [draft, setDraft] = useState<LinkFilters>(filters)
   const [rows, setRows] = useState<ReadonlyArray<LinkData> | null>(null)
+  const [done, setDone] = useState(false)
   const [error, setError] = useState<string | null>(null)
-  const key = toSearch(filters)
+  const loading = useRef(false)
+  const generation = useRef(0)
+  const key = toSearch({ ...filters, pagina: 1 })
+
+  const loadFrom = useCallback(async (query: string, offset: number, gen: number) => {
+    if (loading.current) return
+    loading.current = true
+    try {
+      const page = await sw.links.list({
+        ...toListParams({ ...fromSearch(query), pagina: 1 }),
+        limit: CHUNK,
+        offset
+      })
+      if (gen !== generation.current) return
+      setRows((old) => [...(offset === 0 ? [] : (old ?? [])), ...page])
+      setDone(page.length < CHUNK)
+    } catch (e) {
+      if (gen === generation.current) setError(errorText(e))
+    } finally {
+      loading.current = false
+    }
+  }, [])
 
   useEffect(() => {
-    const current = fromSearch(key)
-    setDraft(current)
+    generation.current += 1
+    setDraft(fromSearch(key))
     setRows(null)
+    setDone(false)
     setError(null)
-    sw.links.list(toListParams(current)).then(
-      (page) => setRows(page),
-      (e) => setError(errorText(e))
-    )
-  }, [key])
+    loading.current = false
+    void loadFrom(key, 0, generation.current)
+  }, [key, loadFrom])
+
+  const more = useCallback(() => {
+    if (!done && rows !== null && error === null) void loadFrom(key, rows.length, generation.current)
+  }, [done, rows, error, key, loadFrom])
 
   const apply = (event: FormEvent) => {
     event.preventDefault()
     navigate(`/links${toSearch({ ...draft, pagina: 1 })}`)
   }
-  const page = (pagina: number) => navigate(`/links${toSearch({ ...filters, pagina })}`)
-  const shown = rows?.slice(0, PAGE_SIZE) ?? []
-  const more = (rows?.length ?? 0) > PAGE_SIZE
 
   return (
     <section>
       <div className="titulo-con-accion">
         <Title>Links</Title>
-        <Link to="/links/nuevo" className="boton">
-          Crear link
-        </Link>
+        {sesion.usuario.rol === "lectura" ? null : (
+          <Link to="/links/nuevo" className="boton">
+            Crear link
+          </Link>
+        )}
       </div>
       <form className="filtros" onSubmit={apply} aria-label="Filtrar links">
         <div className="campo">
@@ -121,23 +152,25 @@ export const Links = ({ search }: { readonly search: string }) => {
         </p>
       )}
       {rows === null ? (
-        <p role="status">Cargando…</p>
-      ) : shown.length === 0 ? (
+        error === null ? (
+          <p role="status">Cargando…</p>
+        ) : null
+      ) : rows.length === 0 ? (
         <p>No hay links con estos filtros.</p>
       ) : (
-        <table className="tabla">
-          <caption className="oculto">Links, del más reciente al más antiguo</caption>
-          <thead>
-            <tr>
-              <th scope="col">Concepto</th>
-              <th scope="col">Monto</th>
-              <th scope="col">Estado</th>
-              <th scope="col">Creado</th>
-            </tr>
-          </thead>
-          <tbody>
-            {shown.map((link) => (
-              <tr key={link.id}>
+        <>
+          <p className="nota">
+            {rows.length} link{rows.length === 1 ? "" : "s"}
+            {done ? "" : " cargados; bajando se cargan más"}.
+          </p>
+          <VirtualTable
+            caption="Links, del más reciente al más antiguo"
+            columns={["Concepto", "Monto", "Estado", "Creado"]}
+            rows={rows}
+            rowKey={(link) => link.id}
+            onNearEnd={more}
+            cells={(link) => (
+              <>
                 <td data-titulo="Concepto">
                   <Link to={`/links/${link.id}`}>{link.concepto ?? "Sin concepto"}</Link>
                 </td>
@@ -146,30 +179,11 @@ export const Links = ({ search }: { readonly search: string }) => {
                   <EstadoChip estado={link.estado} />
                 </td>
                 <td data-titulo="Creado">{fechaHora(link.created_at)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+              </>
+            )}
+          />
+        </>
       )}
-      <nav className="paginas" aria-label="Páginas">
-        <button
-          type="button"
-          className="secundario"
-          disabled={filters.pagina <= 1}
-          onClick={() => page(filters.pagina - 1)}
-        >
-          Anterior
-        </button>
-        <span>Página {filters.pagina}</span>
-        <button
-          type="button"
-          className="secundario"
-          disabled={!more}
-          onClick={() => page(filters.pagina + 1)}
-        >
-          Siguiente
-        </button>
-      </nav>
     </section>
   )
 }
@@ -178,8 +192,13 @@ export const LinkNuevo = () => {
   const [monto, setMonto] = useState("")
   const [concepto, setConcepto] = useState("")
   const [horas, setHoras] = useState("24")
+  const [exacta, setExacta] = useState("")
+  const [alPagar, setAlPagar] = useState("")
+  const [sinPagar, setSinPagar] = useState("")
+  const [filas, setFilas] = useState<ReadonlyArray<Fila>>([])
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
+  const { sesion } = useSesion()
   const submit = async (event: FormEvent) => {
     event.preventDefault()
     const amount = parseBolivares(monto)
@@ -187,10 +206,27 @@ export const LinkNuevo = () => {
       setError("Escribe un monto en bolívares, por ejemplo 1.234,56.")
       return
     }
+    const vence = vencimiento(horas, exacta)
+    if (typeof vence === "string") {
+      setError(vence)
+      return
+    }
+    const metadata = metadataDe(filas)
+    if (typeof metadata === "string") {
+      setError(metadata)
+      return
+    }
     setBusy(true)
     setError(null)
     try {
-      const link = await sw.links.create({ monto: amount, concepto, expira_horas: Number(horas) })
+      const link = await sw.links.create({
+        monto: amount,
+        concepto,
+        ...vence,
+        ...(alPagar.trim() === "" ? {} : { success_url: alPagar.trim() }),
+        ...(sinPagar.trim() === "" ? {} : { failure_url: sinPagar.trim() }),
+        ...(Object.keys(metadata).length === 0 ? {} : { metadata })
+      })
       navigate(`/links/${link.id}`)
     } catch (e) {
       setError(errorText(e))
@@ -198,6 +234,13 @@ export const LinkNuevo = () => {
       setBusy(false)
     }
   }
+  if (sesion.usuario.rol === "lectura")
+    return (
+      <section>
+        <Title>Crear link</Title>
+        <p>Tu usuario es de solo lectura: no crea links.</p>
+      </section>
+    )
   return (
     <section className="tarjeta angosta">
       <Title>Crear link</Title>
@@ -230,8 +273,46 @@ export const LinkNuevo = () => {
             <option value="24">24 horas</option>
             <option value="72">3 días</option>
             <option value="168">7 días</option>
+            <option value="exacta">En una fecha y hora exactas</option>
           </select>
         </div>
+        {horas !== "exacta" ? null : (
+          <div className="campo">
+            <label htmlFor="vence-exacta">Fecha y hora de vencimiento (hora de Caracas)</label>
+            <input
+              id="vence-exacta"
+              type="datetime-local"
+              required
+              value={exacta}
+              onChange={(e) => setExacta(e.target.value)}
+            />
+          </div>
+        )}
+        <div className="campo">
+          <label htmlFor="url-pagado">Al pagar, volver a (https, opcional)</label>
+          <input
+            id="url-pagado"
+            type="url"
+            pattern="https://.*"
+            maxLength={400}
+            placeholder="https://mitienda.com/gracias"
+            value={alPagar}
+            onChange={(e) => setAlPagar(e.target.value)}
+          />
+        </div>
+        <div className="campo">
+          <label htmlFor="url-no-pagado">Si no paga, volver a (https, opcional)</label>
+          <input
+            id="url-no-pagado"
+            type="url"
+            pattern="https://.*"
+            maxLength={400}
+            placeholder="https://mitienda.com/carrito"
+            value={sinPagar}
+            onChange={(e) => setSinPagar(e.target.value)}
+          />
+        </div>
+        <MetadataRows filas={filas} onChange={setFilas} />
         {error === null ? null : (
           <p role="alert" className="error">
             {error}
@@ -250,6 +331,7 @@ export const LinkDetalle = ({ id }: { readonly id: string }) => {
   const [link, setLink] = useState<LinkData | null>(null)
   const [error, setError] = useState<string | null>(null)
   const [aviso, setAviso] = useState<string | null>(null)
+  const [version, setVersion] = useState(0)
   useEffect(() => {
     sw.links.get(id).then(setLink, (e) => setError(errorText(e)))
   }, [id])
@@ -259,6 +341,7 @@ export const LinkDetalle = ({ id }: { readonly id: string }) => {
     try {
       await sw.links.cancel(id)
       setLink(await sw.links.get(id))
+      setVersion((v) => v + 1)
       setAviso("El link fue cancelado.")
     } catch (e) {
       setError(errorText(e))
@@ -319,6 +402,26 @@ export const LinkDetalle = ({ id }: { readonly id: string }) => {
               <dt>Modo</dt>
               <dd>{link.mode === "test" ? "Prueba" : "Live"}</dd>
             </div>
+            {link.success_url === null ? null : (
+              <div>
+                <dt>Al pagar vuelve a</dt>
+                <dd className="url">{link.success_url}</dd>
+              </div>
+            )}
+            {link.failure_url === null ? null : (
+              <div>
+                <dt>Si no paga vuelve a</dt>
+                <dd className="url">{link.failure_url}</dd>
+              </div>
+            )}
+            {Object.entries(link.metadata ?? {}).map(([clave, valor]) => (
+              <div key={`m-${clave}`}>
+                <dt>
+                  <code>{clave}</code>
+                </dt>
+                <dd>{String(valor)}</dd>
+              </div>
+            ))}
             <div>
               <dt>Dirección</dt>
               <dd>
@@ -350,6 +453,7 @@ export const LinkDetalle = ({ id }: { readonly id: string }) => {
           </div>
         </div>
       )}
+      {link === null ? null : <LinkTimeline id={link.id} version={version} />}
     </section>
   )
 }

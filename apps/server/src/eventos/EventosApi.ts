@@ -1,6 +1,6 @@
 /** HTTP handlers of the eventos group: the list and the server-sent event stream. */
 import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { CurrentCaller, SwitchApi } from "@switch/api"
+import { CurrentCaller, SwitchApi, ValidationError, Webhooks } from "@switch/api"
 import { Effect, Stream } from "effect"
 import { parsePage } from "../http/Page.js"
 import { EventosService } from "./EventosService.js"
@@ -13,7 +13,15 @@ export const EventosApiLive = HttpApiBuilder.group(SwitchApi, "eventos", (handle
         Effect.gen(function* () {
           const caller = yield* CurrentCaller
           const page = yield* parsePage(urlParams)
-          return HttpServerResponse.text(yield* eventos.list(caller, page), {
+          const evento = urlParams.evento === undefined || urlParams.evento === "" ? null : urlParams.evento
+          if (evento !== null && !(Webhooks.EventNames as ReadonlyArray<string>).includes(evento))
+            return yield* Effect.fail(
+              new ValidationError({
+                parametro: "evento",
+                detail: `evento debe ser uno de: ${Webhooks.EventNames.join(", ")}`
+              })
+            )
+          return HttpServerResponse.text(yield* eventos.list(caller, page, evento), {
             contentType: "application/json"
           })
         })

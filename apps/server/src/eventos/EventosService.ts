@@ -32,11 +32,12 @@ export const sseMessage = (row: StreamRow): string =>
 const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
 
-  /** The notices as a JSON array text, newest first. */
-  const list = (caller: Caller, page: Page) =>
+  /** The notices as a JSON array text, newest first; only those of type `evento` when given. */
+  const list = (caller: Caller, page: Page, evento: string | null = null) =>
     sql<StoredEvent>`
       select id, evento, created_at, data::text as data from eventos
       where comercio_id = ${caller.comercioId} and mode = ${caller.mode}
+        and (${evento}::text is null or evento = ${evento})
       order by seq desc
       limit ${page.limit} offset ${page.offset}`.pipe(
       Effect.map((rows) => `[${rows.map(envelope).join(",")}]`),

@@ -193,6 +193,36 @@ const make = Effect.gen(function* () {
     }).pipe(Effect.catchTag("SqlError", Effect.die))
 
   /**
+   * A `webhook.test` notice (no `eventos` row: its id is in the delivery's body) sent again by
+   * the portal: a delivery that ended is tried once more now, while the merchant watches; one
+   * still being sent is answered as it stands. Empty when the caller has no such test notice.
+   */
+  const resendTest = (caller: Caller, id: string) =>
+    Effect.gen(function* () {
+      const rows = yield* sql<{ id: string; intentos: number; estado: string }>`
+        select e.id, e.intentos, e.estado from webhook_entregas e
+        where e.webhook_id in (
+            select w.id from webhooks w
+            where w.comercio_id = ${caller.comercioId} and w.deleted_at is null and w.estado = 'activo')
+          and e.mode = ${caller.mode} and e.evento = 'webhook.test' and e.evento_id is null
+          and e.cuerpo like ${`{"id":"evt_${id}",%`}`
+      const row = rows[0]
+      if (row === undefined) return []
+      const reopened = yield* sql<{ intentos: number }>`
+        update webhook_entregas set estado = 'pendiente', proximo_intento = now(), error = null
+        where id = ${row.id} and estado in ('entregado', 'fallido', 'cancelado')
+        returning intentos`
+      if (reopened[0] !== undefined)
+        yield* runAttempt({ id: row.id, intento: reopened[0].intentos + 1 }).pipe(
+          Effect.provideService(WebhookSender, sender),
+          Effect.provideService(Settings, settings),
+          Effect.provideService(SqlClient.SqlClient, sql)
+        )
+      const after = yield* sql<DeliveryRow>`select * from webhook_entregas where id = ${row.id}`
+      return after.map(deliveryView)
+    })
+
+  /**
    * Sends a past notice of the key's mode again to every active webhook that receives its event
    * (Deliveries.resend); answers those deliveries as they stand after the request.
    */
@@ -204,8 +234,12 @@ const make = Effect.gen(function* () {
             select id, evento from eventos where id = ${id} and comercio_id = ${caller.comercioId} and mode = ${caller.mode}`
         : []
       const evento = eventos[0]
-      if (evento === undefined)
-        return yield* Effect.fail(new NotFound({ error: "not_found", detail: "El aviso no existe." }))
+      if (evento === undefined) {
+        const tests = isUuid(id) ? yield* resendTest(caller, id) : []
+        if (tests.length === 0)
+          return yield* Effect.fail(new NotFound({ error: "not_found", detail: "El aviso no existe." }))
+        return tests
+      }
       const hooks = yield* sql<{ id: string }>`
         select id from webhooks
         where comercio_id = ${caller.comercioId} and deleted_at is null and estado = 'activo'

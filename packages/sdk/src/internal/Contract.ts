@@ -12,6 +12,7 @@ import type {
   Clientes as ApiClientes,
   Eventos as ApiEventos,
   Events as ApiEvents,
+  Historial as ApiHistorial,
   Webhooks as ApiWebhooks,
   Comercios,
   Direct,
@@ -41,6 +42,8 @@ export type Mode = Encoded<typeof Links.ModeSchema>
  * of the QR code of `url` as a PNG, `{base_url}/l/<id>/qr.png`: public, immutable, cacheable.
  */
 export type Link = Encoded<typeof Links.Link>
+/** `GET /links/{id}/historial`: made, payment attempts, paid, credited, and the notices with their deliveries. */
+export type LinkHistorial = Encoded<typeof ApiHistorial.LinkHistorial>
 /** `pendiente`, `cobrando`, `procesando`, `revision`, `pagado`, `expirado`, `cancelado`. */
 export type LinkEstado = Encoded<typeof Links.LinkEstado>
 /** The `POST /links` body. `idempotency_key` is filled in when absent. */
@@ -156,6 +159,10 @@ export type WebhookDeleteResult = Encoded<typeof ApiWebhooks.WebhookDeleted>
 export type WebhookDelivery = Encoded<typeof ApiWebhooks.WebhookDelivery>
 /** A notice as `GET /eventos` lists it (the webhook envelope, `data` untyped). */
 export type Evento = Encoded<typeof ApiEventos.Evento>
+/** Pages of `GET /eventos`, and `evento` to list only the notices of that type. */
+export interface EventoListParams extends PageParams {
+  readonly evento?: string
+}
 
 /** A customer of the merchant (a payer who opted in on the payment page of a paid link). */
 export type Cliente = Encoded<typeof ApiClientes.Cliente>

@@ -2,7 +2,7 @@ import { ConnectionError, errorFromResponse } from "../Errors.js"
 import { readSse } from "../internal/sse.js"
 import { type RequestOptions, send, type TransportConfig, urlFor } from "../internal/Transport.js"
 import { ListPromise } from "../Pagination.js"
-import type { PageParams } from "../Types.js"
+import type { EventoListParams, WebhookDelivery } from "../Types.js"
 import type { SwitchEvent } from "../Webhooks.js"
 
 const FIRST_WAIT_MS = 1_000
@@ -38,19 +38,43 @@ export class Eventos {
     this.#config = config
   }
 
-  /** Notices, newest first, iterable across pages. */
-  list(params: PageParams = {}, options: RequestOptions = {}): ListPromise<SwitchEvent> {
+  /** Notices, newest first, iterable across pages; only those of type `evento` when given. */
+  list(params: EventoListParams = {}, options: RequestOptions = {}): ListPromise<SwitchEvent> {
+    const { evento, ...page } = params
     return new ListPromise<SwitchEvent>(
       async (offset, limit) =>
         (
           await send<ReadonlyArray<SwitchEvent>>(
             this.#config,
-            { method: "GET", path: "/switch/v1/eventos", query: { limit, offset }, idempotent: true },
+            {
+              method: "GET",
+              path: "/switch/v1/eventos",
+              query: { limit, offset, evento },
+              idempotent: true
+            },
             options
           )
         ).body,
-      params
+      page
     )
+  }
+
+  /**
+   * Sends a past notice (`evt_...`, a `webhook.test` one included) again to the active webhooks
+   * that receive it; resolves with those deliveries as they stand.
+   */
+  async reenviar(id: string, options: RequestOptions = {}): Promise<ReadonlyArray<WebhookDelivery>> {
+    return (
+      await send<ReadonlyArray<WebhookDelivery>>(
+        this.#config,
+        {
+          method: "POST",
+          path: `/switch/v1/eventos/${encodeURIComponent(id)}/reenviar`,
+          idempotent: false
+        },
+        options
+      )
+    ).body
   }
 
   /**

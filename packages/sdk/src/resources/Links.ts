@@ -6,6 +6,7 @@ import type {
   Link,
   LinkCancelResult,
   LinkCreateParams,
+  LinkHistorial,
   LinkListParams,
   LinkSimulateParams,
   LinkSimulateResult
@@ -58,6 +59,17 @@ export class Links {
   /** One link, with `codigo_verificacion` once paid. */
   async get(id: string, options: RequestOptions = {}): Promise<Link> {
     return (await send<Link>(this.#config, { method: "GET", path: path(id), idempotent: true }, options)).body
+  }
+
+  /** The link's history: made, payment attempts, paid, credited, and each notice with its deliveries. */
+  async historial(id: string, options: RequestOptions = {}): Promise<LinkHistorial> {
+    return (
+      await send<LinkHistorial>(
+        this.#config,
+        { method: "GET", path: path(id, "/historial"), idempotent: true },
+        options
+      )
+    ).body
   }
 
   /**
