@@ -8,6 +8,7 @@ import { Desarrolladores } from "./screens/Desarrolladores.js"
 import { Ingresar, Registro } from "./screens/Ingreso.js"
 import { Inicio } from "./screens/Inicio.js"
 import { LinkDetalle, LinkNuevo, Links } from "./screens/Links.js"
+import { LoteDetalle, LoteNuevo, Lotes } from "./screens/Lotes.js"
 
 const PUBLIC = new Set(["/ingresar", "/registro"])
 
@@ -54,6 +55,7 @@ const ModeSwitch = () => {
 const NAV: ReadonlyArray<readonly [string, string]> = [
   ["/", "Inicio"],
   ["/links", "Links"],
+  ["/lotes", "Lotes"],
   ["/desarrolladores", "Desarrolladores"]
 ]
 
@@ -73,6 +75,9 @@ const Shell = ({ path, search }: { readonly path: string; readonly search: strin
   else if (path === "/links") screen = <Links search={search} />
   else if (path === "/links/nuevo") screen = <LinkNuevo />
   else if (path.startsWith("/links/")) screen = <LinkDetalle id={decodeURIComponent(path.slice(7))} />
+  else if (path === "/lotes") screen = <Lotes search={search} />
+  else if (path === "/lotes/nuevo") screen = <LoteNuevo />
+  else if (path.startsWith("/lotes/")) screen = <LoteDetalle id={decodeURIComponent(path.slice(7))} />
   else if (path === "/desarrolladores")
     screen =
       sesion.usuario.rol === "propietario" ? (
