@@ -19,6 +19,8 @@ const PASSWORD = "clave-de-lotes-1"
 
 let stack: Stack
 let browser: Browser
+/** The merchant's test key, from its sign-up. */
+let key = ""
 const codigo = `lotes${Date.now().toString(36)}`
 const email = `${codigo}@tienda.example`
 
@@ -33,6 +35,7 @@ beforeAll(async () => {
     body: { codigo, nombre: "Colegio San José", identificacion: "J-07013380-5", email, password: PASSWORD }
   })
   expect(reg.status).toBe(201)
+  key = `${codigo}:${reg.body.api_key}`
 })
 afterAll(async () => {
   await browser?.close()
@@ -273,6 +276,90 @@ describe("Lotes in the portal", () => {
       expect(errors).toEqual([])
     } finally {
       await close()
+    }
+  })
+
+  it("Transacciones (filters, the streamed CSV export) and Clientes with data, at 1280 and 360 px", async () => {
+    // Three simulated payments and one through the payment page whose payer becomes a customer.
+    for (const [monto, resultado] of [
+      [100, "pagado"],
+      [250.5, "pagado"],
+      [75, "rechazado"]
+    ] as const) {
+      const link = await call(stack.url, "POST", "/switch/v1/links", {
+        key,
+        body: { monto, concepto: "Servicio" }
+      })
+      const simulated = await call(stack.url, "POST", `/switch/v1/links/${link.body.id}/simular`, {
+        key,
+        body: { resultado }
+      })
+      expect(simulated.status).toBe(200)
+    }
+    const paid = await call(stack.url, "POST", "/switch/v1/links", {
+      key,
+      body: { monto: 1234.56, concepto: "Matrícula" }
+    })
+    // The payer, in a browser of their own.
+    const payerContext = await browser.newContext()
+    const payer = await payerContext.newPage()
+    await payer.goto(`${stack.url}/l/${paid.body.id}`)
+    await payer.getByLabel("Tu banco", { exact: true }).selectOption("0102")
+    await payer.getByLabel("Tipo de documento").selectOption("V")
+    await payer.getByLabel("Número de documento").fill("12345678")
+    await payer.getByLabel("Teléfono registrado en tu banco").fill("04141234567")
+    await payer.getByLabel(/Quiero ser cliente/).check()
+    await payer.getByLabel(/Tu nombre/).fill("Ana Pérez")
+    await payer.getByLabel("Código de 8 dígitos de tu banco").fill("12345678")
+    await payer.locator("#pagar").click()
+    await payer.locator("#recibo").waitFor()
+    await payerContext.close()
+    const { page, errors, close } = await open(1280)
+    try {
+      await page.goto(`${stack.url}/panel/transacciones`)
+      await screen(page, "Transacciones", "transacciones-1280")
+      const listed = await call(stack.url, "GET", "/switch/v1/transacciones?limit=200", { key })
+      expect(listed.body.length).toBeGreaterThanOrEqual(3)
+      expect(await page.locator(".tabla tbody tr").count()).toBe(listed.body.length)
+      expect(await page.getByText("Bs 1.234,56").count()).toBeGreaterThan(0)
+      await page.getByLabel("Estado").selectOption("LIQUIDADA")
+      await page.getByRole("button", { name: "Filtrar" }).click()
+      await page.waitForURL(/\/panel\/transacciones\?estado=LIQUIDADA$/)
+      const liquidated = listed.body.filter((t: { estado: string }) => t.estado === "LIQUIDADA")
+      await expect.poll(() => page.locator(".tabla tbody tr").count()).toBe(liquidated.length)
+      await screen(page, "Transacciones", "transacciones-filtradas-1280")
+      const [download] = await Promise.all([
+        page.waitForEvent("download"),
+        page.getByRole("link", { name: "Exportar CSV" }).click()
+      ])
+      expect(download.suggestedFilename()).toBe("transacciones-test.csv")
+      const rows = rowsOf(readFileSync(await download.path(), "utf8"))
+      expect(rows[0]).not.toContain("banco")
+      expect(
+        rows
+          .slice(1)
+          .map((r) => r[0])
+          .sort()
+      ).toEqual(liquidated.map((t: { id: string }) => t.id).sort())
+      expect(new Set(rows.slice(1).map((r) => r[4]))).toEqual(new Set(["LIQUIDADA"]))
+
+      await page.getByRole("link", { name: "Clientes" }).click()
+      await screen(page, "Clientes", "clientes-1280")
+      await expect.poll(() => page.locator(".tabla tbody tr").count()).toBe(1)
+      expect(await page.getByText("Ana").count()).toBe(0)
+      expect(errors).toEqual([])
+    } finally {
+      await close()
+    }
+    const phone = await open(360)
+    try {
+      await phone.page.goto(`${stack.url}/panel/transacciones`)
+      await screen(phone.page, "Transacciones", "transacciones-360")
+      await phone.page.goto(`${stack.url}/panel/clientes`)
+      await screen(phone.page, "Clientes", "clientes-360")
+      expect(phone.errors).toEqual([])
+    } finally {
+      await phone.close()
     }
   })
 })

@@ -4,11 +4,13 @@ import { type ReactElement, useCallback, useEffect, useState } from "react"
 import { errorText, onSessionLost, sw } from "./api.js"
 import { Session, Title, useSesion } from "./context.js"
 import { Link, navigate, useLocation } from "./router.js"
+import { Clientes } from "./screens/Clientes.js"
 import { Desarrolladores } from "./screens/Desarrolladores.js"
 import { Ingresar, Registro } from "./screens/Ingreso.js"
 import { Inicio } from "./screens/Inicio.js"
 import { LinkDetalle, LinkNuevo, Links } from "./screens/Links.js"
 import { LoteDetalle, LoteNuevo, Lotes } from "./screens/Lotes.js"
+import { Transacciones } from "./screens/Transacciones.js"
 
 const PUBLIC = new Set(["/ingresar", "/registro"])
 
@@ -56,6 +58,8 @@ const NAV: ReadonlyArray<readonly [string, string]> = [
   ["/", "Inicio"],
   ["/links", "Links"],
   ["/lotes", "Lotes"],
+  ["/transacciones", "Transacciones"],
+  ["/clientes", "Clientes"],
   ["/desarrolladores", "Desarrolladores"]
 ]
 
@@ -78,6 +82,8 @@ const Shell = ({ path, search }: { readonly path: string; readonly search: strin
   else if (path === "/lotes") screen = <Lotes search={search} />
   else if (path === "/lotes/nuevo") screen = <LoteNuevo />
   else if (path.startsWith("/lotes/")) screen = <LoteDetalle id={decodeURIComponent(path.slice(7))} />
+  else if (path === "/transacciones") screen = <Transacciones search={search} />
+  else if (path === "/clientes") screen = <Clientes search={search} />
   else if (path === "/desarrolladores")
     screen =
       sesion.usuario.rol === "propietario" ? (

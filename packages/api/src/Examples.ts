@@ -444,6 +444,15 @@ export const operationExamples: Readonly<Record<string, OperationExamples>> = {
       limit: "1"
     }
   },
+  "transacciones.exportar": {
+    response:
+      "id,fecha,fecha_caracas,operacion,estado,monto,propina,total,moneda,mode,link_id,referencia_banco,codigo_verificacion,motivo_rechazo,liquidada_at\r\n" +
+      "e1b38077-e62f-43f7-8313-261e353fe600,2026-11-25T17:58:04.875Z,25/11/2026 01:58 p. m.,cobro,LIQUIDADA,150.50,0.00,150.50,VES,test,41a95a5c-1c5b-4e85-a2a8-06d5747cdccf,SIMULADO,SW-YHD5J-7MYQF,,2026-11-25T17:58:04.875Z\r\n",
+    params: {
+      estado: "LIQUIDADA",
+      desde: "2026-11-01"
+    }
+  },
   "llaves.create": {
     request: {
       label: "Tienda en línea"

@@ -356,6 +356,19 @@ export type Transaccion = {
   readonly liquidada_at: string | null
 }
 
+/**
+ * Filters of `GET /transacciones` and `GET /transacciones/exportar`: `estado` (`LIQUIDADA`),
+ * `operacion` (`cobro`), `desde` and `hasta` (ISO 8601, Caracas time without an offset, or ms).
+ */
+export type TransaccionFiltros = {
+  readonly estado?: string | undefined
+  readonly desde?: string | undefined
+  readonly hasta?: string | undefined
+  readonly operacion?: string | undefined
+}
+
+export type TransaccionListParams = PageParams & TransaccionFiltros
+
 export type ConfigView = {
   readonly comercio: string
   readonly estado: string

@@ -96,6 +96,13 @@ export type Verificacion = Encoded<typeof Recibos.Verificacion>
 /** `GET /verificar/{codigo}` when the code does not exist (`valido: false`). */
 export type VerificacionNoEncontrada = Encoded<typeof Recibos.CodigoNoEncontrado>
 export type Transaccion = Encoded<typeof Recibos.Transaccion>
+
+/**
+ * Filters of `GET /transacciones` and `GET /transacciones/exportar`: `estado` (`LIQUIDADA`),
+ * `operacion` (`cobro`), `desde` and `hasta` (ISO 8601, Caracas time without an offset, or ms).
+ */
+export type TransaccionFiltros = Encoded<typeof Recibos.TransaccionFiltros>
+export type TransaccionListParams = PageParams & TransaccionFiltros
 export type ConfigView = Encoded<typeof Comercios.ConfigView>
 export type RegistroParams = Encoded<typeof Comercios.RegistroBody>
 export type RegistroResult = Encoded<typeof Comercios.RegistroResult>
