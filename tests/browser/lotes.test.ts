@@ -11,7 +11,7 @@ import { resolve } from "node:path"
 import { deflateRawSync } from "node:zlib"
 import { type Browser, chromium, type Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { call, type Stack, startStack } from "../support/stack.js"
+import { ADMIN_TOKEN, call, OWN_ACCOUNT, type Stack, startStack } from "../support/stack.js"
 
 const ARTIFACTS = resolve(__dirname, "artifacts")
 const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8")
@@ -280,6 +280,18 @@ describe("Lotes in the portal", () => {
   })
 
   it("Transacciones (filters, the streamed CSV export) and Clientes with data, at 1280 and 360 px", async () => {
+    // Approved with immediate settlement, so each paid link is settled (simulated in test mode).
+    const headers = { "x-admin-token": ADMIN_TOKEN }
+    const approved = await call(stack.url, "POST", `/admin/v1/comercios/${codigo}/aprobar`, {
+      headers,
+      body: { cuenta_liquidacion: OWN_ACCOUNT }
+    })
+    expect(approved.status).toBe(200)
+    const patched = await call(stack.url, "PATCH", `/admin/v1/comercios/${codigo}`, {
+      headers,
+      body: { liquidacion_inmediata: true }
+    })
+    expect(patched.status).toBe(200)
     // Three simulated payments and one through the payment page whose payer becomes a customer.
     for (const [monto, resultado] of [
       [100, "pagado"],
@@ -347,6 +359,18 @@ describe("Lotes in the portal", () => {
       await screen(page, "Clientes", "clientes-1280")
       await expect.poll(() => page.locator(".tabla tbody tr").count()).toBe(1)
       expect(await page.getByText("Ana").count()).toBe(0)
+
+      await page.getByRole("link", { name: "Liquidaciones" }).click()
+      await screen(page, "Liquidaciones", "liquidaciones-1280")
+      const settlements = (await call(stack.url, "GET", "/switch/v1/liquidaciones?limit=200", { key })).body
+      expect(settlements.length).toBe(3)
+      await expect.poll(() => page.locator(".tabla tbody tr").count()).toBe(3)
+      expect(await page.getByRole("link", { name: "Matrícula" }).count()).toBe(1)
+      await page.getByLabel("Estado").selectOption("REVISION")
+      await page.waitForURL(/\/panel\/liquidaciones\?estado=REVISION$/)
+      await expect
+        .poll(() => page.locator(".tabla tbody tr").count())
+        .toBe(settlements.filter((l: { estado: string }) => l.estado === "REVISION").length)
       expect(errors).toEqual([])
     } finally {
       await close()
@@ -357,6 +381,8 @@ describe("Lotes in the portal", () => {
       await screen(phone.page, "Transacciones", "transacciones-360")
       await phone.page.goto(`${stack.url}/panel/clientes`)
       await screen(phone.page, "Clientes", "clientes-360")
+      await phone.page.goto(`${stack.url}/panel/liquidaciones`)
+      await screen(phone.page, "Liquidaciones", "liquidaciones-360")
       expect(phone.errors).toEqual([])
     } finally {
       await phone.close()

@@ -9,6 +9,7 @@ import { Desarrolladores } from "./screens/Desarrolladores.js"
 import { Ingresar, Registro } from "./screens/Ingreso.js"
 import { Inicio } from "./screens/Inicio.js"
 import { LinkDetalle, LinkNuevo, Links } from "./screens/Links.js"
+import { Liquidaciones } from "./screens/Liquidaciones.js"
 import { LoteDetalle, LoteNuevo, Lotes } from "./screens/Lotes.js"
 import { Transacciones } from "./screens/Transacciones.js"
 
@@ -60,6 +61,7 @@ const NAV: ReadonlyArray<readonly [string, string]> = [
   ["/lotes", "Lotes"],
   ["/transacciones", "Transacciones"],
   ["/clientes", "Clientes"],
+  ["/liquidaciones", "Liquidaciones"],
   ["/desarrolladores", "Desarrolladores"]
 ]
 
@@ -84,6 +86,7 @@ const Shell = ({ path, search }: { readonly path: string; readonly search: strin
   else if (path.startsWith("/lotes/")) screen = <LoteDetalle id={decodeURIComponent(path.slice(7))} />
   else if (path === "/transacciones") screen = <Transacciones search={search} />
   else if (path === "/clientes") screen = <Clientes search={search} />
+  else if (path === "/liquidaciones") screen = <Liquidaciones search={search} />
   else if (path === "/desarrolladores")
     screen =
       sesion.usuario.rol === "propietario" ? (

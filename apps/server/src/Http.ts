@@ -33,6 +33,7 @@ import { CreateLinkLaneLive, CreateLinkLive } from "./links/CreateLink.js"
 import { LinkQrRoutesLive } from "./links/LinkQr.js"
 import { LinksApiLive } from "./links/LinksApi.js"
 import { LinksService, LinksServiceLive } from "./links/LinksService.js"
+import { LiquidacionesApiLive } from "./liquidaciones/LiquidacionesApi.js"
 import { LogsApiLive } from "./logs/LogsApi.js"
 import { LotesApiLive } from "./lotes/LotesApi.js"
 import { LotesServiceLive } from "./lotes/LotesService.js"
@@ -60,6 +61,7 @@ const GroupsLive = Layer.mergeAll(
   LlavesApiLive,
   ConfigApiLive,
   ClientesApiLive,
+  LiquidacionesApiLive,
   WebhooksApiLive,
   EventosApiLive,
   DirectApiLive,

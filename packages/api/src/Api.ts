@@ -8,6 +8,7 @@ import { EventosGroup } from "./Eventos.js"
 import { withExamples } from "./Examples.js"
 import { FlowsGroup, FlowsSetupGroup } from "./Flows.js"
 import { LinksGroup } from "./Links.js"
+import { LiquidacionesGroup } from "./Liquidaciones.js"
 import { LogsGroup } from "./Logs.js"
 import { LotesGroup } from "./Lotes.js"
 import { notices, webhooksSection } from "./Notices.js"
@@ -27,6 +28,7 @@ export class SwitchApi extends HttpApi.make("switch")
   .add(LlavesGroup)
   .add(ConfigGroup)
   .add(ClientesGroup)
+  .add(LiquidacionesGroup)
   .add(WebhooksGroup)
   .add(EventosGroup)
   .add(DirectGroup)

@@ -453,6 +453,25 @@ export const operationExamples: Readonly<Record<string, OperationExamples>> = {
       desde: "2026-11-01"
     }
   },
+  "liquidaciones.list": {
+    response: [
+      {
+        id: "8c0d6a3e-5f0b-4a49-9d8e-2b1f3c4d5e6f",
+        link_id: "41a95a5c-1c5b-4e85-a2a8-06d5747cdccf",
+        concepto: "Torta de chocolate",
+        cobrado: 150.5,
+        neto: 149,
+        estado: "LIQUIDADA",
+        referencia_banco: "SIMULADO",
+        mode: "test",
+        created_at: "2026-11-25T17:58:04.875Z",
+        liquidada_at: "2026-11-25T17:58:04.875Z"
+      }
+    ],
+    params: {
+      limit: "1"
+    }
+  },
   "llaves.create": {
     request: {
       label: "Tienda en línea"

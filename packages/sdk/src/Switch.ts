@@ -11,6 +11,7 @@ import { Clientes, Config, Llaves, Recibos, Transacciones } from "./resources/Ac
 import { Cobros, Operaciones, Pagos } from "./resources/Direct.js"
 import { Eventos } from "./resources/Eventos.js"
 import { Links } from "./resources/Links.js"
+import { Liquidaciones } from "./resources/Liquidaciones.js"
 import { Lotes } from "./resources/Lotes.js"
 import { Sesion } from "./resources/Sesion.js"
 import { Webhooks } from "./resources/Webhooks.js"
@@ -135,6 +136,7 @@ export class Switch {
   readonly recibos: Recibos
   readonly config: Config
   readonly clientes: Clientes
+  readonly liquidaciones: Liquidaciones
   readonly llaves: Llaves
 
   constructor(config: SwitchConfig | SwitchSessionConfig) {
@@ -170,6 +172,7 @@ export class Switch {
     this.recibos = new Recibos(transport)
     this.config = new Config(transport)
     this.clientes = new Clientes(transport)
+    this.liquidaciones = new Liquidaciones(transport)
     this.llaves = new Llaves(transport)
   }
 }

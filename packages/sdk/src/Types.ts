@@ -722,6 +722,23 @@ export type Cliente = {
 
 export type ClienteListParams = PageParams
 
+/** A settlement: a paid link's net credited to the merchant, with its state. */
+export type Liquidacion = {
+  readonly id: string
+  readonly concepto: string | null
+  readonly estado: string
+  readonly mode: "test" | "live"
+  readonly created_at: string
+  readonly link_id: string | null
+  readonly referencia_banco: string | null
+  readonly liquidada_at: string | null
+  readonly cobrado: number | null
+  readonly neto: number
+}
+
+/** `limit`, `offset`, and `estado` (`PENDIENTE`, `LIQUIDADA`, `REVISION` or `RECHAZADA`). */
+export type LiquidacionListParams = PageParams & { readonly estado?: string }
+
 // ---- Notices (webhooks, the event list and the stream), from @switch/api's Events.ts ----------
 
 /** Data of `link.pagado`: the bank (or card processor) confirmed the payment. */

@@ -16,6 +16,7 @@ import type {
   Comercios,
   Direct,
   Links,
+  Liquidaciones,
   Lotes,
   Recibos,
   Sesiones
@@ -167,6 +168,11 @@ export type Evento = Encoded<typeof ApiEventos.Evento>
 /** A customer of the merchant (a payer who opted in on the payment page of a paid link). */
 export type Cliente = Encoded<typeof ApiClientes.Cliente>
 export type ClienteListParams = PageParams
+
+/** A settlement: a paid link's net credited to the merchant, with its state. */
+export type Liquidacion = Encoded<typeof Liquidaciones.Liquidacion>
+/** `limit`, `offset`, and `estado` (`PENDIENTE`, `LIQUIDADA`, `REVISION` or `RECHAZADA`). */
+export type LiquidacionListParams = PageParams & { readonly estado?: string }
 
 // ---- Notices (webhooks, the event list and the stream), from @switch/api's Events.ts ----------
 
