@@ -279,7 +279,7 @@ describe("Lotes in the portal", () => {
     }
   })
 
-  it("Transacciones (filters, the streamed CSV export) and Clientes with data, at 1280 and 360 px", async () => {
+  it("Transacciones (filters, the streamed CSV export), Clientes, Liquidaciones, Inicio and Configuración with data, at 1280 and 360 px", async () => {
     // Approved with immediate settlement, so each paid link is settled (simulated in test mode).
     const headers = { "x-admin-token": ADMIN_TOKEN }
     const approved = await call(stack.url, "POST", `/admin/v1/comercios/${codigo}/aprobar`, {
@@ -371,6 +371,24 @@ describe("Lotes in the portal", () => {
       await expect
         .poll(() => page.locator(".tabla tbody tr").count())
         .toBe(settlements.filter((l: { estado: string }) => l.estado === "REVISION").length)
+
+      // Inicio: today's collections (the three paid links), the week's chart, the latest payments.
+      await page.getByRole("link", { name: "Inicio" }).click()
+      await screen(page, "Inicio", "inicio-1280")
+      expect(await page.locator(".cifras").textContent()).toContain("Cobrado hoyBs 1.585,06")
+      expect(await page.locator(".cifras").textContent()).toContain("Pagos hoy3")
+      const chart = page.getByRole("img", {
+        name: /Cobrado por día en los últimos 7 días: Bs 1\.585,06 en total/
+      })
+      expect(await chart.count()).toBe(1)
+      expect(await page.locator(".grafico rect.barra").count()).toBe(7)
+      expect(await page.getByRole("link", { name: "Matrícula" }).count()).toBe(1)
+
+      // Configuración: read only.
+      await page.getByRole("link", { name: "Configuración" }).click()
+      await screen(page, "Configuración", "configuracion-1280")
+      expect(await page.getByText("Inmediata, al pagarse cada link").count()).toBe(1)
+      expect(await page.locator("main input, main select, main button").count()).toBe(0)
       expect(errors).toEqual([])
     } finally {
       await close()
@@ -383,6 +401,10 @@ describe("Lotes in the portal", () => {
       await screen(phone.page, "Clientes", "clientes-360")
       await phone.page.goto(`${stack.url}/panel/liquidaciones`)
       await screen(phone.page, "Liquidaciones", "liquidaciones-360")
+      await phone.page.goto(`${stack.url}/panel`)
+      await screen(phone.page, "Inicio", "inicio-360")
+      await phone.page.goto(`${stack.url}/panel/configuracion`)
+      await screen(phone.page, "Configuración", "configuracion-360")
       expect(phone.errors).toEqual([])
     } finally {
       await phone.close()

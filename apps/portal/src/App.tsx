@@ -5,6 +5,7 @@ import { errorText, onSessionLost, sw } from "./api.js"
 import { Session, Title, useSesion } from "./context.js"
 import { Link, navigate, useLocation } from "./router.js"
 import { Clientes } from "./screens/Clientes.js"
+import { Configuracion } from "./screens/Configuracion.js"
 import { Desarrolladores } from "./screens/Desarrolladores.js"
 import { Ingresar, Registro } from "./screens/Ingreso.js"
 import { Inicio } from "./screens/Inicio.js"
@@ -62,7 +63,8 @@ const NAV: ReadonlyArray<readonly [string, string]> = [
   ["/transacciones", "Transacciones"],
   ["/clientes", "Clientes"],
   ["/liquidaciones", "Liquidaciones"],
-  ["/desarrolladores", "Desarrolladores"]
+  ["/desarrolladores", "Desarrolladores"],
+  ["/configuracion", "Configuración"]
 ]
 
 const Shell = ({ path, search }: { readonly path: string; readonly search: string }) => {
@@ -87,6 +89,7 @@ const Shell = ({ path, search }: { readonly path: string; readonly search: strin
   else if (path === "/transacciones") screen = <Transacciones search={search} />
   else if (path === "/clientes") screen = <Clientes search={search} />
   else if (path === "/liquidaciones") screen = <Liquidaciones search={search} />
+  else if (path === "/configuracion") screen = <Configuracion />
   else if (path === "/desarrolladores")
     screen =
       sesion.usuario.rol === "propietario" ? (

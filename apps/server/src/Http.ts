@@ -44,6 +44,7 @@ import { Banks, BanksLive } from "./platform/bank/Banks.js"
 import { SandboxBankLive } from "./platform/bank/SandboxBank.js"
 import { RateLimiter, RateLimiterLive } from "./platform/RateLimiter.js"
 import { RecibosApiLive, TransaccionesApiLive } from "./recibos/RecibosApi.js"
+import { ResumenApiLive } from "./resumen/ResumenApi.js"
 import { SesionApiLive, SesionPublicApiLive } from "./sesiones/SesionesApi.js"
 import { SesionesService, SesionesServiceLive } from "./sesiones/SesionesService.js"
 import * as Settlement from "./settlement/Settlement.js"
@@ -62,6 +63,7 @@ const GroupsLive = Layer.mergeAll(
   ConfigApiLive,
   ClientesApiLive,
   LiquidacionesApiLive,
+  ResumenApiLive,
   WebhooksApiLive,
   EventosApiLive,
   DirectApiLive,

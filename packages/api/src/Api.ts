@@ -13,6 +13,7 @@ import { LogsGroup } from "./Logs.js"
 import { LotesGroup } from "./Lotes.js"
 import { notices, webhooksSection } from "./Notices.js"
 import { RecibosGroup, TransaccionesGroup } from "./Recibos.js"
+import { ResumenGroup } from "./Resumen.js"
 import { SESSION_COOKIE, SESSION_DESCRIPTION, sessionReaches } from "./Security.js"
 import { SesionGroup, SesionPublicGroup } from "./Sesiones.js"
 import { WebhooksGroup } from "./Webhooks.js"
@@ -29,6 +30,7 @@ export class SwitchApi extends HttpApi.make("switch")
   .add(ConfigGroup)
   .add(ClientesGroup)
   .add(LiquidacionesGroup)
+  .add(ResumenGroup)
   .add(WebhooksGroup)
   .add(EventosGroup)
   .add(DirectGroup)

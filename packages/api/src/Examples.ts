@@ -472,6 +472,32 @@ export const operationExamples: Readonly<Record<string, OperationExamples>> = {
       limit: "1"
     }
   },
+  "resumen.get": {
+    response: {
+      mode: "test",
+      hoy: { dia: "2026-11-25", cobrado: 1385.06, pagos: 2 },
+      semana: [
+        { dia: "2026-11-19", cobrado: 0, pagos: 0 },
+        { dia: "2026-11-20", cobrado: 250, pagos: 1 },
+        { dia: "2026-11-21", cobrado: 0, pagos: 0 },
+        { dia: "2026-11-22", cobrado: 80.5, pagos: 1 },
+        { dia: "2026-11-23", cobrado: 0, pagos: 0 },
+        { dia: "2026-11-24", cobrado: 600, pagos: 3 },
+        { dia: "2026-11-25", cobrado: 1385.06, pagos: 2 }
+      ],
+      links_abiertos: 4,
+      pagos_recientes: [
+        {
+          txn_id: "e1b38077-e62f-43f7-8313-261e353fe600",
+          link_id: "41a95a5c-1c5b-4e85-a2a8-06d5747cdccf",
+          concepto: "Torta de chocolate",
+          total: 150.5,
+          created_at: "2026-11-25T17:58:04.875Z"
+        }
+      ],
+      liquidaciones: { LIQUIDADA: { cantidad: 2, neto: 1371.21 } }
+    }
+  },
   "llaves.create": {
     request: {
       label: "Tienda en línea"

@@ -13,6 +13,7 @@ import { Eventos } from "./resources/Eventos.js"
 import { Links } from "./resources/Links.js"
 import { Liquidaciones } from "./resources/Liquidaciones.js"
 import { Lotes } from "./resources/Lotes.js"
+import { Resumen } from "./resources/Resumen.js"
 import { Sesion } from "./resources/Sesion.js"
 import { Webhooks } from "./resources/Webhooks.js"
 import type { Mode, RegistroParams, RegistroResult } from "./Types.js"
@@ -137,6 +138,7 @@ export class Switch {
   readonly config: Config
   readonly clientes: Clientes
   readonly liquidaciones: Liquidaciones
+  readonly resumen: Resumen
   readonly llaves: Llaves
 
   constructor(config: SwitchConfig | SwitchSessionConfig) {
@@ -173,6 +175,7 @@ export class Switch {
     this.config = new Config(transport)
     this.clientes = new Clientes(transport)
     this.liquidaciones = new Liquidaciones(transport)
+    this.resumen = new Resumen(transport)
     this.llaves = new Llaves(transport)
   }
 }

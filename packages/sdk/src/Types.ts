@@ -739,6 +739,35 @@ export type Liquidacion = {
 /** `limit`, `offset`, and `estado` (`PENDIENTE`, `LIQUIDADA`, `REVISION` or `RECHAZADA`). */
 export type LiquidacionListParams = PageParams & { readonly estado?: string }
 
+/** The portal's home summary: the week's collections by day, open links, latest payments, settlements. */
+export type Resumen = {
+  readonly mode: "test" | "live"
+  readonly hoy: {
+    readonly cobrado: number
+    readonly pagos: number
+    readonly dia: string
+  }
+  readonly semana: readonly {
+    readonly cobrado: number
+    readonly pagos: number
+    readonly dia: string
+  }[]
+  readonly links_abiertos: number
+  readonly pagos_recientes: readonly {
+    readonly concepto: string | null
+    readonly txn_id: string
+    readonly created_at: string
+    readonly total: number
+    readonly link_id: string | null
+  }[]
+  readonly liquidaciones: {
+    readonly [x: string]: {
+      readonly neto: number
+      readonly cantidad: number
+    }
+  }
+}
+
 // ---- Notices (webhooks, the event list and the stream), from @switch/api's Events.ts ----------
 
 /** Data of `link.pagado`: the bank (or card processor) confirmed the payment. */

@@ -12,6 +12,7 @@ import type {
   Clientes as ApiClientes,
   Eventos as ApiEventos,
   Events as ApiEvents,
+  Resumen as ApiResumen,
   Webhooks as ApiWebhooks,
   Comercios,
   Direct,
@@ -173,6 +174,9 @@ export type ClienteListParams = PageParams
 export type Liquidacion = Encoded<typeof Liquidaciones.Liquidacion>
 /** `limit`, `offset`, and `estado` (`PENDIENTE`, `LIQUIDADA`, `REVISION` or `RECHAZADA`). */
 export type LiquidacionListParams = PageParams & { readonly estado?: string }
+
+/** The portal's home summary: the week's collections by day, open links, latest payments, settlements. */
+export type Resumen = Encoded<typeof ApiResumen.Resumen>
 
 // ---- Notices (webhooks, the event list and the stream), from @switch/api's Events.ts ----------
 
