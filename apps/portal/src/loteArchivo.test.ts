@@ -147,6 +147,7 @@ describe("an .xlsx batch file", () => {
     <row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c><c r="D1" t="inlineStr"><is><t>nombre</t></is></c></row>
     <row r="2"><c r="A2"><v>12.300000000000001</v></c><c r="B2" t="s"><v>2</v></c><c r="D2" t="s"><v>3</v></c></row>
     <row r="4"><c r="A4"><v>1234.5</v></c><c r="B4" t="str"><v>A &amp; B</v></c></row>
+    <row r="5"><c r="A5"><v>1.234</v></c><c r="B5" t="inlineStr"><is><t>Tres decimales</t></is></c></row>
   </sheetData></worksheet>`
   const shared = `<sst><si><t>monto</t></si><si><t>concepto</t></si><si><r><t>Cuota </t></r><r><rPr/><t xml:space="preserve">de mayo</t></r></si><si><t>Ana &lt;Ñ&gt; &#233;</t></si></sst>`
 
@@ -154,13 +155,15 @@ describe("an .xlsx batch file", () => {
     const rows = await readXlsx(zip({ "xl/worksheets/sheet1.xml": sheet, "xl/sharedStrings.xml": shared }))
     expect(rows).toEqual([
       ["monto", "concepto", "", "nombre"],
-      ["12.3", "Cuota de mayo", "", "Ana <Ñ> é"],
+      ["12,3", "Cuota de mayo", "", "Ana <Ñ> é"],
       [],
-      ["1234.5", "A & B"]
+      ["1234,5", "A & B"],
+      ["1,234", "Tres decimales"]
     ])
     expect(readRows(rows).filas).toEqual([
       { fila: 2, item: { monto: 12.3, concepto: "Cuota de mayo", cliente: { nombre: "Ana <Ñ> é" } } },
-      { fila: 4, item: { monto: 1234.5, concepto: "A & B" } }
+      { fila: 4, item: { monto: 1234.5, concepto: "A & B" } },
+      { fila: 5, errores: ["Monto «1,234» no es un número con hasta 2 decimales"] }
     ])
   })
   it("refuses what is not a zip", async () => {

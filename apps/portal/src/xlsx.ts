@@ -90,12 +90,17 @@ const columnIndex = (ref: string): number => {
   return n - 1
 }
 
-/** A numeric cell as a person typed it: 1234.5 stays 1234.5, 12.300000000000001 becomes 12.3. */
+/**
+ * A numeric cell as a Venezuelan would write it, with a decimal comma, so that the amount
+ * reader never takes Excel's 1.234 (one point two three four) for a thousands separator:
+ * 1234.5 is `1234,5`, 12.300000000000001 is `12,3`, 1.234 stays three decimals (`1,234`).
+ */
 const numberText = (raw: string): string => {
   const value = Number(raw)
   if (!Number.isFinite(value)) return raw
   const cents = Math.round(value * 100)
-  return Math.abs(value * 100 - cents) < 1e-6 ? String(cents / 100) : raw
+  const text = Math.abs(value * 100 - cents) < 1e-6 ? String(cents / 100) : raw
+  return /^-?\d+\.\d+$/.test(text) ? text.replace(".", ",") : text
 }
 
 /** A sheet's XML and its shared strings as rows of cell text (a gap in the sheet is an empty row). */
