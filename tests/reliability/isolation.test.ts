@@ -194,10 +194,13 @@ const READ_ROUTES: Record<string, string> = {
   "GET /switch/v1/links": "/switch/v1/links?limit=200",
   "GET /switch/v1/lotes": "/switch/v1/lotes?limit=200",
   "GET /switch/v1/transacciones": "/switch/v1/transacciones?limit=200",
+  "GET /switch/v1/transacciones/exportar": "/switch/v1/transacciones/exportar",
   "GET /switch/v1/llaves": "/switch/v1/llaves",
   "GET /switch/v1/webhooks": "/switch/v1/webhooks",
   "GET /switch/v1/eventos": "/switch/v1/eventos?limit=200",
   "GET /switch/v1/clientes": "/switch/v1/clientes?limit=200",
+  "GET /switch/v1/liquidaciones": "/switch/v1/liquidaciones?limit=200",
+  "GET /switch/v1/resumen": "/switch/v1/resumen",
   "GET /switch/v1/config": "/switch/v1/config"
 }
 

@@ -4,11 +4,16 @@ import { type ReactElement, useCallback, useEffect, useState } from "react"
 import { errorText, onSessionLost, sw } from "./api.js"
 import { Session, Title, useSesion } from "./context.js"
 import { Link, navigate, useLocation } from "./router.js"
+import { Clientes } from "./screens/Clientes.js"
+import { Configuracion } from "./screens/Configuracion.js"
 import { Desarrolladores } from "./screens/Desarrolladores.js"
 import { Eventos } from "./screens/Eventos.js"
 import { Ingresar, Registro } from "./screens/Ingreso.js"
 import { Inicio } from "./screens/Inicio.js"
 import { LinkDetalle, LinkNuevo, Links } from "./screens/Links.js"
+import { Liquidaciones } from "./screens/Liquidaciones.js"
+import { LoteDetalle, LoteNuevo, Lotes } from "./screens/Lotes.js"
+import { Transacciones } from "./screens/Transacciones.js"
 import { WebhookDetalle } from "./screens/WebhookDetalle.js"
 
 const PUBLIC = new Set(["/ingresar", "/registro"])
@@ -56,7 +61,12 @@ const ModeSwitch = () => {
 const NAV: ReadonlyArray<readonly [string, string]> = [
   ["/", "Inicio"],
   ["/links", "Links"],
-  ["/desarrolladores", "Desarrolladores"]
+  ["/lotes", "Lotes"],
+  ["/transacciones", "Transacciones"],
+  ["/clientes", "Clientes"],
+  ["/liquidaciones", "Liquidaciones"],
+  ["/desarrolladores", "Desarrolladores"],
+  ["/configuracion", "Configuración"]
 ]
 
 /** Keys, webhooks and notices are the owner's: the other roles do not see their section. */
@@ -81,6 +91,13 @@ const Shell = ({ path, search }: { readonly path: string; readonly search: strin
   else if (path === "/desarrolladores/eventos") screen = <Eventos search={search} />
   else if (path.startsWith("/desarrolladores/webhooks/"))
     screen = <WebhookDetalle id={decodeURIComponent(path.slice(26))} />
+  else if (path === "/lotes") screen = <Lotes search={search} />
+  else if (path === "/lotes/nuevo") screen = <LoteNuevo />
+  else if (path.startsWith("/lotes/")) screen = <LoteDetalle id={decodeURIComponent(path.slice(7))} />
+  else if (path === "/transacciones") screen = <Transacciones search={search} />
+  else if (path === "/clientes") screen = <Clientes search={search} />
+  else if (path === "/liquidaciones") screen = <Liquidaciones search={search} />
+  else if (path === "/configuracion") screen = <Configuracion />
   else if (path === "/desarrolladores")
     screen =
       sesion.usuario.rol === "propietario" ? (

@@ -34,6 +34,7 @@ import { CreateLinkLaneLive, CreateLinkLive } from "./links/CreateLink.js"
 import { LinkQrRoutesLive } from "./links/LinkQr.js"
 import { LinksApiLive } from "./links/LinksApi.js"
 import { LinksService, LinksServiceLive } from "./links/LinksService.js"
+import { LiquidacionesApiLive } from "./liquidaciones/LiquidacionesApi.js"
 import { LogsApiLive } from "./logs/LogsApi.js"
 import { LotesApiLive } from "./lotes/LotesApi.js"
 import { LotesServiceLive } from "./lotes/LotesService.js"
@@ -44,6 +45,7 @@ import { Banks, BanksLive } from "./platform/bank/Banks.js"
 import { SandboxBankLive } from "./platform/bank/SandboxBank.js"
 import { RateLimiter, RateLimiterLive } from "./platform/RateLimiter.js"
 import { RecibosApiLive, TransaccionesApiLive } from "./recibos/RecibosApi.js"
+import { ResumenApiLive } from "./resumen/ResumenApi.js"
 import { SesionApiLive, SesionPublicApiLive } from "./sesiones/SesionesApi.js"
 import { SesionesService, SesionesServiceLive } from "./sesiones/SesionesService.js"
 import * as Settlement from "./settlement/Settlement.js"
@@ -61,6 +63,8 @@ const GroupsLive = Layer.mergeAll(
   LlavesApiLive,
   ConfigApiLive,
   ClientesApiLive,
+  LiquidacionesApiLive,
+  ResumenApiLive,
   WebhooksApiLive,
   EventosApiLive,
   DirectApiLive,

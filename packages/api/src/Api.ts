@@ -9,10 +9,12 @@ import { withExamples } from "./Examples.js"
 import { FlowsGroup, FlowsSetupGroup } from "./Flows.js"
 import { HistorialGroup } from "./Historial.js"
 import { LinksGroup } from "./Links.js"
+import { LiquidacionesGroup } from "./Liquidaciones.js"
 import { LogsGroup } from "./Logs.js"
 import { LotesGroup } from "./Lotes.js"
 import { notices, webhooksSection } from "./Notices.js"
 import { RecibosGroup, TransaccionesGroup } from "./Recibos.js"
+import { ResumenGroup } from "./Resumen.js"
 import { SESSION_COOKIE, SESSION_DESCRIPTION, sessionReaches } from "./Security.js"
 import { SesionGroup, SesionPublicGroup } from "./Sesiones.js"
 import { WebhooksGroup } from "./Webhooks.js"
@@ -28,6 +30,8 @@ export class SwitchApi extends HttpApi.make("switch")
   .add(LlavesGroup)
   .add(ConfigGroup)
   .add(ClientesGroup)
+  .add(LiquidacionesGroup)
+  .add(ResumenGroup)
   .add(WebhooksGroup)
   .add(EventosGroup)
   .add(DirectGroup)

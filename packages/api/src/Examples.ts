@@ -444,6 +444,60 @@ export const operationExamples: Readonly<Record<string, OperationExamples>> = {
       limit: "1"
     }
   },
+  "transacciones.exportar": {
+    response:
+      "id,fecha,fecha_caracas,operacion,estado,monto,propina,total,moneda,mode,link_id,referencia_banco,codigo_verificacion,motivo_rechazo,liquidada_at\r\n" +
+      "e1b38077-e62f-43f7-8313-261e353fe600,2026-11-25T17:58:04.875Z,25/11/2026 01:58 p. m.,cobro,LIQUIDADA,150.50,0.00,150.50,VES,test,41a95a5c-1c5b-4e85-a2a8-06d5747cdccf,SIMULADO,SW-YHD5J-7MYQF,,2026-11-25T17:58:04.875Z\r\n",
+    params: {
+      estado: "LIQUIDADA",
+      desde: "2026-11-01"
+    }
+  },
+  "liquidaciones.list": {
+    response: [
+      {
+        id: "8c0d6a3e-5f0b-4a49-9d8e-2b1f3c4d5e6f",
+        link_id: "41a95a5c-1c5b-4e85-a2a8-06d5747cdccf",
+        concepto: "Torta de chocolate",
+        cobrado: 150.5,
+        neto: 149,
+        estado: "LIQUIDADA",
+        referencia_banco: "SIMULADO",
+        mode: "test",
+        created_at: "2026-11-25T17:58:04.875Z",
+        liquidada_at: "2026-11-25T17:58:04.875Z"
+      }
+    ],
+    params: {
+      limit: "1"
+    }
+  },
+  "resumen.get": {
+    response: {
+      mode: "test",
+      hoy: { dia: "2026-11-25", cobrado: 1385.06, pagos: 2 },
+      semana: [
+        { dia: "2026-11-19", cobrado: 0, pagos: 0 },
+        { dia: "2026-11-20", cobrado: 250, pagos: 1 },
+        { dia: "2026-11-21", cobrado: 0, pagos: 0 },
+        { dia: "2026-11-22", cobrado: 80.5, pagos: 1 },
+        { dia: "2026-11-23", cobrado: 0, pagos: 0 },
+        { dia: "2026-11-24", cobrado: 600, pagos: 3 },
+        { dia: "2026-11-25", cobrado: 1385.06, pagos: 2 }
+      ],
+      links_abiertos: 4,
+      pagos_recientes: [
+        {
+          txn_id: "e1b38077-e62f-43f7-8313-261e353fe600",
+          link_id: "41a95a5c-1c5b-4e85-a2a8-06d5747cdccf",
+          concepto: "Torta de chocolate",
+          total: 150.5,
+          created_at: "2026-11-25T17:58:04.875Z"
+        }
+      ],
+      liquidaciones: { LIQUIDADA: { cantidad: 2, neto: 1371.21 } }
+    }
+  },
   "llaves.create": {
     request: {
       label: "Tienda en línea"

@@ -52,6 +52,37 @@ export const Transaccion = Schema.Struct({
   liquidada_at: Schema.NullOr(Schema.String)
 }).annotations({ identifier: "Transaccion" })
 
+/** The filters of the transactions list and its export (all optional, all combined). */
+export const TransaccionFiltros = Schema.Struct({
+  estado: Schema.optional(Schema.String.annotations({ description: "Estado exacto, p. ej. `LIQUIDADA`" })),
+  operacion: Schema.optional(Schema.String.annotations({ description: "Operación exacta, p. ej. `cobro`" })),
+  desde: Schema.optional(
+    Schema.String.annotations({ description: "Creadas desde (ISO 8601 o milisegundos)" })
+  ),
+  hasta: Schema.optional(
+    Schema.String.annotations({ description: "Creadas hasta (ISO 8601 o milisegundos)" })
+  )
+})
+
+/** The export's columns, in order: a transaction record without `banco` (SPEC). */
+export const TRANSACCIONES_CSV_COLUMNAS = [
+  "id",
+  "fecha",
+  "fecha_caracas",
+  "operacion",
+  "estado",
+  "monto",
+  "propina",
+  "total",
+  "moneda",
+  "mode",
+  "link_id",
+  "referencia_banco",
+  "codigo_verificacion",
+  "motivo_rechazo",
+  "liquidada_at"
+] as const
+
 export class RecibosGroup extends HttpApiGroup.make("recibos").add(
   HttpApiEndpoint.get("verificar")`/switch/v1/verificar/${HttpApiSchema.param("codigo", Schema.String)}`
     .addSuccess(Verificacion)
@@ -64,10 +95,32 @@ export class TransaccionesGroup extends HttpApiGroup.make("transacciones")
   .add(
     HttpApiEndpoint.get("list", "/switch/v1/transacciones")
       .setUrlParams(
-        Schema.Struct({ limit: Schema.optional(Schema.String), offset: Schema.optional(Schema.String) })
+        Schema.Struct({
+          limit: Schema.optional(Schema.String),
+          offset: Schema.optional(Schema.String),
+          ...TransaccionFiltros.fields
+        })
       )
       .addSuccess(Schema.Array(Transaccion))
       .addError(ValidationError)
       .annotate(OpenApi.Summary, "Transacciones del comercio en el modo de la llave")
+  )
+  .add(
+    HttpApiEndpoint.get("exportar", "/switch/v1/transacciones/exportar")
+      .setUrlParams(TransaccionFiltros)
+      .addSuccess(Schema.String.pipe(HttpApiSchema.withEncoding({ kind: "Text", contentType: "text/csv" })))
+      .addError(ValidationError)
+      .annotate(
+        OpenApi.Summary,
+        "Exportar las transacciones del modo de la llave como CSV (cualquier tamaño)"
+      )
+      .annotate(
+        OpenApi.Description,
+        "Las filas salen de un cursor mientras se envían, nunca todas en memoria. Columnas: " +
+          TRANSACCIONES_CSV_COLUMNAS.map((c) => `\`${c}\``).join(", ") +
+          " (sin columna `banco`). Montos con punto decimal; fechas ISO 8601 en UTC y `fecha_caracas` " +
+          "como `25/11/2026 01:58 p. m.`. Los mismos filtros que la lista: `estado`, `operacion`, " +
+          "`desde` y `hasta` (fecha ISO 8601 en hora de Caracas o milisegundos, ambos incluidos)."
+      )
   )
   .middleware(Authentication) {}

@@ -11,7 +11,9 @@ import { Clientes, Config, Llaves, Recibos, Transacciones } from "./resources/Ac
 import { Cobros, Operaciones, Pagos } from "./resources/Direct.js"
 import { Eventos } from "./resources/Eventos.js"
 import { Links } from "./resources/Links.js"
+import { Liquidaciones } from "./resources/Liquidaciones.js"
 import { Lotes } from "./resources/Lotes.js"
+import { Resumen } from "./resources/Resumen.js"
 import { Sesion } from "./resources/Sesion.js"
 import { Webhooks } from "./resources/Webhooks.js"
 import type { Mode, RegistroParams, RegistroResult } from "./Types.js"
@@ -135,6 +137,8 @@ export class Switch {
   readonly recibos: Recibos
   readonly config: Config
   readonly clientes: Clientes
+  readonly liquidaciones: Liquidaciones
+  readonly resumen: Resumen
   readonly llaves: Llaves
 
   constructor(config: SwitchConfig | SwitchSessionConfig) {
@@ -170,6 +174,8 @@ export class Switch {
     this.recibos = new Recibos(transport)
     this.config = new Config(transport)
     this.clientes = new Clientes(transport)
+    this.liquidaciones = new Liquidaciones(transport)
+    this.resumen = new Resumen(transport)
     this.llaves = new Llaves(transport)
   }
 }

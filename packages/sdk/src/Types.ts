@@ -380,6 +380,19 @@ export type Transaccion = {
   readonly liquidada_at: string | null
 }
 
+/**
+ * Filters of `GET /transacciones` and `GET /transacciones/exportar`: `estado` (`LIQUIDADA`),
+ * `operacion` (`cobro`), `desde` and `hasta` (ISO 8601, Caracas time without an offset, or ms).
+ */
+export type TransaccionFiltros = {
+  readonly estado?: string | undefined
+  readonly desde?: string | undefined
+  readonly hasta?: string | undefined
+  readonly operacion?: string | undefined
+}
+
+export type TransaccionListParams = PageParams & TransaccionFiltros
+
 export type ConfigView = {
   readonly comercio: string
   readonly estado: string
@@ -737,6 +750,52 @@ export type Cliente = {
 }
 
 export type ClienteListParams = PageParams
+
+/** A settlement: a paid link's net credited to the merchant, with its state. */
+export type Liquidacion = {
+  readonly id: string
+  readonly concepto: string | null
+  readonly estado: string
+  readonly mode: "test" | "live"
+  readonly created_at: string
+  readonly link_id: string | null
+  readonly referencia_banco: string | null
+  readonly liquidada_at: string | null
+  readonly cobrado: number | null
+  readonly neto: number
+}
+
+/** `limit`, `offset`, and `estado` (`PENDIENTE`, `LIQUIDADA`, `REVISION` or `RECHAZADA`). */
+export type LiquidacionListParams = PageParams & { readonly estado?: string }
+
+/** The portal's home summary: the week's collections by day, open links, latest payments, settlements. */
+export type Resumen = {
+  readonly mode: "test" | "live"
+  readonly hoy: {
+    readonly cobrado: number
+    readonly pagos: number
+    readonly dia: string
+  }
+  readonly semana: readonly {
+    readonly cobrado: number
+    readonly pagos: number
+    readonly dia: string
+  }[]
+  readonly links_abiertos: number
+  readonly pagos_recientes: readonly {
+    readonly concepto: string | null
+    readonly txn_id: string
+    readonly created_at: string
+    readonly total: number
+    readonly link_id: string | null
+  }[]
+  readonly liquidaciones: {
+    readonly [x: string]: {
+      readonly neto: number
+      readonly cantidad: number
+    }
+  }
+}
 
 // ---- Notices (webhooks, the event list and the stream), from @switch/api's Events.ts ----------
 

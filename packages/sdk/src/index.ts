@@ -13,7 +13,9 @@ export type { Clientes, Config, Llaves, Recibos, Transacciones } from "./resourc
 export type { Cobros, Operaciones, Pagos } from "./resources/Direct.js"
 export type { Eventos } from "./resources/Eventos.js"
 export type { Links } from "./resources/Links.js"
+export type { Liquidaciones } from "./resources/Liquidaciones.js"
 export type { Lotes } from "./resources/Lotes.js"
+export type { Resumen as ResumenResource } from "./resources/Resumen.js"
 export type { Sesion } from "./resources/Sesion.js"
 export type { Webhooks } from "./resources/Webhooks.js"
 export {

@@ -26,8 +26,8 @@ import {
 
 const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
-/** A lote's links are made through the API (the portal's uploads will pass their own). */
-const ORIGEN: LinkRequest.Origen = "api"
+/** A lote's links are the API's through a key, the portal's (`panel`) through a session (its uploads). */
+const origenOf = (caller: Caller): LinkRequest.Origen => (caller.sesion === undefined ? "api" : "panel")
 
 const validation = (errors: Validation.FieldErrors) => new ValidationError({ detail: errors })
 
@@ -131,7 +131,7 @@ export const LotesServiceLive = Layer.effect(
         const inserted = yield* LinksRepo.insertBatchItems({
           owner: caller,
           loteId: id,
-          origen: ORIGEN,
+          origen: origenOf(caller),
           expiresAt,
           at,
           items: body.items.map((item, index) => ({

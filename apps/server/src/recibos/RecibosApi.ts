@@ -2,17 +2,26 @@
  * Public receipt verification (20 per minute per IP, counting every query) and the merchant's
  * transactions. Verification never returns payer data; the bank reference shows its last 4.
  */
-import { HttpApiBuilder } from "@effect/platform"
+import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { CurrentCaller, Recibos, SwitchApi, ValidationError } from "@switch/api"
 import { BankCalendar, Fees, Money, RateLimit, ReceiptCode, Venezuela } from "@switch/core"
-import { Effect, Option } from "effect"
+import { Effect, Option, Stream } from "effect"
 import { Settings } from "../Config.js"
 import { clientIp, tooMany } from "../http/Auth.js"
 import { json } from "../http/Respond.js"
 import * as LinksRepo from "../platform/LinksRepo.js"
 import { RateLimiter } from "../platform/RateLimiter.js"
+import {
+  CSV_HEADER,
+  csvLine,
+  parseTxnFilters,
+  TXN_COLUMNS,
+  type TxnRow,
+  toTransaccion,
+  txnWhere
+} from "./TransaccionesQuery.js"
 
 interface VerifiedRow {
   readonly monto: number
@@ -92,22 +101,6 @@ export const RecibosApiLive = HttpApiBuilder.group(SwitchApi, "recibos", (handle
   })
 )
 
-interface TxnRow {
-  readonly id: string
-  readonly operacion: string
-  readonly estado: string
-  readonly monto: number
-  readonly propina: number
-  readonly moneda: string
-  readonly mode: "test" | "live"
-  readonly link_id: string | null
-  readonly referencia_banco: string | null
-  readonly codigo_verificacion: string | null
-  readonly motivo_rechazo: string | null
-  readonly created_at: Date
-  readonly liquidada_at: Date | null
-}
-
 const page = (text: string | undefined, name: string, fallback: number, max: number) => {
   if (text === undefined || text === "") return Effect.succeed(fallback)
   const n = Number(text)
@@ -124,35 +117,38 @@ const page = (text: string | undefined, name: string, fallback: number, max: num
 export const TransaccionesApiLive = HttpApiBuilder.group(SwitchApi, "transacciones", (handlers) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    return handlers.handle("list", ({ urlParams }) =>
-      Effect.gen(function* () {
-        const caller = yield* CurrentCaller
-        const limit = yield* page(urlParams.limit, "limit", 50, 200)
-        const offset = yield* page(urlParams.offset, "offset", 0, 1_000_000)
-        const rows = yield* sql<TxnRow>`
-          select id, operacion, estado, monto, propina, moneda, mode, link_id, referencia_banco,
-            codigo_verificacion, motivo_rechazo, created_at, liquidada_at
-          from transacciones where comercio_id = ${caller.comercioId} and mode = ${caller.mode}
-          order by created_at desc, id desc limit ${limit} offset ${offset}`
-        return json(
-          rows.map((r) => ({
-            id: r.id,
-            operacion: r.operacion,
-            estado: r.estado,
-            monto: Money.toNumber(Money.Cents(r.monto)),
-            propina: Money.toNumber(Money.Cents(r.propina)),
-            total: Money.toNumber(Fees.total(Money.Cents(r.monto), Money.Cents(r.propina))),
-            moneda: r.moneda,
-            mode: r.mode,
-            link_id: r.link_id,
-            referencia_banco: r.referencia_banco,
-            codigo_verificacion: r.codigo_verificacion,
-            motivo_rechazo: r.motivo_rechazo,
-            created_at: r.created_at.toISOString(),
-            liquidada_at: r.liquidada_at === null ? null : r.liquidada_at.toISOString()
-          }))
-        )
-      }).pipe(Effect.catchTag("SqlError", Effect.die))
-    )
+    return handlers
+      .handle("list", ({ urlParams }) =>
+        Effect.gen(function* () {
+          const caller = yield* CurrentCaller
+          const limit = yield* page(urlParams.limit, "limit", 50, 200)
+          const offset = yield* page(urlParams.offset, "offset", 0, 1_000_000)
+          const filters = yield* parseTxnFilters(urlParams)
+          const rows = yield* sql<TxnRow>`
+            select ${TXN_COLUMNS(sql)}
+            from transacciones where ${txnWhere(sql, caller, filters)}
+            order by created_at desc, id desc limit ${limit} offset ${offset}`
+          return json(rows.map(toTransaccion))
+        }).pipe(Effect.catchTag("SqlError", Effect.die))
+      )
+      .handle("exportar", ({ urlParams }) =>
+        Effect.gen(function* () {
+          const caller = yield* CurrentCaller
+          const filters = yield* parseTxnFilters(urlParams)
+          // A cursor (128 rows a read) feeds the answer as the client takes it: any size, little memory.
+          const rows = sql<TxnRow>`
+            select ${TXN_COLUMNS(sql)}
+            from transacciones where ${txnWhere(sql, caller, filters)}
+            order by created_at desc, id desc`.stream.pipe(Stream.map(csvLine), Stream.orDie)
+          const body = Stream.concat(Stream.succeed(`\ufeff${CSV_HEADER}`), rows).pipe(Stream.encodeText)
+          return HttpServerResponse.stream(body, {
+            contentType: "text/csv; charset=utf-8",
+            headers: {
+              "content-disposition": `attachment; filename="transacciones-${caller.mode}.csv"`,
+              "cache-control": "no-store"
+            }
+          })
+        })
+      )
   })
 )

@@ -13,10 +13,12 @@ import type {
   Eventos as ApiEventos,
   Events as ApiEvents,
   Historial as ApiHistorial,
+  Resumen as ApiResumen,
   Webhooks as ApiWebhooks,
   Comercios,
   Direct,
   Links,
+  Liquidaciones,
   Lotes,
   Recibos,
   Sesiones
@@ -99,6 +101,13 @@ export type Verificacion = Encoded<typeof Recibos.Verificacion>
 /** `GET /verificar/{codigo}` when the code does not exist (`valido: false`). */
 export type VerificacionNoEncontrada = Encoded<typeof Recibos.CodigoNoEncontrado>
 export type Transaccion = Encoded<typeof Recibos.Transaccion>
+
+/**
+ * Filters of `GET /transacciones` and `GET /transacciones/exportar`: `estado` (`LIQUIDADA`),
+ * `operacion` (`cobro`), `desde` and `hasta` (ISO 8601, Caracas time without an offset, or ms).
+ */
+export type TransaccionFiltros = Encoded<typeof Recibos.TransaccionFiltros>
+export type TransaccionListParams = PageParams & TransaccionFiltros
 export type ConfigView = Encoded<typeof Comercios.ConfigView>
 export type RegistroParams = Encoded<typeof Comercios.RegistroBody>
 export type RegistroResult = Encoded<typeof Comercios.RegistroResult>
@@ -167,6 +176,14 @@ export interface EventoListParams extends PageParams {
 /** A customer of the merchant (a payer who opted in on the payment page of a paid link). */
 export type Cliente = Encoded<typeof ApiClientes.Cliente>
 export type ClienteListParams = PageParams
+
+/** A settlement: a paid link's net credited to the merchant, with its state. */
+export type Liquidacion = Encoded<typeof Liquidaciones.Liquidacion>
+/** `limit`, `offset`, and `estado` (`PENDIENTE`, `LIQUIDADA`, `REVISION` or `RECHAZADA`). */
+export type LiquidacionListParams = PageParams & { readonly estado?: string }
+
+/** The portal's home summary: the week's collections by day, open links, latest payments, settlements. */
+export type Resumen = Encoded<typeof ApiResumen.Resumen>
 
 // ---- Notices (webhooks, the event list and the stream), from @switch/api's Events.ts ----------
 

@@ -1,6 +1,6 @@
 /** Smaller resources: receipts, transactions, configuration, customers and keys. */
 import { NotFoundError } from "../Errors.js"
-import { type RequestOptions, send, type TransportConfig } from "../internal/Transport.js"
+import { type RequestOptions, send, type TransportConfig, urlFor } from "../internal/Transport.js"
 import { ListPromise } from "../Pagination.js"
 import type {
   Cliente,
@@ -9,8 +9,9 @@ import type {
   Llave,
   LlaveCreada,
   LlaveCreateParams,
-  PageParams,
   Transaccion,
+  TransaccionFiltros,
+  TransaccionListParams,
   Verificacion,
   VerificacionNoEncontrada
 } from "../Types.js"
@@ -58,19 +59,34 @@ export class Transacciones {
     this.#config = config
   }
 
-  /** The merchant's transactions in the key's mode, iterable across pages. */
-  list(params: PageParams = {}, options: RequestOptions = {}): ListPromise<Transaccion> {
+  /** The merchant's transactions in the key's mode, newest first, filtered, iterable across pages. */
+  list(params: TransaccionListParams = {}, options: RequestOptions = {}): ListPromise<Transaccion> {
+    const { limit: _limit, offset: _offset, ...filters } = params
     return new ListPromise<Transaccion>(
       async (offset, limit) =>
         (
           await send<ReadonlyArray<Transaccion>>(
             this.#config,
-            { method: "GET", path: "/switch/v1/transacciones", query: { limit, offset }, idempotent: true },
+            {
+              method: "GET",
+              path: "/switch/v1/transacciones",
+              query: { ...filters, limit, offset },
+              idempotent: true
+            },
             options
           )
         ).body,
       params
     )
+  }
+
+  /**
+   * The address of `GET /transacciones/exportar` (CSV of every matching transaction, streamed):
+   * in the portal's session mode a link to it downloads the file as it comes; with a key, fetch
+   * it sending `x-switch-key` and read its body as a stream.
+   */
+  exportarUrl(filters: TransaccionFiltros = {}): string {
+    return urlFor(this.#config.baseUrl, "/switch/v1/transacciones/exportar", filters)
   }
 }
 

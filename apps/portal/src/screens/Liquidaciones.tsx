@@ -1,0 +1,146 @@
+/**
+ * Liquidaciones: each paid link's net credited to the merchant's account (immediate
+ * settlement), with its state, in the session's mode; filtered by state (in the address), paged.
+ */
+import type { Liquidacion } from "@switch/sdk"
+import { useEffect, useState } from "react"
+import { errorText, sw } from "../api.js"
+import { Title } from "../context.js"
+import { bolivares, fechaHora } from "../format.js"
+import { Link, navigate } from "../router.js"
+
+const PAGE = 20
+
+export const LIQ_ESTADOS = ["PENDIENTE", "LIQUIDADA", "REVISION", "RECHAZADA"] as const
+
+export const LIQ_LABEL: Readonly<Record<string, string>> = {
+  PENDIENTE: "En curso",
+  LIQUIDADA: "Acreditada",
+  REVISION: "En revisión",
+  RECHAZADA: "Rechazada"
+}
+
+export const liqClase = (estado: string) =>
+  estado === "LIQUIDADA" ? "pagado" : estado === "RECHAZADA" ? "cancelado" : "pendiente"
+
+const query = (estado: string, pagina: number) => {
+  const params = new URLSearchParams()
+  if (estado !== "") params.set("estado", estado)
+  if (pagina > 1) params.set("pagina", String(pagina))
+  const text = params.toString()
+  return text === "" ? "" : `?${text}`
+}
+
+export const Liquidaciones = ({ search }: { readonly search: string }) => {
+  const params = new URLSearchParams(search)
+  const estadoParam = params.get("estado") ?? ""
+  const estado = (LIQ_ESTADOS as ReadonlyArray<string>).includes(estadoParam) ? estadoParam : ""
+  const pagina = Math.max(1, Math.trunc(Number(params.get("pagina"))) || 1)
+  const [rows, setRows] = useState<ReadonlyArray<Liquidacion> | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  useEffect(() => {
+    setRows(null)
+    setError(null)
+    sw.liquidaciones
+      .list({ limit: PAGE + 1, offset: (pagina - 1) * PAGE, ...(estado === "" ? {} : { estado }) })
+      .then(
+        (page) => setRows(page),
+        (e) => setError(errorText(e))
+      )
+  }, [estado, pagina])
+  const shown = rows?.slice(0, PAGE) ?? []
+  const more = (rows?.length ?? 0) > PAGE
+  return (
+    <section>
+      <Title>Liquidaciones</Title>
+      <p className="nota">
+        Lo que Switch acredita a tu cuenta por cada link pagado: lo cobrado menos la comisión.
+      </p>
+      <div className="filtros">
+        <div className="campo">
+          <label htmlFor="l-estado">Estado</label>
+          <select
+            id="l-estado"
+            value={estado}
+            onChange={(e) => navigate(`/liquidaciones${query(e.target.value, 1)}`)}
+          >
+            <option value="">Todos</option>
+            {LIQ_ESTADOS.map((e) => (
+              <option key={e} value={e}>
+                {LIQ_LABEL[e]}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+      {error === null ? null : (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
+      {rows === null ? (
+        error === null ? (
+          <p role="status">Cargando…</p>
+        ) : null
+      ) : shown.length === 0 ? (
+        <p>
+          No hay liquidaciones{estado === "" ? "" : " en este estado"}. Se hacen al pagarse cada link cuando
+          tu comercio tiene liquidación inmediata.
+        </p>
+      ) : (
+        <table className="tabla">
+          <caption className="oculto">Liquidaciones, de la más reciente a la más antigua</caption>
+          <thead>
+            <tr>
+              <th scope="col">Link</th>
+              <th scope="col">Cobrado</th>
+              <th scope="col">Neto</th>
+              <th scope="col">Estado</th>
+              <th scope="col">Fecha</th>
+            </tr>
+          </thead>
+          <tbody>
+            {shown.map((l) => (
+              <tr key={l.id}>
+                <td data-titulo="Link">
+                  {l.link_id === null ? (
+                    (l.concepto ?? "—")
+                  ) : (
+                    <Link to={`/links/${l.link_id}`}>{l.concepto ?? "Sin concepto"}</Link>
+                  )}
+                </td>
+                <td data-titulo="Cobrado">{l.cobrado === null ? "—" : bolivares(l.cobrado)}</td>
+                <td data-titulo="Neto">{bolivares(l.neto)}</td>
+                <td data-titulo="Estado">
+                  <span className={`estado estado-${liqClase(l.estado)}`}>
+                    {LIQ_LABEL[l.estado] ?? l.estado}
+                  </span>
+                </td>
+                <td data-titulo="Fecha">{fechaHora(l.liquidada_at ?? l.created_at)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <nav className="paginas" aria-label="Páginas">
+        <button
+          type="button"
+          className="secundario"
+          disabled={pagina <= 1}
+          onClick={() => navigate(`/liquidaciones${query(estado, pagina - 1)}`)}
+        >
+          Anterior
+        </button>
+        <span>Página {pagina}</span>
+        <button
+          type="button"
+          className="secundario"
+          disabled={!more}
+          onClick={() => navigate(`/liquidaciones${query(estado, pagina + 1)}`)}
+        >
+          Siguiente
+        </button>
+      </nav>
+    </section>
+  )
+}

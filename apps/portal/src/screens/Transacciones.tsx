@@ -1,0 +1,185 @@
+/**
+ * Transacciones: the merchant's transactions in the session's mode, filtered (in the address)
+ * and paged, and the CSV export of every matching one, streamed by the server as it downloads.
+ */
+import type { Transaccion } from "@switch/sdk"
+import { type FormEvent, useEffect, useState } from "react"
+import { errorText, sw } from "../api.js"
+import { Title } from "../context.js"
+import { bolivares, fechaHora } from "../format.js"
+import { Link, navigate } from "../router.js"
+import {
+  fromSearch,
+  OPERACION_LABEL,
+  OPERACIONES,
+  PAGE_SIZE,
+  TXN_ESTADO_LABEL,
+  TXN_ESTADOS,
+  type TxnFilters,
+  toFiltros,
+  toListParams,
+  toSearch
+} from "../txnFilters.js"
+
+const estadoClase = (estado: string) =>
+  estado === "LIQUIDADA" ? "pagado" : estado === "RECHAZADA" || estado === "ERROR" ? "cancelado" : "pendiente"
+
+export const Transacciones = ({ search }: { readonly search: string }) => {
+  const filters = fromSearch(search)
+  const [draft, setDraft] = useState<TxnFilters>(filters)
+  const [rows, setRows] = useState<ReadonlyArray<Transaccion> | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  const key = toSearch(filters)
+
+  useEffect(() => {
+    const current = fromSearch(key)
+    setDraft(current)
+    setRows(null)
+    setError(null)
+    sw.transacciones.list(toListParams(current)).then(
+      (page) => setRows(page),
+      (e) => setError(errorText(e))
+    )
+  }, [key])
+
+  const apply = (event: FormEvent) => {
+    event.preventDefault()
+    navigate(`/transacciones${toSearch({ ...draft, pagina: 1 })}`)
+  }
+  const page = (pagina: number) => navigate(`/transacciones${toSearch({ ...filters, pagina })}`)
+  const shown = rows?.slice(0, PAGE_SIZE) ?? []
+  const more = (rows?.length ?? 0) > PAGE_SIZE
+
+  return (
+    <section>
+      <div className="titulo-con-accion">
+        <Title>Transacciones</Title>
+        <a className="boton" href={sw.transacciones.exportarUrl(toFiltros(filters))} download>
+          Exportar CSV
+        </a>
+      </div>
+      <p className="nota">
+        El archivo trae todas las transacciones con estos filtros, sin importar cuántas sean.
+      </p>
+      <form className="filtros" onSubmit={apply} aria-label="Filtrar transacciones">
+        <div className="campo">
+          <label htmlFor="t-estado">Estado</label>
+          <select
+            id="t-estado"
+            value={draft.estado}
+            onChange={(e) => setDraft({ ...draft, estado: e.target.value })}
+          >
+            <option value="">Todos</option>
+            {TXN_ESTADOS.map((estado) => (
+              <option key={estado} value={estado}>
+                {TXN_ESTADO_LABEL[estado]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="campo">
+          <label htmlFor="t-operacion">Operación</label>
+          <select
+            id="t-operacion"
+            value={draft.operacion}
+            onChange={(e) => setDraft({ ...draft, operacion: e.target.value })}
+          >
+            <option value="">Todas</option>
+            {OPERACIONES.map((op) => (
+              <option key={op} value={op}>
+                {OPERACION_LABEL[op]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="campo">
+          <label htmlFor="t-desde">Desde</label>
+          <input
+            id="t-desde"
+            type="date"
+            value={draft.desde}
+            onChange={(e) => setDraft({ ...draft, desde: e.target.value })}
+          />
+        </div>
+        <div className="campo">
+          <label htmlFor="t-hasta">Hasta</label>
+          <input
+            id="t-hasta"
+            type="date"
+            value={draft.hasta}
+            onChange={(e) => setDraft({ ...draft, hasta: e.target.value })}
+          />
+        </div>
+        <button type="submit">Filtrar</button>
+      </form>
+      {error === null ? null : (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
+      {rows === null ? (
+        error === null ? (
+          <p role="status">Cargando…</p>
+        ) : null
+      ) : shown.length === 0 ? (
+        <p>No hay transacciones con estos filtros.</p>
+      ) : (
+        <table className="tabla">
+          <caption className="oculto">Transacciones, de la más reciente a la más antigua</caption>
+          <thead>
+            <tr>
+              <th scope="col">Fecha</th>
+              <th scope="col">Operación</th>
+              <th scope="col">Estado</th>
+              <th scope="col">Total</th>
+              <th scope="col">Código</th>
+            </tr>
+          </thead>
+          <tbody>
+            {shown.map((t) => (
+              <tr key={t.id}>
+                <td data-titulo="Fecha">{fechaHora(t.created_at)}</td>
+                <td data-titulo="Operación">
+                  {t.link_id === null ? (
+                    (OPERACION_LABEL[t.operacion] ?? t.operacion)
+                  ) : (
+                    <Link to={`/links/${t.link_id}`}>{OPERACION_LABEL[t.operacion] ?? t.operacion}</Link>
+                  )}
+                </td>
+                <td data-titulo="Estado">
+                  <span className={`estado estado-${estadoClase(t.estado)}`}>
+                    {TXN_ESTADO_LABEL[t.estado] ?? t.estado}
+                  </span>
+                </td>
+                <td data-titulo="Total">
+                  {bolivares(t.total)}
+                  {t.propina > 0 ? <span className="nota"> (propina {bolivares(t.propina)})</span> : null}
+                </td>
+                <td data-titulo="Código">{t.codigo_verificacion ?? "—"}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <nav className="paginas" aria-label="Páginas">
+        <button
+          type="button"
+          className="secundario"
+          disabled={filters.pagina <= 1}
+          onClick={() => page(filters.pagina - 1)}
+        >
+          Anterior
+        </button>
+        <span>Página {filters.pagina}</span>
+        <button
+          type="button"
+          className="secundario"
+          disabled={!more}
+          onClick={() => page(filters.pagina + 1)}
+        >
+          Siguiente
+        </button>
+      </nav>
+    </section>
+  )
+}

@@ -1,0 +1,32 @@
+import { describe, expect, it } from "vitest"
+import { EMPTY, fromSearch, PAGE_SIZE, toFiltros, toListParams, toSearch } from "./txnFilters.js"
+
+describe("transaction filters in the address", () => {
+  it("round-trip through the query string", () => {
+    const filters = {
+      estado: "LIQUIDADA",
+      operacion: "cobro",
+      desde: "2026-11-01",
+      hasta: "2026-11-25",
+      pagina: 2
+    }
+    expect(toSearch(filters)).toBe(
+      "?estado=LIQUIDADA&operacion=cobro&desde=2026-11-01&hasta=2026-11-25&pagina=2"
+    )
+    expect(fromSearch(toSearch(filters))).toEqual(filters)
+    expect(toSearch(EMPTY)).toBe("")
+  })
+  it("leave out what is unknown or malformed", () => {
+    expect(fromSearch("?estado=liquidada&operacion=robo&desde=ayer&hasta=2026-1-1&pagina=-3")).toEqual(EMPTY)
+  })
+  it("become the API's filters: hasta through the end of its Caracas day, one page and one row more", () => {
+    const filters = { ...EMPTY, estado: "RECHAZADA", hasta: "2026-11-25", pagina: 3 }
+    expect(toFiltros(filters)).toEqual({ estado: "RECHAZADA", hasta: "2026-11-25T23:59:59.999" })
+    expect(toListParams(filters)).toEqual({
+      estado: "RECHAZADA",
+      hasta: "2026-11-25T23:59:59.999",
+      limit: PAGE_SIZE + 1,
+      offset: 2 * PAGE_SIZE
+    })
+  })
+})

@@ -1,0 +1,112 @@
+/**
+ * The Transacciones screen's filters, kept in the address (`?estado=LIQUIDADA&desde=2026-11-01`),
+ * as `GET /transacciones` parameters (a page of {@link PAGE_SIZE}) and as the export's filters:
+ * the same rows on screen and in the file.
+ */
+import type { TransaccionFiltros, TransaccionListParams } from "@switch/sdk"
+
+export const PAGE_SIZE = 20
+
+export const TXN_ESTADOS = [
+  "LIQUIDADA",
+  "ACEPTADA",
+  "PENDIENTE",
+  "ENVIANDO",
+  "REVISION",
+  "RECHAZADA",
+  "DESCONOCIDA",
+  "ERROR"
+] as const
+
+export const TXN_ESTADO_LABEL: Readonly<Record<string, string>> = {
+  LIQUIDADA: "Liquidada",
+  ACEPTADA: "Aceptada",
+  PENDIENTE: "Pendiente",
+  ENVIANDO: "Enviando",
+  REVISION: "En revisión",
+  RECHAZADA: "Rechazada",
+  DESCONOCIDA: "Desconocida",
+  ERROR: "Error"
+}
+
+export const OPERACIONES = [
+  "cobro",
+  "pago",
+  "reverso",
+  "devolucion",
+  "devolucion_debito",
+  "devolucion_retorno",
+  "liquidacion",
+  "reparto"
+] as const
+
+export const OPERACION_LABEL: Readonly<Record<string, string>> = {
+  cobro: "Cobro",
+  pago: "Pago",
+  reverso: "Reverso",
+  devolucion: "Devolución",
+  devolucion_debito: "Débito de devolución",
+  devolucion_retorno: "Retorno de devolución",
+  liquidacion: "Liquidación",
+  reparto: "Reparto"
+}
+
+export interface TxnFilters {
+  readonly estado: string
+  readonly operacion: string
+  readonly desde: string
+  readonly hasta: string
+  readonly pagina: number
+}
+
+export const EMPTY: TxnFilters = { estado: "", operacion: "", desde: "", hasta: "", pagina: 1 }
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/
+
+/** The filters an address's query string holds; anything unknown or malformed is left out. */
+export const fromSearch = (search: string): TxnFilters => {
+  const params = new URLSearchParams(search)
+  const pick = (name: string, allowed: ReadonlyArray<string>) => {
+    const value = params.get(name) ?? ""
+    return allowed.includes(value) ? value : ""
+  }
+  const day = (name: string) => {
+    const value = params.get(name) ?? ""
+    return DAY.test(value) ? value : ""
+  }
+  const pagina = Number(params.get("pagina") ?? "1")
+  return {
+    estado: pick("estado", TXN_ESTADOS),
+    operacion: pick("operacion", OPERACIONES),
+    desde: day("desde"),
+    hasta: day("hasta"),
+    pagina: Number.isInteger(pagina) && pagina >= 1 ? pagina : 1
+  }
+}
+
+/** The query string of `filters` (empty ones left out), with its `?`, or "". */
+export const toSearch = (filters: TxnFilters): string => {
+  const params = new URLSearchParams()
+  if (filters.estado !== "") params.set("estado", filters.estado)
+  if (filters.operacion !== "") params.set("operacion", filters.operacion)
+  if (filters.desde !== "") params.set("desde", filters.desde)
+  if (filters.hasta !== "") params.set("hasta", filters.hasta)
+  if (filters.pagina > 1) params.set("pagina", String(filters.pagina))
+  const text = params.toString()
+  return text === "" ? "" : `?${text}`
+}
+
+/** The filters as the API takes them: days in Caracas time, `hasta` through the end of its day. */
+export const toFiltros = (filters: TxnFilters): TransaccionFiltros => ({
+  ...(filters.estado === "" ? {} : { estado: filters.estado }),
+  ...(filters.operacion === "" ? {} : { operacion: filters.operacion }),
+  ...(filters.desde === "" ? {} : { desde: filters.desde }),
+  ...(filters.hasta === "" ? {} : { hasta: `${filters.hasta}T23:59:59.999` })
+})
+
+/** One page of the list, one row more than shown to know whether a next page exists. */
+export const toListParams = (filters: TxnFilters): TransaccionListParams => ({
+  ...toFiltros(filters),
+  limit: PAGE_SIZE + 1,
+  offset: (filters.pagina - 1) * PAGE_SIZE
+})

@@ -1,0 +1,57 @@
+/**
+ * The merchant's settlements (our addition to SPEC, for the portal): each credit of a paid
+ * link's net to the merchant's account under immediate settlement (SPEC "Immediate
+ * settlement"), with its state. Read-only; the caller's merchant and mode only.
+ */
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { ValidationError } from "./Errors.js"
+import { ModeSchema } from "./Links.js"
+import { Authentication } from "./Security.js"
+
+export const Liquidacion = Schema.Struct({
+  id: Schema.String.annotations({
+    description: "Id de la transacción de liquidación (`liquidacion_txn_id`)"
+  }),
+  link_id: Schema.NullOr(Schema.String),
+  concepto: Schema.NullOr(Schema.String),
+  cobrado: Schema.NullOr(
+    Schema.Number.annotations({ description: "Lo que pagó el pagador (monto más propina)" })
+  ),
+  neto: Schema.Number.annotations({ description: "Lo que se acredita al comercio" }),
+  estado: Schema.String.annotations({
+    description:
+      "`PENDIENTE` (en curso), `LIQUIDADA` (acreditada), `REVISION` (la revisa un operador) o `RECHAZADA`"
+  }),
+  referencia_banco: Schema.NullOr(Schema.String),
+  mode: ModeSchema,
+  created_at: Schema.String,
+  liquidada_at: Schema.NullOr(Schema.String)
+}).annotations({ identifier: "Liquidacion" })
+export interface Liquidacion extends Schema.Schema.Type<typeof Liquidacion> {}
+
+export class LiquidacionesGroup extends HttpApiGroup.make("liquidaciones")
+  .add(
+    HttpApiEndpoint.get("list", "/switch/v1/liquidaciones")
+      .setUrlParams(
+        Schema.Struct({
+          limit: Schema.optional(Schema.String),
+          offset: Schema.optional(Schema.String),
+          estado: Schema.optional(
+            Schema.String.annotations({ description: "PENDIENTE, LIQUIDADA, REVISION o RECHAZADA" })
+          )
+        })
+      )
+      .addSuccess(Schema.Array(Liquidacion))
+      .addError(ValidationError)
+      .annotate(
+        OpenApi.Summary,
+        "Liquidaciones del comercio en el modo de la llave, las más recientes primero"
+      )
+      .annotate(
+        OpenApi.Description,
+        "Cada acreditación del neto de un link pagado a la cuenta del comercio (liquidación inmediata), " +
+          "con su estado. `limit` (50 por omisión, hasta 200), `offset` y `estado`."
+      )
+  )
+  .middleware(Authentication) {}

@@ -1,0 +1,32 @@
+import { type RequestOptions, send, type TransportConfig } from "../internal/Transport.js"
+import { ListPromise } from "../Pagination.js"
+import type { Liquidacion, LiquidacionListParams } from "../Types.js"
+
+/** The merchant's settlements (`GET /liquidaciones`): each paid link's net credited, with its state. */
+export class Liquidaciones {
+  readonly #config: TransportConfig
+  constructor(config: TransportConfig) {
+    this.#config = config
+  }
+
+  /** Settlements in the key's (or session's) mode, newest first, iterable across pages. */
+  list(params: LiquidacionListParams = {}, options: RequestOptions = {}): ListPromise<Liquidacion> {
+    const { limit: _limit, offset: _offset, ...filters } = params
+    return new ListPromise<Liquidacion>(
+      async (offset, limit) =>
+        (
+          await send<ReadonlyArray<Liquidacion>>(
+            this.#config,
+            {
+              method: "GET",
+              path: "/switch/v1/liquidaciones",
+              query: { ...filters, limit, offset },
+              idempotent: true
+            },
+            options
+          )
+        ).body,
+      params
+    )
+  }
+}
