@@ -32,6 +32,7 @@ import {
   type Schema
 } from "effect"
 import { Settings } from "../Config.js"
+import * as Metrics from "../platform/Metrics.js"
 import { clientAddress, trustList } from "./ClientAddress.js"
 import { MAX_BODY_BYTES, overLimit, tooLarge } from "./Respond.js"
 
@@ -180,6 +181,7 @@ export const makeLanes = (): Lanes => {
       const runFork = Runtime.runFork(runtime)
       const logged = accessLogged(FiberRefs.getOrDefault(runtime.fiberRefs, FiberRef.currentMinimumLogLevel))
       const path = pathOfUrl(url)
+      const observe = Metrics.routeObserver(method, path)
 
       routes.set(`${method} ${url}`, (request, response) => {
         const requestId = newRequestId()
@@ -190,6 +192,7 @@ export const makeLanes = (): Lanes => {
         }
         const answer = (result: Answer) => {
           write(response, requestId, result)
+          observe(result.status, started)
           access(result.status)
           if (answered !== undefined) answered(result.status, Date.now() - started)
         }

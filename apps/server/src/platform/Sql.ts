@@ -16,6 +16,7 @@ import colaTrabajadores from "../migrations/0009_cola_trabajadores.js"
 import requestLog from "../migrations/0010_request_log.js"
 import outboxInTs from "../migrations/0011_outbox_in_ts.js"
 import sesiones from "../migrations/0012_sesiones.js"
+import * as Metrics from "./Metrics.js"
 import { preparingClient, registry } from "./Prepared.js"
 
 /** int8 (bigint cents, counts) as JS numbers: every amount fits in a safe integer. */
@@ -53,6 +54,7 @@ const pool = (url: string, options: PgOptions) =>
         })
         created.on("error", () => undefined)
         await created.query("select 1")
+        Metrics.watchPool(created)
         return created
       },
       catch: (cause) => new SqlError({ cause, message: "PgClient: Failed to connect" })
