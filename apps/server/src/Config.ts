@@ -55,6 +55,16 @@ export interface ServerSettings {
   readonly proxiesConfiables: ReadonlyArray<string>
   /** Hours a BCV rate stays usable (`SWITCH_TASA_MAX_HORAS`, 48); an older one counts as missing. */
   readonly tasaMaxHoras: number
+  /**
+   * The bearer token `/metrics` asks for (`SWITCH_METRICS_TOKEN`); unset, the metrics are open
+   * in development and not served in production (ops/OpsRoutes.ts).
+   */
+  readonly metricsToken: Option.Option<Redacted.Redacted<string>>
+  /**
+   * Seconds a server keeps answering after it is asked to stop, with /readyz at 503, before it
+   * closes (`SWITCH_DRENAJE_SEGUNDOS`, 0): time for a balancer to stop sending it requests.
+   */
+  readonly drenajeSegundos: number
 }
 
 const ABIERTO: BankCalendar.BankCloseStatus = { _tag: "Abierto" }
@@ -148,5 +158,9 @@ export const fromEnv = (
     .split(",")
     .map((entry) => entry.trim())
     .filter((entry) => entry !== ""),
-  tasaMaxHoras: positiveNumber(env.SWITCH_TASA_MAX_HORAS, 48)
+  tasaMaxHoras: positiveNumber(env.SWITCH_TASA_MAX_HORAS, 48),
+  metricsToken: env.SWITCH_METRICS_TOKEN
+    ? Option.some(Redacted.make(env.SWITCH_METRICS_TOKEN))
+    : Option.none(),
+  drenajeSegundos: positiveNumber(env.SWITCH_DRENAJE_SEGUNDOS, 0)
 })

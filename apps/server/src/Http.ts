@@ -40,6 +40,7 @@ import { LotesApiLive } from "./lotes/LotesApi.js"
 import { LotesServiceLive } from "./lotes/LotesService.js"
 import { ConfigApiLive, LlavesApiLive, RegistroApiLive } from "./merchants/MerchantsApi.js"
 import { MerchantsServiceLive } from "./merchants/MerchantsService.js"
+import { makeDrain, OpsRoutesLive } from "./ops/OpsRoutes.js"
 import { PanelRoutesLive } from "./panel/PanelRoutes.js"
 import { Banks, BanksLive } from "./platform/bank/Banks.js"
 import { SandboxBankLive } from "./platform/bank/SandboxBank.js"
@@ -174,7 +175,9 @@ const JobsLive = Layer.unwrapEffect(
  */
 export const HttpLive = (options: { readonly port: number; readonly host?: string }) => {
   const lanes = makeLanes()
-  return ServeLive.pipe(
+  const drain = makeDrain()
+  const served = ServeLive.pipe(
+    Layer.provide(OpsRoutesLive.pipe(Layer.provide(drain.DrainingLive))),
     Layer.provide(HttpApiScalar.layer({ path: "/docs", scalar: DOCS_CONFIG })),
     Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
     Layer.provide(ApiErrorsLive),
@@ -200,4 +203,5 @@ export const HttpLive = (options: { readonly port: number; readonly host?: strin
       })
     )
   )
+  return drain.DrainOnShutdown.pipe(Layer.provideMerge(served))
 }

@@ -37,6 +37,12 @@ const logLevel = LogLevel.fromLiteral(
     (l) => l.toLowerCase() === env.SWITCH_LOG_LEVEL
   ) ?? "Info"
 )
+/**
+ * Log lines as JSON, one object per line with the request id among its annotations
+ * (SWITCH_LOG_FORMATO=json, production's default), or as text for a person (`texto`).
+ */
+const jsonLogs = (env.SWITCH_LOG_FORMATO ?? (environment === "production" ? "json" : "texto")) === "json"
+const LoggerLive = jsonLogs ? Logger.json : Layer.empty
 
 /** SWITCH_SECRET, or one generated once into the data directory (kept across restarts). */
 const loadSecret = (): string => {
@@ -58,6 +64,7 @@ const serve = (databaseUrl: string, settings: ServerSettings) =>
     ),
     Layer.provide(Layer.succeed(Settings, settings)),
     Layer.provide(Logger.minimumLogLevel(logLevel)),
+    Layer.provide(LoggerLive),
     Layer.locally(FiberRef.currentTracerEnabled, false)
   )
 
@@ -181,4 +188,7 @@ const worker = Effect.suspend(() => {
   return Layer.launch(serve(env.DATABASE_URL ?? "", settings))
 })
 
-NodeRuntime.runMain(cluster.isPrimary ? primary : worker, { disableErrorReporting: false })
+NodeRuntime.runMain(cluster.isPrimary ? primary : worker, {
+  disableErrorReporting: false,
+  disablePrettyLogger: jsonLogs
+})

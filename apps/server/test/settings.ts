@@ -24,5 +24,7 @@ export const testSettings = (overrides: Partial<ServerSettings> = {}): ServerSet
   cierreBancario: true,
   proxiesConfiables: [],
   tasaMaxHoras: 48,
+  metricsToken: Option.none(),
+  drenajeSegundos: 0,
   ...overrides
 })

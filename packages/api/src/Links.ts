@@ -74,7 +74,11 @@ export const LinkFilters = Schema.Struct({
   mode: Schema.optional(Schema.String),
   origen: Schema.optional(Schema.String),
   limit: Schema.optional(Schema.String).annotations({ description: "Por defecto 50, máximo 200" }),
-  offset: Schema.optional(Schema.String)
+  offset: Schema.optional(Schema.String),
+  starting_after: Schema.optional(Schema.String).annotations({
+    description:
+      "Cursor: el id del último link de la página anterior; la página sigue después de él (tan rápida como la primera)"
+  })
 })
 
 const idParam = HttpApiSchema.param("id", Schema.String)

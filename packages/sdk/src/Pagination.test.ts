@@ -12,6 +12,22 @@ const pages = () => {
 }
 
 describe("ListPromise", () => {
+  it("a list with a cursor walks pages by the last id, not by offset", async () => {
+    const calls: Array<[number, number, string | undefined]> = []
+    const fetchPage = async (offset: number, limit: number, after?: string) => {
+      calls.push([offset, limit, after])
+      const from = after === undefined ? offset : items.findIndex((i) => i.id === after) + 1
+      return items.slice(from, from + limit)
+    }
+    const all = await new ListPromise(fetchPage, { limit: 3, cursor: true }).toArray()
+    expect(all).toEqual(items)
+    expect(calls).toEqual([
+      [0, 3, undefined],
+      [0, 3, "l2"],
+      [0, 3, "l5"]
+    ])
+  })
+
   it("awaiting gives the first page only", async () => {
     const { calls, fetchPage } = pages()
     expect(await new ListPromise(fetchPage, { limit: 3 })).toEqual(items.slice(0, 3))

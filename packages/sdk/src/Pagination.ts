@@ -1,11 +1,17 @@
 /**
  * Lists over `limit`/`offset` pages. Awaiting a list gives its first page; iterating it with
  * `for await` walks every page; `toArray({ limit })` collects up to `limit` items. Nothing is
- * requested until one of those happens.
+ * requested until one of those happens. A list whose route takes a cursor (`starting_after`,
+ * the last id of the page before) walks by it: every page then costs the service what the
+ * first does, however deep.
  */
 
-/** Fetches one page starting at `offset`. */
-export type PageFetcher<T> = (offset: number, limit: number) => Promise<ReadonlyArray<T>>
+/** Fetches one page starting at `offset`, or right after the item `startingAfter` when given. */
+export type PageFetcher<T> = (
+  offset: number,
+  limit: number,
+  startingAfter?: string
+) => Promise<ReadonlyArray<T>>
 
 export const DEFAULT_PAGE_SIZE = 50
 export const MAX_PAGE_SIZE = 200
@@ -24,15 +30,17 @@ export class ListPromise<T> implements Promise<ReadonlyArray<T>>, AsyncIterable<
   readonly #fetchPage: PageFetcher<T>
   readonly #pageSize: number
   readonly #offset: number
+  readonly #cursor: boolean
   #first: Promise<ReadonlyArray<T>> | undefined
 
   constructor(
     fetchPage: PageFetcher<T>,
-    options: { readonly limit?: number; readonly offset?: number } = {}
+    options: { readonly limit?: number; readonly offset?: number; readonly cursor?: boolean } = {}
   ) {
     this.#fetchPage = fetchPage
     this.#pageSize = Math.max(1, Math.min(MAX_PAGE_SIZE, Math.trunc(options.limit ?? DEFAULT_PAGE_SIZE)))
     this.#offset = Math.max(0, Math.trunc(options.offset ?? 0))
+    this.#cursor = options.cursor ?? false
   }
 
   #firstPage(): Promise<ReadonlyArray<T>> {
@@ -76,6 +84,11 @@ export class ListPromise<T> implements Promise<ReadonlyArray<T>>, AsyncIterable<
         yield item
       }
       if (page.length < this.#pageSize) return
+      const last = this.#cursor ? idOf(page[page.length - 1]) : undefined
+      if (last !== undefined) {
+        page = await this.#fetchPage(0, this.#pageSize, last)
+        continue
+      }
       offset += page.length
       page = await this.#fetchPage(offset, this.#pageSize)
     }

@@ -108,6 +108,7 @@ type LinkFilterWire = {
   readonly con_propina?: string | undefined
   readonly limit?: string | undefined
   readonly offset?: string | undefined
+  readonly starting_after?: string | undefined
 }
 
 /**

@@ -1,4 +1,4 @@
-/** Auto-pagination over the real server's limit/offset pages. */
+/** Auto-pagination over the real server's pages: links walk by their `starting_after` cursor. */
 import { beforeAll, describe, expect, it } from "vitest"
 import { Switch } from "../src/index.js"
 import { baseUrl, newMerchant } from "./support.js"
@@ -24,15 +24,18 @@ beforeAll(async () => {
 })
 
 describe("auto-pagination", () => {
-  it("for await walks three pages of 3, 3 and 1 links, newest first", async () => {
+  it("for await walks three pages of 3, 3 and 1 links, newest first, each after the last id", async () => {
     pageRequests.length = 0
     const ids: Array<string> = []
     for await (const link of sw.links.list({ limit: 3 })) ids.push(link.id)
-    expect(ids).toEqual([...created].reverse())
-    expect(pageRequests.map((u) => [u.searchParams.get("offset"), u.searchParams.get("limit")])).toEqual([
-      ["0", "3"],
-      ["3", "3"],
-      ["6", "3"]
+    const newest = [...created].reverse()
+    expect(ids).toEqual(newest)
+    expect(
+      pageRequests.map((u) => [u.searchParams.get("starting_after"), u.searchParams.get("limit")])
+    ).toEqual([
+      [null, "3"],
+      [newest[2], "3"],
+      [newest[5], "3"]
     ])
   })
 

@@ -35,6 +35,7 @@ import {
   type Schema
 } from "effect"
 import { Settings } from "../Config.js"
+import * as Metrics from "../platform/Metrics.js"
 import { clientAddress, trustList } from "./ClientAddress.js"
 import { MAX_BODY_BYTES, overLimit, tooLarge } from "./Respond.js"
 
@@ -202,6 +203,7 @@ export const makeLanes = (): Lanes => {
       const runSyncExit = Runtime.runSyncExit(runtime)
       const logged = accessLogged(FiberRefs.getOrDefault(runtime.fiberRefs, FiberRef.currentMinimumLogLevel))
       const path = pathOfUrl(url)
+      const observe = Metrics.routeObserver(method, path)
 
       const run = <A, E>(effect: Effect.Effect<A, E, R>): Promise<A> => {
         const exit = runSyncExit(effect)
@@ -225,6 +227,7 @@ export const makeLanes = (): Lanes => {
         }
         const answer = (result: Answer) => {
           write(response, requestId, result)
+          observe(result.status, started)
           access(result.status)
           if (answered !== undefined) answered(result.status, Date.now() - started)
         }

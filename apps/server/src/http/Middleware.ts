@@ -9,6 +9,7 @@
  */
 import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Cause, Chunk, Context, Effect, type Fiber, FiberRef } from "effect"
+import * as Metrics from "../platform/Metrics.js"
 import * as Cors from "./Cors.js"
 import * as Edge from "./Edge.js"
 
@@ -59,11 +60,16 @@ export const withBoundary = <E, R>(
     if (publicRoute && request.method === "OPTIONS") {
       return Effect.succeed(HttpServerResponse.setHeader(Cors.preflight(), "x-request-id", requestId))
     }
-    let handler: HttpApp.PreResponseHandler = (_, response) => Effect.succeed(finishWithId(response))
+    const started = Date.now()
+    const answered = (response: HttpServerResponse.HttpServerResponse) => {
+      const out = finishWithId(response)
+      Metrics.observeRequest(request.method, path, out.status, started)
+      return out
+    }
+    let handler: HttpApp.PreResponseHandler = (_, response) => Effect.succeed(answered(response))
     if (accessLogged(fiber)) {
-      const started = Date.now()
       handler = (_, response) => {
-        const out = finishWithId(response)
+        const out = answered(response)
         return Effect.as(Edge.logAccess(requestId, request.method, path, out.status, started), out)
       }
     }

@@ -5,6 +5,7 @@
 import { ValidationError } from "@switch/api"
 import { BankCalendar, LinkMachine, LinkRequest, Money } from "@switch/core"
 import { Either } from "effect"
+import { isUuid } from "../platform/Uuid.js"
 
 export interface LinkFilters {
   readonly estados: ReadonlyArray<LinkMachine.LinkState> | null
@@ -18,6 +19,7 @@ export interface LinkFilters {
   readonly origen: string | null
   readonly limit: number
   readonly offset: number
+  readonly startingAfter: string | null
 }
 
 const ORIGENES = LinkRequest.Origenes
@@ -51,6 +53,14 @@ const integer = (parametro: string, text: string | undefined, fallback: number, 
   return /^\d+$/.test(text) && n >= min && n <= max
     ? Either.right(n)
     : invalid(parametro, `${parametro} debe ser un entero entre ${min} y ${max}`)
+}
+
+/** `starting_after`: a link's id, the last one of the page before. */
+const cursor = (text: string | undefined) => {
+  if (text === undefined || text === "") return Either.right(null)
+  return isUuid(text)
+    ? Either.right<string | null>(text.toLowerCase())
+    : invalid("starting_after", "starting_after debe ser el id de un link (el último de la página anterior)")
 }
 
 /** Splits `q` into normalised words (accents and case removed), every one of which must match. */
@@ -105,6 +115,7 @@ export const parseLinkFilters = (params: Params): Either.Either<LinkFilters, Val
       mode: mode ?? null,
       origen: origen ?? null,
       limit: yield* integer("limit", params.limit, 50, 1, 200),
-      offset: yield* integer("offset", params.offset, 0, 0, 1_000_000)
+      offset: yield* integer("offset", params.offset, 0, 0, 1_000_000),
+      startingAfter: yield* cursor(params.starting_after)
     }
   })

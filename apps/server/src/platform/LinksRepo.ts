@@ -23,6 +23,7 @@ import { LinkMachine, type LinkRequest, type Ports } from "@switch/core"
 import { Data, Effect } from "effect"
 import { coalesce } from "./Coalesce.js"
 import type { MerchantRow } from "./Merchants.js"
+import { PLANNED_EACH_TIME } from "./Prepared.js"
 import type { PgPool } from "./Sql.js"
 
 type Sql = PgClient.PgClient
@@ -395,26 +396,54 @@ export interface LinkQuery {
   readonly origen: string | null
   readonly limit: number
   readonly offset: number
+  /** A link of the owner's: the page starts after it (`starting_after`). */
+  readonly startingAfter: string | null
+}
+
+/**
+ * Links whose state as readers see it at `at` is one of `estados` ({@link visibleEstado}),
+ * written so an index on `estado` serves it: an open link past its expiry counts as `expirado`,
+ * not as `pendiente`.
+ */
+export const estadoIn = (sql: Sql, estados: ReadonlyArray<LinkMachine.LinkState>, at: Date): Fragment => {
+  const pendiente = estados.includes("pendiente")
+  const expirado = estados.includes("expirado")
+  if (pendiente === expirado) return sql`estado = any(${estados})`
+  const others = estados.filter((e) => e !== "pendiente")
+  return sql`(estado = any(${others}) or (estado = 'pendiente' and ${pendiente ? unexpired(sql, at) : sql`expires_at <= ${at}`}))`
+}
+
+/** The statement of {@link list}, as Postgres plans it (its tests read the plan). */
+export const listStatement = <R extends object>(
+  sql: Sql,
+  owner: Owner,
+  q: LinkQuery,
+  at: Date,
+  columns: string
+) => {
+  const when = sql`coalesce(paid_at, created_at)`
+  const clauses: Array<Fragment> = [sql`comercio_id = ${owner.comercioId}`, sql`mode = ${owner.mode}`]
+  if (q.estados !== null) clauses.push(estadoIn(sql, q.estados, at))
+  // After the cursor's link in the list's order; none when it is not one of the owner's.
+  if (q.startingAfter !== null)
+    clauses.push(sql`(created_at, id) < (select created_at, id from links
+        where id = ${q.startingAfter} and comercio_id = ${owner.comercioId} and mode = ${owner.mode})`)
+  if (q.desde !== null) clauses.push(sql`${when} >= ${q.desde}`)
+  if (q.hasta !== null) clauses.push(sql`${when} < ${q.hasta}`)
+  for (const word of q.palabras) clauses.push(sql`busqueda like ${`%${word.replace(/[\\%_]/g, "\\$&")}%`}`)
+  if (q.min !== null) clauses.push(sql`monto >= ${q.min}`)
+  if (q.max !== null) clauses.push(sql`monto <= ${q.max}`)
+  if (q.conPropina !== null) clauses.push(q.conPropina ? sql`propina > 0` : sql`propina = 0`)
+  if (q.origen !== null) clauses.push(sql`origen = ${q.origen}`)
+  // Planned with its values: a generic plan would read a big merchant's links by a scan.
+  return sql<R>`
+      ${sql.unsafe(PLANNED_EACH_TIME)} select ${sql.unsafe(columns)} from links where ${sql.and(clauses)}
+      order by created_at desc, id desc limit ${q.limit} offset ${q.offset}`
 }
 
 /** The owner's links matching `q` at `at` (states as readers see them), newest first. */
 export const list = <R extends object>(owner: Owner, q: LinkQuery, at: Date, columns: string) =>
-  Effect.flatMap(PgClient.PgClient, (sql) => {
-    const estado = visibleEstado(sql, at)
-    const when = sql`coalesce(paid_at, created_at)`
-    const clauses = [sql`comercio_id = ${owner.comercioId}`, sql`mode = ${owner.mode}`]
-    if (q.estados !== null) clauses.push(sql`${estado} = any(${q.estados})`)
-    if (q.desde !== null) clauses.push(sql`${when} >= ${q.desde}`)
-    if (q.hasta !== null) clauses.push(sql`${when} < ${q.hasta}`)
-    for (const word of q.palabras) clauses.push(sql`busqueda like ${`%${word.replace(/[\\%_]/g, "\\$&")}%`}`)
-    if (q.min !== null) clauses.push(sql`monto >= ${q.min}`)
-    if (q.max !== null) clauses.push(sql`monto <= ${q.max}`)
-    if (q.conPropina !== null) clauses.push(q.conPropina ? sql`propina > 0` : sql`propina = 0`)
-    if (q.origen !== null) clauses.push(sql`origen = ${q.origen}`)
-    return sql<R>`
-      select ${sql.unsafe(columns)} from links where ${sql.and(clauses)}
-      order by created_at desc, id desc limit ${q.limit} offset ${q.offset}`
-  })
+  Effect.flatMap(PgClient.PgClient, (sql) => listStatement<R>(sql, owner, q, at, columns))
 
 /** Whether a link `id` exists (any merchant, any state). */
 export const exists = (id: string) =>

@@ -26,6 +26,13 @@ export interface Limits {
 
 export const DEFAULT_LIMITS: Limits = { after: 2, max: 300, maxLength: 4_000 }
 
+/**
+ * Marks a statement that must be planned with its values each time it runs, never named: a
+ * list over a table where one merchant may hold millions of rows and another ten, for which a
+ * generic plan (the one a named statement settles on after five runs) would scan the table.
+ */
+export const PLANNED_EACH_TIME = "/* planned each time */"
+
 /** Which texts have names; `nameOf` counts a run and answers the name to use, if any. */
 export const registry = (limits: Limits = DEFAULT_LIMITS) => {
   const named = new Map<string, string>()
@@ -36,7 +43,8 @@ export const registry = (limits: Limits = DEFAULT_LIMITS) => {
     nameOf: (text: string): string | undefined => {
       const name = named.get(text)
       if (name !== undefined) return name
-      if (text.length > limits.maxLength || named.size >= limits.max) return undefined
+      if (text.length > limits.maxLength || named.size >= limits.max || text.includes(PLANNED_EACH_TIME))
+        return undefined
       const count = (runs.get(text) ?? 0) + 1
       if (count < limits.after) {
         if (runs.size >= 4 * limits.max) runs.clear()

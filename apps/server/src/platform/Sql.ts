@@ -16,6 +16,8 @@ import colaTrabajadores from "../migrations/0009_cola_trabajadores.js"
 import requestLog from "../migrations/0010_request_log.js"
 import outboxInTs from "../migrations/0011_outbox_in_ts.js"
 import sesiones from "../migrations/0012_sesiones.js"
+import listIndexes from "../migrations/0017_list_indexes.js"
+import * as Metrics from "./Metrics.js"
 import { preparingClient, registry } from "./Prepared.js"
 
 /** int8 (bigint cents, counts) as JS numbers: every amount fits in a safe integer. */
@@ -53,6 +55,7 @@ const pool = (url: string, options: PgOptions) =>
         })
         created.on("error", () => undefined)
         await created.query("select 1")
+        Metrics.watchPool(created)
         return created
       },
       catch: (cause) => new SqlError({ cause, message: "PgClient: Failed to connect" })
@@ -103,7 +106,8 @@ export const migrations = PgMigrator.fromRecord({
   "0009_cola_trabajadores": colaTrabajadores,
   "0010_request_log": requestLog,
   "0011_outbox_in_ts": outboxInTs,
-  "0012_sesiones": sesiones
+  "0012_sesiones": sesiones,
+  "0017_list_indexes": listIndexes
 })
 
 /** Runs pending migrations; several processes starting at once wait on the migrator's lock. */

@@ -7,7 +7,7 @@ import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { freshDatabase } from "../../test/harness.js"
-import { registry } from "./Prepared.js"
+import { PLANNED_EACH_TIME, registry } from "./Prepared.js"
 import { PgLive } from "./Sql.js"
 
 let databaseUrl: string
@@ -47,6 +47,12 @@ describe("statement registry", () => {
     expect(names.size()).toBe(3)
     const other = registry({ after: 1, max: 3, maxLength: 20 })
     expect(other.nameOf(`select $1 ${"x".repeat(30)}`)).toBeUndefined()
+  })
+
+  it("never names a statement marked to be planned each time", () => {
+    const names = registry({ after: 1, max: 10, maxLength: 100 })
+    for (let i = 0; i < 5; i++) expect(names.nameOf(`${PLANNED_EACH_TIME} select $1`)).toBeUndefined()
+    expect(names.size()).toBe(0)
   })
 })
 

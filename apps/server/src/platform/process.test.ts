@@ -218,6 +218,30 @@ describe("npm start", () => {
     expect(output).toBe("SWITCH_ENV=staging no es válido: use development o production")
   }, 60_000)
 
+  it("writes JSON log lines with the request id when SWITCH_LOG_FORMATO=json (production's default)", async () => {
+    const server = await start({
+      DATABASE_URL: await freshDatabase(),
+      SWITCH_ENV: "development",
+      SWITCH_LOG_FORMATO: "json",
+      SWITCH_LOG_LEVEL: "info"
+    })
+    try {
+      const reply = await call(server.url, "GET", "/healthz")
+      const requestId = reply.headers.get("x-request-id")
+      await new Promise((r) => setTimeout(r, 200))
+      const line = server
+        .output()
+        .split("\n")
+        .find((l) => l.includes("/healthz"))
+      expect(line).toBeDefined()
+      const parsed = JSON.parse(line ?? "")
+      expect(parsed).toMatchObject({ logLevel: "INFO", annotations: { requestId } })
+      expect(String(parsed.message)).toContain("GET /healthz 200")
+    } finally {
+      await server.stop()
+    }
+  })
+
   it("listens on 127.0.0.1 only unless HOST says otherwise, and says so", async () => {
     const server = await start({ DATABASE_URL: await freshDatabase(), HOST: "" })
     try {

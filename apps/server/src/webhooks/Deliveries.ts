@@ -12,6 +12,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Either, Option } from "effect"
 import { Settings } from "../Config.js"
+import * as Metrics from "../platform/Metrics.js"
 import {
   DELIVERY_JOB_MAX_ATTEMPTS,
   DELIVERY_TASK,
@@ -157,6 +158,7 @@ export const runAttempt = (payload: { readonly id: string; readonly intento: num
     })
 
     const last = intento >= attemptsFor(row.evento)
+    Metrics.webhookDeliveries.inc({ outcome: result.ok ? "entregada" : last ? "agotada" : "fallida" })
     yield* Effect.gen(function* () {
       if (result.ok) {
         yield* sql`

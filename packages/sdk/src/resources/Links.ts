@@ -39,20 +39,25 @@ export class Links {
   list(params: LinkListParams = {}, options: RequestOptions = {}): ListPromise<Link> {
     const { limit, offset, ...filters } = params
     return new ListPromise<Link>(
-      async (from, size) =>
+      async (from, size, after) =>
         (
           await send<ReadonlyArray<Link>>(
             this.#config,
             {
               method: "GET",
               path: "/switch/v1/links",
-              query: { ...filters, limit: size, offset: from },
+              query: {
+                ...filters,
+                limit: size,
+                offset: from,
+                ...(after === undefined ? {} : { starting_after: after })
+              },
               idempotent: true
             },
             options
           )
         ).body,
-      { ...(limit === undefined ? {} : { limit }), ...(offset === undefined ? {} : { offset }) }
+      { ...(limit === undefined ? {} : { limit }), ...(offset === undefined ? {} : { offset }), cursor: true }
     )
   }
 
