@@ -18,6 +18,9 @@
 //   4. GET /l/<id> (the checkout page): requests/s, p99 and the page's bytes.
 //   5. Payment to webhook received: p50 and p99 (when the webhooks routes exist).
 //   6. GET /switch/v1/verificar/{codigo}: requests/s (per-IP limit lifted for the bench).
+//   7. GET /switch/v1/links for one merchant with BENCH_LINKS links (1,000,000): p50/p99 of each
+//      filter, of a deep `offset` and a deep `starting_after` page, against the goal of p99 ≤
+//      50 ms (lists.mjs). Run it alone with BENCH_ONLY=7; BENCH_LINKS=10000000 for the goal's size.
 //
 // BENCH_SECONDS (15) and BENCH_CONNECTIONS (32) change the load; BENCH_ONLY=1,5 runs some of them.
 // BENCH_BEFORE=path/to/main.js adds another build of the server (say, the one before a change,
@@ -35,6 +38,7 @@ import autocannon from "autocannon"
 import pg from "pg"
 import { freePort } from "../../apps/server/src/platform/FreePort.mjs"
 import { compare, interleave } from "./interleave.mjs"
+import { bigMerchantLists } from "./lists.mjs"
 import { paymentToWebhook } from "./webhookLatency.mjs"
 
 const here = dirname(fileURLToPath(import.meta.url))
@@ -352,6 +356,15 @@ const main = async () => {
       results.verificar = summary(
         await load({ url: `${server.url}/switch/v1/verificar/${paid.codigo_verificacion}` })
       )
+    }
+
+    if (wanted(7)) {
+      const links = Number(process.env.BENCH_LINKS ?? 1_000_000)
+      console.log(`7. GET /links for a merchant with ${links} links`)
+      const lists = await bigMerchantLists({ url: server.url, databaseUrl, links })
+      const { seeded_links, seed_seconds, goal_p99_ms, ...byQuery } = lists
+      console.log(`   seeded ${seeded_links} links in ${seed_seconds} s; goal p99 ≤ ${goal_p99_ms} ms`)
+      for (const [name, figures] of Object.entries(byQuery)) results[`links_list_${name}`] = figures
     }
   } finally {
     await server.stop()
