@@ -45,6 +45,7 @@ import { PanelRoutesLive } from "./panel/PanelRoutes.js"
 import { Banks, BanksLive } from "./platform/bank/Banks.js"
 import { SandboxBankLive } from "./platform/bank/SandboxBank.js"
 import { RateLimiter, RateLimiterLive } from "./platform/RateLimiter.js"
+import { pruneGrowing } from "./platform/Retention.js"
 import { RecibosApiLive, TransaccionesApiLive } from "./recibos/RecibosApi.js"
 import { ResumenApiLive } from "./resumen/ResumenApi.js"
 import { SesionApiLive, SesionPublicApiLive } from "./sesiones/SesionesApi.js"
@@ -109,8 +110,9 @@ export const ServicesLive = Layer.mergeAll(
 
 /**
  * Housekeeping every process runs: expiring links, dropping closed rate windows, deleting
- * request log entries past their 7 days, forgetting old sign-in failures and sessions, freeing
- * jobs of runners that died. Safe to race.
+ * request log entries past their 7 days, forgetting old sign-in failures and sessions, old
+ * deliveries and events past their retention (platform/Retention.ts), freeing jobs of runners
+ * that died. Safe to race.
  */
 export const HousekeepingLive = Layer.scopedDiscard(
   Effect.gen(function* () {
@@ -125,6 +127,7 @@ export const HousekeepingLive = Layer.scopedDiscard(
       limiter.sweep,
       requestLog.prune,
       sesiones.prune,
+      Effect.provideService(pruneGrowing, SqlClient.SqlClient, sql),
       Effect.provideService(unlockAbandoned, SqlClient.SqlClient, sql)
     ]).pipe(Effect.catchAllCause((cause) => Effect.logWarning("housekeeping failed", cause)))
     yield* Effect.forkScoped(Effect.repeat(round, Schedule.spaced(`${settings.housekeepingSeconds} seconds`)))

@@ -1,0 +1,45 @@
+/**
+ * How long the tables that only grow keep their rows (the server's README, "Retention"), applied
+ * by housekeeping (Http.ts) a bounded batch at a time so a round never holds long locks:
+ *
+ * - webhook deliveries in a final state (`entregado`, `fallido`, `cancelado`): 90 days (SPEC
+ *   lists only the last 50 of a webhook; a pending or sending one is never removed);
+ * - events: 400 days (`GET /eventos`, the stream and `reenviar` reach a year back and a month
+ *   more), and never while a delivery of theirs is still pending or sending.
+ *
+ * Money records (transactions, payment attempts, links, settlements) are never deleted; rate
+ * windows, request logs, sessions and sign-in attempts have their own sweeps.
+ */
+import { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+
+export const DELIVERIES_DAYS = 90
+export const EVENTS_DAYS = 400
+/** Rows deleted per table per round, at most. */
+export const BATCH = 5_000
+
+/** One round: old final deliveries, then old events nothing waits on; how many of each went. */
+export const pruneGrowing = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  const deliveries = yield* sql<{ n: string }>`
+    with gone as (
+      delete from webhook_entregas where id in (
+        select id from webhook_entregas
+        where estado in ('entregado', 'fallido', 'cancelado')
+          and created_at < now() - make_interval(days => ${DELIVERIES_DAYS})
+        limit ${BATCH})
+      returning 1)
+    select count(*) as n from gone`
+  const events = yield* sql<{ n: string }>`
+    with gone as (
+      delete from eventos where id in (
+        select v.id from eventos v
+        where v.created_at < now() - make_interval(days => ${EVENTS_DAYS})
+          and not exists (
+            select 1 from webhook_entregas e
+            where e.evento_id = v.id and e.estado in ('pendiente', 'enviando'))
+        limit ${BATCH})
+      returning 1)
+    select count(*) as n from gone`
+  return { deliveries: Number(deliveries[0]?.n ?? 0), events: Number(events[0]?.n ?? 0) }
+}).pipe(Effect.orDie)
