@@ -24,6 +24,10 @@ export class EventosGroup extends HttpApiGroup.make("eventos")
         Schema.Struct({
           limit: Schema.optional(Schema.String),
           offset: Schema.optional(Schema.String),
+          starting_after: Schema.optional(Schema.String).annotations({
+            description:
+              "Cursor: el id del último elemento de la página anterior; la página sigue después de él"
+          }),
           evento: Schema.optional(Schema.String).annotations({
             description: "Solo los avisos de este tipo (`link.pagado`, `link.acreditado`, ...)"
           })
@@ -34,7 +38,7 @@ export class EventosGroup extends HttpApiGroup.make("eventos")
       .annotate(OpenApi.Summary, "Avisos del comercio en el modo de la llave, los más recientes primero")
       .annotate(
         OpenApi.Description,
-        "Paginado con `limit` (1 a 200, 50 por omisión) y `offset`; `evento` filtra por tipo de aviso (`400` si no es uno de los de SPEC)."
+        "Paginado con `limit` (1 a 200, 50 por omisión) y `offset`, o `starting_after` (el id del último aviso de la página anterior); `evento` filtra por tipo de aviso (`400` si no es uno de los de SPEC)."
       )
   )
   .add(

@@ -82,7 +82,14 @@ export class LotesGroup extends HttpApiGroup.make("lotes")
   .add(
     HttpApiEndpoint.get("list", "/switch/v1/lotes")
       .setUrlParams(
-        Schema.Struct({ limit: Schema.optional(Schema.String), offset: Schema.optional(Schema.String) })
+        Schema.Struct({
+          limit: Schema.optional(Schema.String),
+          offset: Schema.optional(Schema.String),
+          starting_after: Schema.optional(Schema.String).annotations({
+            description:
+              "Cursor: el id del último elemento de la página anterior; la página sigue después de él"
+          })
+        })
       )
       .addSuccess(Schema.Array(LoteSummary))
       .addError(ValidationError)

@@ -98,6 +98,10 @@ export class TransaccionesGroup extends HttpApiGroup.make("transacciones")
         Schema.Struct({
           limit: Schema.optional(Schema.String),
           offset: Schema.optional(Schema.String),
+          starting_after: Schema.optional(Schema.String).annotations({
+            description:
+              "Cursor: el id del último elemento de la página anterior; la página sigue después de él"
+          }),
           ...TransaccionFiltros.fields
         })
       )

@@ -38,6 +38,12 @@ const make = Effect.gen(function* () {
       select id, evento, created_at, data::text as data from eventos
       where comercio_id = ${caller.comercioId} and mode = ${caller.mode}
         and (${evento}::text is null or evento = ${evento})
+        ${
+          page.startingAfter === null
+            ? sql``
+            : sql`and seq < (select seq from eventos
+                where id = ${page.startingAfter} and comercio_id = ${caller.comercioId} and mode = ${caller.mode})`
+        }
       order by seq desc
       limit ${page.limit} offset ${page.offset}`.pipe(
       Effect.map((rows) => `[${rows.map(envelope).join(",")}]`),

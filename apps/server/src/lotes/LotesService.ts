@@ -195,6 +195,12 @@ export const LotesServiceLive = Layer.effect(
         const at = yield* now
         const rows = yield* sql<LoteRow>`
           select ${loteColumns} from lotes where comercio_id = ${caller.comercioId} and mode = ${caller.mode}
+          ${
+            page.startingAfter === null
+              ? sql``
+              : sql`and (created_at, id) < (select created_at, id from lotes
+                  where id = ${page.startingAfter} and comercio_id = ${caller.comercioId} and mode = ${caller.mode})`
+          }
           order by created_at desc, id desc limit ${page.limit} offset ${page.offset}`
         if (rows.length === 0) return []
         const stats = yield* LinksRepo.batchStats(

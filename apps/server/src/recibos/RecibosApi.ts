@@ -10,6 +10,7 @@ import { BankCalendar, Fees, Money, RateLimit, ReceiptCode, Venezuela } from "@s
 import { Effect, Option, Stream } from "effect"
 import { Settings } from "../Config.js"
 import { clientIp, tooMany } from "../http/Auth.js"
+import { parseCursor } from "../http/Page.js"
 import { json } from "../http/Respond.js"
 import * as LinksRepo from "../platform/LinksRepo.js"
 import { RateLimiter } from "../platform/RateLimiter.js"
@@ -123,10 +124,17 @@ export const TransaccionesApiLive = HttpApiBuilder.group(SwitchApi, "transaccion
           const caller = yield* CurrentCaller
           const limit = yield* page(urlParams.limit, "limit", 50, 200)
           const offset = yield* page(urlParams.offset, "offset", 0, 1_000_000)
+          const after = yield* parseCursor(urlParams.starting_after)
           const filters = yield* parseTxnFilters(urlParams)
           const rows = yield* sql<TxnRow>`
             select ${TXN_COLUMNS(sql)}
             from transacciones where ${txnWhere(sql, caller, filters)}
+            ${
+              after === null
+                ? sql``
+                : sql`and (created_at, id) < (select created_at, id from transacciones
+                    where id = ${after} and comercio_id = ${caller.comercioId} and mode = ${caller.mode})`
+            }
             order by created_at desc, id desc limit ${limit} offset ${offset}`
           return json(rows.map(toTransaccion))
         }).pipe(Effect.catchTag("SqlError", Effect.die))

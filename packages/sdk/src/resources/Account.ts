@@ -63,20 +63,20 @@ export class Transacciones {
   list(params: TransaccionListParams = {}, options: RequestOptions = {}): ListPromise<Transaccion> {
     const { limit: _limit, offset: _offset, ...filters } = params
     return new ListPromise<Transaccion>(
-      async (offset, limit) =>
+      async (offset, limit, after) =>
         (
           await send<ReadonlyArray<Transaccion>>(
             this.#config,
             {
               method: "GET",
               path: "/switch/v1/transacciones",
-              query: { ...filters, limit, offset },
+              query: { ...filters, limit, offset, starting_after: after },
               idempotent: true
             },
             options
           )
         ).body,
-      params
+      { ...params, cursor: true }
     )
   }
 

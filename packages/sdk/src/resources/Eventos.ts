@@ -42,20 +42,20 @@ export class Eventos {
   list(params: EventoListParams = {}, options: RequestOptions = {}): ListPromise<SwitchEvent> {
     const { evento, ...page } = params
     return new ListPromise<SwitchEvent>(
-      async (offset, limit) =>
+      async (offset, limit, after) =>
         (
           await send<ReadonlyArray<SwitchEvent>>(
             this.#config,
             {
               method: "GET",
               path: "/switch/v1/eventos",
-              query: { limit, offset, evento },
+              query: { limit, offset, evento, starting_after: after },
               idempotent: true
             },
             options
           )
         ).body,
-      page
+      { ...page, cursor: true }
     )
   }
 

@@ -27,15 +27,20 @@ export class Lotes {
   /** Batches with their summary, newest first; iterable across pages. */
   list(params: PageParams = {}, options: RequestOptions = {}): ListPromise<LoteSummary> {
     return new ListPromise<LoteSummary>(
-      async (offset, limit) =>
+      async (offset, limit, after) =>
         (
           await send<ReadonlyArray<LoteSummary>>(
             this.#config,
-            { method: "GET", path: "/switch/v1/lotes", query: { limit, offset }, idempotent: true },
+            {
+              method: "GET",
+              path: "/switch/v1/lotes",
+              query: { limit, offset, starting_after: after },
+              idempotent: true
+            },
             options
           )
         ).body,
-      params
+      { ...params, cursor: true }
     )
   }
 
