@@ -5,6 +5,7 @@ import { SqlClient } from "@effect/sql"
 import { SwitchApi } from "@switch/api"
 import { Effect, Layer, Option, Schedule } from "effect"
 import { AdminRoutesLive } from "./admin/AdminRoutes.js"
+import { AdminService, AdminServiceLive } from "./admin/AdminService.js"
 import { Settings } from "./Config.js"
 import { BotonLive } from "./checkout/Boton.js"
 import { CheckoutRoutesLive } from "./checkout/CheckoutRoutes.js"
@@ -38,6 +39,9 @@ import { LotesApiLive } from "./lotes/LotesApi.js"
 import { LotesServiceLive } from "./lotes/LotesService.js"
 import { ConfigApiLive, LlavesApiLive, RegistroApiLive } from "./merchants/MerchantsApi.js"
 import { MerchantsServiceLive } from "./merchants/MerchantsService.js"
+import { ComercioAcciones } from "./operador/Comercios.js"
+import { OperadorRoutesLive } from "./operador/OperadorRoutes.js"
+import { OperadorService, OperadorServiceLive } from "./operador/OperadorService.js"
 import { PanelRoutesLive } from "./panel/PanelRoutes.js"
 import { Banks, BanksLive } from "./platform/bank/Banks.js"
 import { SandboxBankLive } from "./platform/bank/SandboxBank.js"
@@ -50,6 +54,11 @@ import { JobQueueLive, type JobTask, unlockAbandoned } from "./webhooks/JobQueue
 import { WebhookSenderLive } from "./webhooks/Sender.js"
 import { WebhooksApiLive } from "./webhooks/WebhooksApi.js"
 import { WebhooksServiceLive } from "./webhooks/WebhooksService.js"
+
+/** The console acts on merchants through the admin service, under the same rules. */
+const ComercioAccionesLive = Layer.effect(ComercioAcciones, AdminService).pipe(
+  Layer.provide(AdminServiceLive)
+)
 
 const GroupsLive = Layer.mergeAll(
   LinksApiLive,
@@ -90,6 +99,7 @@ export const ServicesLive = Layer.mergeAll(
   WebhooksServiceLive,
   EventosServiceLive,
   SesionesServiceLive,
+  OperadorServiceLive,
   FlowsServiceLive.pipe(Layer.provide(FlowCollectorLive))
 ).pipe(
   Layer.provideMerge(WebhookSenderLive),
@@ -113,11 +123,13 @@ export const HousekeepingLive = Layer.scopedDiscard(
     const sql = yield* SqlClient.SqlClient
     const requestLog = yield* RequestLog
     const sesiones = yield* SesionesService
+    const operadores = yield* OperadorService
     const round = Effect.all([
       links.expireDue,
       limiter.sweep,
       requestLog.prune,
       sesiones.prune,
+      operadores.prune,
       Effect.provideService(unlockAbandoned, SqlClient.SqlClient, sql)
     ]).pipe(Effect.catchAllCause((cause) => Effect.logWarning("housekeeping failed", cause)))
     yield* Effect.forkScoped(Effect.repeat(round, Schedule.spaced(`${settings.housekeepingSeconds} seconds`)))
@@ -179,6 +191,7 @@ export const HttpLive = (options: { readonly port: number; readonly host?: strin
     Layer.provide(StatusPageLive),
     Layer.provide(BotonLive),
     Layer.provide(PanelRoutesLive),
+    Layer.provide(OperadorRoutesLive.pipe(Layer.provide(ComercioAccionesLive))),
     Layer.provide(ApiLive),
     Layer.provide(CreateLinkLaneLive.pipe(Layer.provide(Layer.succeed(Lanes, lanes)))),
     HttpServer.withLogAddress,
