@@ -40,6 +40,7 @@ import { LotesServiceLive } from "./lotes/LotesService.js"
 import { ConfigApiLive, LlavesApiLive, RegistroApiLive } from "./merchants/MerchantsApi.js"
 import { MerchantsServiceLive } from "./merchants/MerchantsService.js"
 import { ComercioAcciones } from "./operador/Comercios.js"
+import { OperadorPageLive } from "./operador/OperadorPage.js"
 import { OperadorRoutesLive } from "./operador/OperadorRoutes.js"
 import { OperadorService, OperadorServiceLive } from "./operador/OperadorService.js"
 import { PanelRoutesLive } from "./panel/PanelRoutes.js"
@@ -191,7 +192,9 @@ export const HttpLive = (options: { readonly port: number; readonly host?: strin
     Layer.provide(StatusPageLive),
     Layer.provide(BotonLive),
     Layer.provide(PanelRoutesLive),
-    Layer.provide(OperadorRoutesLive.pipe(Layer.provide(ComercioAccionesLive))),
+    Layer.provide(
+      Layer.merge(OperadorPageLive, OperadorRoutesLive.pipe(Layer.provide(ComercioAccionesLive)))
+    ),
     Layer.provide(ApiLive),
     Layer.provide(CreateLinkLaneLive.pipe(Layer.provide(Layer.succeed(Lanes, lanes)))),
     HttpServer.withLogAddress,
