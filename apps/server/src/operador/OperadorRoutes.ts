@@ -17,12 +17,18 @@
 import { timingSafeEqual } from "node:crypto"
 import { HttpApiBuilder, HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
+import type { SqlError } from "@effect/sql/SqlError"
+import { PgClient } from "@effect/sql-pg"
+import type { Mode } from "@switch/api"
 import type { RateLimit } from "@switch/core"
+import { Money } from "@switch/core"
 import { Effect, Option, Redacted, Schema } from "effect"
 import { Settings } from "../Config.js"
 import { clientIp } from "../http/Auth.js"
 import { json, jsonBody, secretJson } from "../http/Respond.js"
 import { csrfMatches } from "../http/Session.js"
+import { Banks } from "../platform/bank/Banks.js"
+import * as Outbox from "../platform/Outbox.js"
 import { RateLimiter } from "../platform/RateLimiter.js"
 import { type AccionError, ComercioAcciones } from "./Comercios.js"
 import {
@@ -76,6 +82,40 @@ const sessionView = (s: OperadorSession) => ({
   expira_en: s.expiresAt.toISOString()
 })
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
+
+interface RevisionRow {
+  readonly tipo: "liquidacion" | "link"
+  readonly id: string
+  readonly link_id: string | null
+  readonly comercio: string
+  readonly mode: Mode
+  readonly monto: number
+  readonly motivo: string | null
+  readonly desde: Date
+  readonly con_reparto: boolean
+}
+
+interface SettlementRow {
+  readonly id: string
+  readonly link_id: string | null
+  readonly comercio_id: string
+  readonly mode: Mode
+  readonly monto: number
+  readonly estado: string
+  readonly motivo_rechazo: string | null
+  readonly referencia_banco: string | null
+  readonly con_reparto: boolean
+}
+
+const MarcarPagadaBody = Schema.Struct({
+  referencia_banco: Schema.String.pipe(Schema.pattern(/^[A-Za-z0-9-]{4,40}$/)),
+  nota: Schema.optional(Schema.String.pipe(Schema.maxLength(2000)))
+})
+const CerrarBody = Schema.Struct({
+  nota: Schema.String.pipe(Schema.trimmed(), Schema.minLength(3), Schema.maxLength(2000))
+})
+
 const NotaBody = Schema.Struct({ nota: Schema.optional(Schema.String.pipe(Schema.maxLength(2000))) })
 const AprobarBody = Schema.Struct({
   cuenta_liquidacion: Schema.optional(Schema.Unknown),
@@ -123,6 +163,8 @@ export const OperadorRoutesLive = HttpApiBuilder.Router.use((router) =>
     const operadores = yield* OperadorService
     const admin = yield* ComercioAcciones
     const sql = yield* SqlClient.SqlClient
+    const banks = yield* Banks
+    const pg = yield* PgClient.PgClient
     const secure = settings.baseUrl.startsWith("https:")
 
     type Handler<R> = Effect.Effect<HttpServerResponse.HttpServerResponse, OperadorError, R>
@@ -424,6 +466,187 @@ export const OperadorRoutesLive = HttpApiBuilder.Router.use((router) =>
             contentType: "text/csv; charset=utf-8",
             headers: { "content-disposition": 'attachment; filename="auditoria.csv"' }
           })
+        })
+      )
+    )
+
+    // Money in review: settlements (`liquidacion` transactions in `REVISION`) and links in
+    // `revision`, oldest first, with their age and amount.
+    yield* router.get(
+      "/admin/v1/operador/revision",
+      gate(
+        Effect.gen(function* () {
+          yield* operador("todos")
+          const rows = yield* sql<RevisionRow>`
+            select * from (
+              select 'liquidacion' as tipo, t.id::text as id, t.link_id::text as link_id, c.codigo as comercio,
+                t.mode, t.monto, t.motivo_rechazo as motivo, t.created_at as desde,
+                (l.split is not null) as con_reparto
+              from transacciones t join comercios c on c.id = t.comercio_id left join links l on l.id = t.link_id
+              where t.operacion = 'liquidacion' and t.estado = 'REVISION'
+              union all
+              select 'link' as tipo, l.id::text as id, l.id::text as link_id, c.codigo as comercio,
+                l.mode, l.monto, null as motivo, l.created_at as desde, (l.split is not null) as con_reparto
+              from links l join comercios c on c.id = l.comercio_id
+              where l.estado = 'revision'
+            ) q order by desde asc limit 500`.pipe(Effect.orDie)
+          const now = Date.now()
+          return json({
+            data: rows.map((r) => ({
+              tipo: r.tipo,
+              id: r.id,
+              link_id: r.link_id,
+              comercio: r.comercio,
+              mode: r.mode,
+              monto: Money.toNumber(Money.Cents(r.monto)),
+              motivo: r.motivo,
+              con_reparto: r.con_reparto,
+              desde: r.desde.toISOString(),
+              edad_segundos: Math.max(0, Math.floor((now - r.desde.getTime()) / 1000))
+            }))
+          })
+        })
+      )
+    )
+
+    const txnId = Effect.flatMap(HttpRouter.params, (params) => {
+      const value = params.id ?? ""
+      return UUID.test(value) ? Effect.succeed(value) : Effect.fail(OperadorError.notFound())
+    })
+
+    /** The settlement in review, locked for this transaction; a split's is not resolved here yet. */
+    const lockSettlement = (id: string) =>
+      Effect.gen(function* () {
+        const [row] = yield* sql<SettlementRow>`
+          select t.id::text as id, t.link_id::text as link_id, t.comercio_id::text as comercio_id, t.mode,
+            t.monto, t.estado, t.motivo_rechazo, t.referencia_banco, (l.split is not null) as con_reparto
+          from transacciones t left join links l on l.id = t.link_id
+          where t.id = ${id} and t.operacion = 'liquidacion' for update of t`
+        if (row === undefined) return yield* Effect.fail(OperadorError.notFound())
+        if (row.estado !== "REVISION")
+          return yield* Effect.fail(
+            OperadorError.conflict("no_en_revision", `La liquidación está ${row.estado}, no en revisión.`)
+          )
+        if (row.con_reparto)
+          return yield* Effect.fail(
+            OperadorError.conflict(
+              "reparto_en_revision",
+              "La liquidación de un link con reparto se resuelve por partes; la consola aún no lo hace."
+            )
+          )
+        return row
+      })
+
+    const settlementView = (row: SettlementRow) => ({
+      id: row.id,
+      link_id: row.link_id,
+      estado: row.estado,
+      monto: Money.toNumber(Money.Cents(row.monto)),
+      motivo: row.motivo_rechazo,
+      referencia_banco: row.referencia_banco
+    })
+
+    /** LIQUIDADA with the bank's reference, and `link.acreditado` once (its dedupe is per link). */
+    const settle = (row: SettlementRow, referencia: string) =>
+      Effect.gen(function* () {
+        const at = new Date()
+        yield* sql`
+          update transacciones set estado = 'LIQUIDADA', referencia_banco = ${referencia}, liquidada_at = ${at},
+            motivo_rechazo = null
+          where id = ${row.id} and estado = 'REVISION'`
+        if (row.link_id !== null)
+          yield* Outbox.write({
+            comercioId: row.comercio_id,
+            mode: row.mode,
+            evento: "link.acreditado",
+            dedupe: `link.acreditado:${row.link_id}`,
+            at,
+            data: {
+              link_id: row.link_id,
+              monto_acreditado: Money.toNumber(Money.Cents(row.monto)),
+              liquidacion_txn_id: row.id,
+              reparto: null,
+              mode: row.mode
+            }
+          }).pipe(Effect.provideService(PgClient.PgClient, pg))
+        return { ...row, estado: "LIQUIDADA", referencia_banco: referencia, motivo_rechazo: null }
+      })
+
+    const resolve = <A>(
+      accion: string,
+      run: (
+        who: OperadorSession,
+        row: SettlementRow
+      ) => Effect.Effect<
+        { row: SettlementRow; nota?: string | undefined; extra?: A },
+        OperadorError | SqlError,
+        HttpServerRequest.HttpServerRequest
+      >
+    ) =>
+      gate(
+        Effect.gen(function* () {
+          const who = yield* operador(["tesoreria"])
+          const id = yield* txnId
+          const result = yield* sql
+            .withTransaction(
+              Effect.gen(function* () {
+                const antes = yield* lockSettlement(id)
+                const done = yield* run(who, antes)
+                yield* operadores.auditar(who, {
+                  accion,
+                  objeto_tipo: "liquidacion",
+                  objeto_id: id,
+                  antes: settlementView(antes),
+                  despues: settlementView(done.row),
+                  nota: done.nota
+                })
+                return {
+                  ...settlementView(done.row),
+                  ...(done.extra === undefined ? {} : { banco: done.extra })
+                }
+              })
+            )
+            .pipe(Effect.catchTag("SqlError", Effect.die))
+          return json(result)
+        })
+      )
+
+    yield* router.post(
+      "/admin/v1/operador/revision/liquidaciones/:id/marcar-pagada",
+      resolve("liquidacion.marcar_pagada", (_who, row) =>
+        Effect.gen(function* () {
+          const input = yield* decodeBody(MarcarPagadaBody)(yield* body)
+          return { row: yield* settle(row, input.referencia_banco), nota: input.nota }
+        })
+      )
+    )
+    yield* router.post(
+      "/admin/v1/operador/revision/liquidaciones/:id/cerrar",
+      resolve("liquidacion.cerrar_sin_pagar", (_who, row) =>
+        Effect.gen(function* () {
+          const input = yield* decodeBody(CerrarBody)(yield* body)
+          const motivo = `cerrada sin pagar: ${input.nota}`
+          yield* sql`
+            update transacciones set estado = 'RECHAZADA', motivo_rechazo = ${motivo}
+            where id = ${row.id} and estado = 'REVISION'`
+          return { row: { ...row, estado: "RECHAZADA", motivo_rechazo: motivo }, nota: input.nota }
+        })
+      )
+    )
+    yield* router.post(
+      "/admin/v1/operador/revision/liquidaciones/:id/consultar",
+      resolve("liquidacion.consultar_banco", (_who, row) =>
+        Effect.gen(function* () {
+          // Asks about the order by its own id: nothing is sent again.
+          const answer = yield* banks.forMode(row.mode).query(row.id)
+          const extra = {
+            estado: answer.estado,
+            referencia_banco: answer.referencia_banco,
+            motivo_rechazo: answer.motivo_rechazo
+          }
+          if (answer.estado === "LIQUIDADA" && answer.referencia_banco !== null)
+            return { row: yield* settle(row, answer.referencia_banco), extra }
+          return { row, extra }
         })
       )
     )
