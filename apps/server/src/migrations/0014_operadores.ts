@@ -6,6 +6,11 @@
  *
  * `auditoria` keeps every operator action (who, when, which object, before, after, the note) and
  * is append-only: a trigger refuses UPDATE, DELETE and TRUNCATE on it.
+ *
+ * `pagos_revision`: paying a settlement in review through the bank port, with four eyes: one
+ * operator asks, another confirms (below the configured amount one is enough). The row's id is
+ * the bank order's id (its own idempotency), written before the order is sent; one open request
+ * per settlement.
  */
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
@@ -72,4 +77,20 @@ export default Effect.gen(function* () {
   yield* sql`
     create trigger auditoria_sin_truncate before truncate on auditoria
     for each statement execute function auditoria_inmutable()`
+  yield* sql`
+    create table pagos_revision (
+      id uuid primary key,
+      transaccion_id uuid not null references transacciones (id),
+      monto bigint not null,
+      solicitado_por uuid not null references operadores (id),
+      confirmado_por uuid references operadores (id),
+      estado text not null check (estado in ('pendiente', 'enviado', 'pagado', 'fallido')),
+      respuesta jsonb,
+      created_at timestamptz not null default now(),
+      confirmado_at timestamptz,
+      check (confirmado_por <> solicitado_por)
+    )`
+  yield* sql`
+    create unique index pagos_revision_abierto on pagos_revision (transaccion_id)
+    where estado in ('pendiente', 'enviado')`
 })

@@ -14,14 +14,14 @@
  *
  * With SWITCH_ADMIN_TOKEN unset the whole admin API (these routes too) answers `404`.
  */
-import { timingSafeEqual } from "node:crypto"
+import { randomUUID, timingSafeEqual } from "node:crypto"
 import { HttpApiBuilder, HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
 import { PgClient } from "@effect/sql-pg"
 import type { Mode } from "@switch/api"
 import type { RateLimit } from "@switch/core"
-import { Money } from "@switch/core"
+import { Money, type Ports } from "@switch/core"
 import { Effect, Option, Redacted, Schema } from "effect"
 import { Settings } from "../Config.js"
 import { clientIp } from "../http/Auth.js"
@@ -591,6 +591,15 @@ export const OperadorRoutesLive = HttpApiBuilder.Router.use((router) =>
             .withTransaction(
               Effect.gen(function* () {
                 const antes = yield* lockSettlement(id)
+                // While a payment through the bank is asked for or on its way, only asking the bank is allowed.
+                if (accion !== "liquidacion.consultar_banco") {
+                  const open = yield* sql`
+                    select 1 from pagos_revision where transaccion_id = ${id} and estado in ('pendiente', 'enviado')`
+                  if (open.length > 0)
+                    return yield* Effect.fail(
+                      OperadorError.conflict("pago_en_curso", "Hay un pago por el banco pendiente o enviado.")
+                    )
+                }
                 const done = yield* run(who, antes)
                 yield* operadores.auditar(who, {
                   accion,
@@ -647,6 +656,164 @@ export const OperadorRoutesLive = HttpApiBuilder.Router.use((router) =>
           if (answer.estado === "LIQUIDADA" && answer.referencia_banco !== null)
             return { row: yield* settle(row, answer.referencia_banco), extra }
           return { row, extra }
+        })
+      )
+    )
+
+    /** The service's operating account, the payer of settlement credits (as in settlement/Settlement.ts). */
+    const ORDENANTE: Ports.Party = {
+      tipo: "cuenta",
+      valor: "01020000000000000000",
+      banco: "0102",
+      identificacion: "J000000000",
+      tipo_doc: "J",
+      nombre: "Switch liquidaciones"
+    }
+    const umbralCentimos = Math.round((settings.cuatroOjosDesde ?? 0) * 100)
+
+    /**
+     * Sends a confirmed payment to the bank. The request row (its id is the order's id) was
+     * committed as `enviado` before this runs, so a crash never sends a second order: the
+     * request stays `enviado`, and its id is what the bank is asked about.
+     */
+    const sendPayment = (who: OperadorSession, pagoId: string, row: SettlementRow) =>
+      Effect.gen(function* () {
+        const [merchant] = yield* sql<{ cuenta_liquidacion: Ports.Party | null }>`
+          select cuenta_liquidacion from comercios where id = ${row.comercio_id}`
+        const cuenta = merchant?.cuenta_liquidacion ?? null
+        const answer: Ports.BankAnswer =
+          cuenta === null
+            ? { estado: "ERROR", referencia_banco: null, endtoend: null, motivo_rechazo: "CUENTA_NO_EXISTE" }
+            : yield* banks.forMode(row.mode).credit({
+                operacionId: pagoId,
+                monto: Money.Cents(row.monto),
+                concepto: `Liquidación del link ${row.link_id ?? row.id}`,
+                ordenante: ORDENANTE,
+                beneficiario: cuenta,
+                via: "credito_inmediato"
+              })
+        const banco = {
+          estado: answer.estado,
+          referencia_banco: answer.referencia_banco,
+          motivo_rechazo: answer.motivo_rechazo
+        }
+        return yield* sql.withTransaction(
+          Effect.gen(function* () {
+            const antes = yield* lockSettlement(row.id).pipe(Effect.option)
+            const liquidada = answer.estado === "LIQUIDADA" && answer.referencia_banco !== null
+            const paid = liquidada && antes._tag === "Some"
+            const estado = liquidada
+              ? "pagado"
+              : answer.estado === "ACEPTADA" || answer.estado === "PENDIENTE"
+                ? "enviado"
+                : "fallido"
+            yield* sql`
+              update pagos_revision set estado = ${estado},
+                respuesta = ${JSON.stringify(banco)}::jsonb
+              where id = ${pagoId}`
+            const despues = paid ? yield* settle(row, answer.referencia_banco ?? "") : row
+            yield* operadores.auditar(who, {
+              accion: "liquidacion.pagar_enviado",
+              objeto_tipo: "liquidacion",
+              objeto_id: row.id,
+              antes: settlementView(row),
+              despues: { ...settlementView(despues), pago_id: pagoId, banco }
+            })
+            return { ...settlementView(despues), pago: { id: pagoId, estado }, banco }
+          })
+        )
+      }).pipe(Effect.catchTag("SqlError", Effect.die))
+
+    yield* router.post(
+      "/admin/v1/operador/revision/liquidaciones/:id/pagar",
+      gate(
+        Effect.gen(function* () {
+          const who = yield* operador(["tesoreria"])
+          const id = yield* txnId
+          const input = yield* decodeBody(NotaBody)(yield* body)
+          const pagoId = randomUUID()
+          const asked = yield* sql
+            .withTransaction(
+              Effect.gen(function* () {
+                const row = yield* lockSettlement(id)
+                const alone = row.monto < umbralCentimos
+                const inserted = yield* sql`
+                  insert into pagos_revision (id, transaccion_id, monto, solicitado_por, estado)
+                  values (${pagoId}, ${id}, ${row.monto}, ${who.id}, ${alone ? "enviado" : "pendiente"})
+                  on conflict do nothing returning id`
+                if (inserted.length === 0)
+                  return yield* Effect.fail(
+                    OperadorError.conflict(
+                      "pago_en_curso",
+                      "Ya hay un pago de esta liquidación pendiente o enviado."
+                    )
+                  )
+                yield* operadores.auditar(who, {
+                  accion: "liquidacion.pagar_solicitado",
+                  objeto_tipo: "liquidacion",
+                  objeto_id: id,
+                  antes: settlementView(row),
+                  despues: {
+                    pago_id: pagoId,
+                    monto: Money.toNumber(Money.Cents(row.monto)),
+                    cuatro_ojos: !alone
+                  },
+                  nota: input.nota
+                })
+                return { row, alone }
+              })
+            )
+            .pipe(Effect.catchTag("SqlError", Effect.die))
+          if (!asked.alone)
+            return json(
+              {
+                ...settlementView(asked.row),
+                pago: { id: pagoId, estado: "pendiente", requiere_confirmacion: true }
+              },
+              202
+            )
+          return json(yield* sendPayment(who, pagoId, asked.row))
+        })
+      )
+    )
+    yield* router.post(
+      "/admin/v1/operador/revision/liquidaciones/:id/pagar/confirmar",
+      gate(
+        Effect.gen(function* () {
+          const who = yield* operador(["tesoreria"])
+          const id = yield* txnId
+          const row = yield* sql
+            .withTransaction(
+              Effect.gen(function* () {
+                const row = yield* lockSettlement(id)
+                const [pago] = yield* sql<{ id: string; solicitado_por: string }>`
+                  select id, solicitado_por from pagos_revision
+                  where transaccion_id = ${id} and estado = 'pendiente' for update`
+                if (pago === undefined)
+                  return yield* Effect.fail(
+                    OperadorError.conflict("sin_pago_pendiente", "No hay un pago por confirmar.")
+                  )
+                if (pago.solicitado_por === who.id)
+                  return yield* Effect.fail(
+                    OperadorError.forbidden(
+                      "cuatro_ojos",
+                      "Otro operador de tesorería debe confirmar este pago."
+                    )
+                  )
+                yield* sql`
+                  update pagos_revision set estado = 'enviado', confirmado_por = ${who.id}, confirmado_at = now()
+                  where id = ${pago.id}`
+                yield* operadores.auditar(who, {
+                  accion: "liquidacion.pagar_confirmado",
+                  objeto_tipo: "liquidacion",
+                  objeto_id: id,
+                  despues: { pago_id: pago.id }
+                })
+                return { row, pagoId: pago.id }
+              })
+            )
+            .pipe(Effect.catchTag("SqlError", Effect.die))
+          return json(yield* sendPayment(who, row.pagoId, row.row))
         })
       )
     )

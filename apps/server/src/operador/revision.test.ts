@@ -4,9 +4,10 @@
  * with a note, ask the bank again), each with its audit row and the notices SPEC names.
  */
 import { randomUUID } from "node:crypto"
+import { HttpServer } from "@effect/platform"
 import { PgClient } from "@effect/sql-pg"
 import { LinkMachine, type Ports } from "@switch/core"
-import { Effect, Layer, ManagedRuntime } from "effect"
+import { Effect, Layer, Logger, LogLevel, ManagedRuntime } from "effect"
 import Pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
@@ -18,7 +19,8 @@ import {
   testSettings
 } from "../../test/harness.js"
 import { Settings } from "../Config.js"
-import { Banks } from "../platform/bank/Banks.js"
+import { HttpLive } from "../Http.js"
+import { Banks, LiveBank } from "../platform/bank/Banks.js"
 import { markPaid } from "../platform/PaymentRecorder.js"
 import { PgLive } from "../platform/Sql.js"
 import { totpCode, totpStep } from "../platform/Totp.js"
@@ -29,6 +31,7 @@ const PASSWORD = "una clave larga de tesoreria"
 let server: TestServer
 let links: Array<string>
 let txns: Array<string>
+let credits = 0
 
 const db = async <T = any>(text: string, values: Array<unknown> = []): Promise<Array<T>> => {
   const client = new Pg.Client({ connectionString: server.databaseUrl })
@@ -55,7 +58,7 @@ beforeAll(async () => {
     })
     expect(patched.status).toBe(200)
     links = []
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < 4; i++) {
       const link = await call(setup.url, "POST", "/switch/v1/links", {
         key: liveKey,
         body: { monto: 100, concepto: "x" }
@@ -123,7 +126,36 @@ beforeAll(async () => {
   } finally {
     await runtime.dispose()
   }
-  server = await startServer({ databaseUrl })
+  // The server, with a live bank that pays every credit and never knows the answer when asked.
+  const live: Ports.BankGateway["Type"] = {
+    ...gateway,
+    credit: () =>
+      Effect.sync(() => {
+        credits++
+        return {
+          estado: "LIQUIDADA",
+          referencia_banco: "PAGO0001",
+          endtoend: null,
+          motivo_rechazo: null
+        } as const
+      })
+  }
+  const serving = ManagedRuntime.make(
+    HttpLive({ port: 0, host: "127.0.0.1" }).pipe(
+      Layer.provide(Layer.succeed(LiveBank, live)),
+      Layer.provide(PgLive(databaseUrl, { maxConnections: 10 })),
+      Layer.provide(Layer.succeed(Settings, testSettings())),
+      Layer.provide(Logger.minimumLogLevel(LogLevel.Warning))
+    )
+  )
+  const address = await serving.runPromise(Effect.map(HttpServer.HttpServer, (s) => s.address))
+  if (address._tag !== "TcpAddress") throw new Error("expected a TCP address")
+  server = {
+    url: `http://127.0.0.1:${address.port}`,
+    databaseUrl,
+    settings: testSettings(),
+    close: () => serving.dispose()
+  }
   const rows = await db<{ id: string; link_id: string }>(
     "select id, link_id from transacciones where operacion = 'liquidacion' and estado = 'REVISION'"
   )
@@ -208,7 +240,7 @@ describe("money in review", () => {
     expect(closed.body.estado).toBe("RECHAZADA")
     expect(await acreditados(links[1] ?? "")).toHaveLength(0)
 
-    // The live bank here has no address: it answers, the settlement stays in review.
+    // The bank does not know: the settlement stays in review.
     const asked = await tesoreria("POST", `${base}/${txns[2]}/consultar`)
     expect(asked.status).toBe(200)
     expect(asked.body.estado).toBe("REVISION")
@@ -233,6 +265,56 @@ describe("money in review", () => {
       queue.body.data
         .filter((i: { tipo: string }) => i.tipo === "liquidacion")
         .map((i: { id: string }) => i.id)
-    ).toEqual([txns[2]])
+        .sort()
+    ).toEqual([txns[2], txns[3]].sort())
+  })
+
+  it("paying through the bank needs a second tesoreria operator; it is sent once, with its own order id", async () => {
+    const first = await signedIn("tesoreria")
+    const second = await signedIn("tesoreria")
+    const base = `/admin/v1/operador/revision/liquidaciones/${txns[3]}`
+    const asked = await first("POST", `${base}/pagar`, { nota: "el banco confirmó la cuenta" })
+    expect(asked.status).toBe(202)
+    expect(asked.body.pago).toMatchObject({ estado: "pendiente", requiere_confirmacion: true })
+    expect((await second("POST", `${base}/pagar`, {})).body.error).toBe("pago_en_curso")
+
+    const alone = await first("POST", `${base}/pagar/confirmar`)
+    expect(alone.status).toBe(403)
+    expect(alone.body.error).toBe("cuatro_ojos")
+    expect(credits).toBe(0)
+    // Nor can it be marked paid or closed while the payment is pending.
+    expect((await second("POST", `${base}/marcar-pagada`, { referencia_banco: "OTRA1234" })).body.error).toBe(
+      "pago_en_curso"
+    )
+
+    const confirmed = await second("POST", `${base}/pagar/confirmar`)
+    expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200)
+    expect(confirmed.body).toMatchObject({
+      estado: "LIQUIDADA",
+      referencia_banco: "PAGO0001",
+      pago: { estado: "pagado" }
+    })
+    expect(credits).toBe(1)
+    expect(await acreditados(links[3] ?? "")).toHaveLength(1)
+    expect((await second("POST", `${base}/pagar/confirmar`)).status).toBe(409)
+    expect(credits).toBe(1)
+    const [pago] = await db(
+      "select id, estado, solicitado_por <> confirmado_por as cuatro_ojos from pagos_revision where transaccion_id = $1",
+      [txns[3]]
+    )
+    expect(pago).toMatchObject({ id: asked.body.pago.id, estado: "pagado", cuatro_ojos: true })
+    // The database itself refuses a request confirmed by the operator who made it.
+    await expect(
+      db("update pagos_revision set confirmado_por = solicitado_por where id = $1", [pago.id])
+    ).rejects.toThrow(/check/)
+    const audit = await db<{ accion: string }>(
+      "select accion from auditoria where objeto_id = $1 order by id",
+      [txns[3]]
+    )
+    expect(audit.map((a) => a.accion)).toEqual([
+      "liquidacion.pagar_solicitado",
+      "liquidacion.pagar_confirmado",
+      "liquidacion.pagar_enviado"
+    ])
   })
 })
