@@ -11,6 +11,15 @@ import { resolve } from "node:path"
 import { type Browser, chromium, type Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { totpCode, totpStep } from "../../apps/server/src/platform/Totp.js"
+import {
+  allEvents,
+  type Bank,
+  eventually,
+  liveMerchant,
+  newLink,
+  openPage,
+  startBank
+} from "../support/live.js"
 import { ADMIN_TOKEN, call, type Stack, startStack } from "../support/stack.js"
 
 const ARTIFACTS = resolve(__dirname, "artifacts")
@@ -227,6 +236,159 @@ describe("operators in the console", () => {
       expect(errors).toEqual([])
     } finally {
       await close()
+    }
+  })
+})
+
+describe("money in review in the console", () => {
+  let live: Stack
+  let bank: Bank
+  beforeAll(async () => {
+    bank = await startBank()
+    live = await startStack({
+      SWITCH_BANK_URL: bank.url,
+      SWITCH_CIERRE_BANCARIO: "0",
+      SWITCH_API_POR_MINUTO: "100000"
+    })
+  }, 120_000)
+  afterAll(async () => {
+    await live?.stop()
+    await bank?.close()
+  })
+
+  const operadorEn = async (rol: "soporte" | "tesoreria") => {
+    const email = `${rol}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@switch.example`
+    const reply = await call(live.url, "POST", "/admin/v1/operadores", {
+      headers: { "x-admin-token": ADMIN_TOKEN },
+      body: { email, password: PASSWORD, rol }
+    })
+    expect(reply.status).toBe(201)
+    return { email, secret: reply.body.totp_secret as string }
+  }
+
+  it("settlements a bank never answered reach the queue; tesoreria marks one paid, closes one, and pays one with four eyes", async () => {
+    const { liveKey, codigo } = { ...(await liveMerchant(live.url, "consola")), codigo: "consola" }
+    const patched = await call(live.url, "PATCH", `/admin/v1/comercios/${codigo}`, {
+      headers: { "x-admin-token": ADMIN_TOKEN },
+      body: { liquidacion_inmediata: true }
+    })
+    expect(patched.status).toBe(200)
+    // The bank takes the payers' debits but answers every credit with a 503: settlements go to review.
+    await bank.fault({ ruta: "transferencia", tipo: "error_5xx", veces: 100 })
+    const links: Array<string> = []
+    for (let i = 0; i < 3; i++) {
+      const payer = await bank.payer()
+      const id = await newLink(live.url, liveKey, 50 + i)
+      const otp = await bank.code(payer, (50 + i) * 100)
+      const paid = await (await openPage(live.url, id)).pay(payer, otp)
+      expect(paid.status, JSON.stringify(paid.body)).toBe(200)
+      links.push(id)
+    }
+    const watcher = await operadorEn("soporte")
+    const signed = await call(live.url, "POST", "/admin/v1/operador/sesion", {
+      body: {
+        email: watcher.email,
+        password: PASSWORD,
+        codigo: totpCode(watcher.secret, totpStep(Date.now()))
+      }
+    })
+    const cookie = (signed.headers.get("set-cookie") ?? "").split(";")[0] ?? ""
+    const queue = async () =>
+      (await call(live.url, "GET", "/admin/v1/operador/revision", { headers: { cookie } })).body
+        .data as Array<{
+        tipo: string
+        id: string
+        link_id: string
+      }>
+    await eventually(
+      "three settlements in review",
+      async () => (await queue()).filter((i) => i.tipo === "liquidacion").length === 3,
+      40_000,
+      250
+    )
+    const txnOf = async (link: string) => (await queue()).find((i) => i.link_id === link)?.id ?? ""
+    const [t0, t1, t2] = [
+      await txnOf(links[0] ?? ""),
+      await txnOf(links[1] ?? ""),
+      await txnOf(links[2] ?? "")
+    ]
+    await bank.clearFaults()
+    const creditsBefore = (await bank.counters()).solicitudes.transferencia ?? 0
+
+    const first = await operadorEn("tesoreria")
+    const second = await operadorEn("tesoreria")
+    const a = await open(1280)
+    const b = await open(360)
+    try {
+      await a.page.goto(`${live.url}/operador/revision`)
+      await signIn(a.page, first)
+      await a.page.getByRole("link", { name: "Dinero en revisión" }).click()
+      await screen(a.page, "Dinero en revisión", "revision-1280")
+
+      const mark = a.page.getByRole("form", { name: `Marcar pagada ${t0}` })
+      await mark.getByLabel("Referencia del banco").fill("EXTRACTO0042")
+      await mark.getByRole("button", { name: "Marcar pagada" }).click()
+      await expect
+        .poll(() => a.page.getByRole("status").textContent())
+        .toBe("Marcada pagada con la referencia EXTRACTO0042.")
+
+      const close = a.page.getByRole("form", { name: `Cerrar ${t1}` })
+      await close.getByLabel("Nota (obligatoria)").fill("El pagador recibió un reverso del banco")
+      await close.getByRole("button", { name: "Cerrar sin pagar" }).click()
+      await expect.poll(() => a.page.getByRole("status").textContent()).toBe("Cerrada sin pagar.")
+
+      await a.page
+        .getByRole("form", { name: `Pagar ${t2}` })
+        .getByRole("button")
+        .click()
+      await expect
+        .poll(() => a.page.getByRole("status").textContent())
+        .toContain("otro operador de tesorería debe confirmarlo")
+      // Four eyes: the operator who asked cannot confirm.
+      await a.page
+        .getByRole("form", { name: `Confirmar pago ${t2}` })
+        .getByRole("button")
+        .click()
+      await expect
+        .poll(() => a.page.getByRole("alert").textContent())
+        .toBe("Otro operador de tesorería debe confirmar este pago.")
+      expect((await bank.counters()).solicitudes.transferencia ?? 0).toBe(creditsBefore)
+
+      await b.page.goto(`${live.url}/operador/revision`)
+      await signIn(b.page, second)
+      await expect.poll(() => b.page.locator("h1").textContent()).toBe("Inicio")
+      await b.page.goto(`${live.url}/operador/revision`)
+      await screen(b.page, "Dinero en revisión", "revision-360")
+      await b.page
+        .getByRole("form", { name: `Confirmar pago ${t2}` })
+        .getByRole("button")
+        .click()
+      // The bank takes the credit (ACEPTADA or already LIQUIDADA); asking it again settles it, sending nothing more.
+      await expect
+        .poll(() => b.page.getByRole("status").textContent())
+        .toMatch(/^(Pagada: referencia \S+|El banco responde: ACEPTADA)\.$/)
+      await eventually(
+        "the bank confirms the credit",
+        async () => {
+          const ask = b.page.getByRole("form", { name: `Consultar ${t2}` })
+          if ((await ask.count()) === 0) return true
+          await ask.getByRole("button").click()
+          await b.page.waitForTimeout(500)
+          return (await b.page.getByRole("status").textContent()) === "El banco responde: LIQUIDADA."
+        },
+        20_000,
+        250
+      )
+      expect((await bank.counters()).solicitudes.transferencia ?? 0).toBe(creditsBefore + 1)
+      await expect.poll(() => b.page.getByText("No hay dinero en revisión.").count()).toBe(1)
+
+      const acreditado = (await allEvents(live.url, liveKey)).filter((e) => e.evento === "link.acreditado")
+      expect(acreditado.map((e) => e.data.link_id).sort()).toEqual([links[0], links[2]].sort())
+      expect(a.errors).toEqual([])
+      expect(b.errors).toEqual([])
+    } finally {
+      await a.close()
+      await b.close()
     }
   })
 })

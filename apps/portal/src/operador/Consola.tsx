@@ -4,6 +4,7 @@ import { Auditoria } from "./Auditoria.js"
 import { errorText, onSessionLost, request, type SesionOperador, setCsrf } from "./api.js"
 import { Comercios } from "./Comercios.js"
 import { Inicio } from "./Inicio.js"
+import { Revision } from "./Revision.js"
 import { Link, navigate, Title, useLocation } from "./router.js"
 
 const Ingresar = ({ onSignedIn }: { readonly onSignedIn: (s: SesionOperador) => void }) => {
@@ -86,6 +87,7 @@ const Ingresar = ({ onSignedIn }: { readonly onSignedIn: (s: SesionOperador) => 
 const NAV: ReadonlyArray<readonly [string, string]> = [
   ["/", "Inicio"],
   ["/comercios", "Comercios"],
+  ["/revision", "Dinero en revisión"],
   ["/auditoria", "Auditoría"]
 ]
 
@@ -135,6 +137,8 @@ export const Consola = () => {
   const screen: ReactElement =
     path === "/comercios" ? (
       <Comercios sesion={sesion} search={search} />
+    ) : path === "/revision" ? (
+      <Revision sesion={sesion} />
     ) : path === "/auditoria" ? (
       <Auditoria />
     ) : (

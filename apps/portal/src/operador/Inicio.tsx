@@ -7,6 +7,7 @@ interface Resumen {
   readonly comercios_pendientes: number
   readonly comercios_suspendidos: number
   readonly links_en_revision: number
+  readonly liquidaciones_en_revision: number
 }
 
 export const Inicio = ({ sesion }: { readonly sesion: SesionOperador }) => {
@@ -47,7 +48,15 @@ export const Inicio = ({ sesion }: { readonly sesion: SesionOperador }) => {
           </div>
           <div>
             <dt>Links en revisión</dt>
-            <dd>{resumen.links_en_revision}</dd>
+            <dd>
+              <Link to="/revision">{resumen.links_en_revision}</Link>
+            </dd>
+          </div>
+          <div>
+            <dt>Liquidaciones en revisión</dt>
+            <dd>
+              <Link to="/revision">{resumen.liquidaciones_en_revision}</Link>
+            </dd>
           </div>
         </dl>
       )}

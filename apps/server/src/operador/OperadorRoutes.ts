@@ -304,17 +304,23 @@ export const OperadorRoutesLive = HttpApiBuilder.Router.use((router) =>
       gate(
         Effect.gen(function* () {
           yield* operador("todos")
-          const [row] = yield* sql<{ pendientes: number; suspendidos: number; links_revision: number }>`
+          const [row] = yield* sql<{
+            pendientes: number
+            suspendidos: number
+            links_revision: number
+            liquidaciones_revision: number
+          }>`
             select
               (select count(*)::int from comercios where estado = 'pendiente' and aprobado_at is null) as pendientes,
               (select count(*)::int from comercios where estado = 'suspendido') as suspendidos,
-              (select count(*)::int from links where estado = 'revision') as links_revision`.pipe(
-            Effect.orDie
-          )
+              (select count(*)::int from links where estado = 'revision') as links_revision,
+              (select count(*)::int from transacciones where operacion = 'liquidacion' and estado = 'REVISION')
+                as liquidaciones_revision`.pipe(Effect.orDie)
           return json({
             comercios_pendientes: row?.pendientes ?? 0,
             comercios_suspendidos: row?.suspendidos ?? 0,
-            links_en_revision: row?.links_revision ?? 0
+            links_en_revision: row?.links_revision ?? 0,
+            liquidaciones_en_revision: row?.liquidaciones_revision ?? 0
           })
         })
       )
@@ -646,8 +652,12 @@ export const OperadorRoutesLive = HttpApiBuilder.Router.use((router) =>
       "/admin/v1/operador/revision/liquidaciones/:id/consultar",
       resolve("liquidacion.consultar_banco", (_who, row) =>
         Effect.gen(function* () {
-          // Asks about the order by its own id: nothing is sent again.
-          const answer = yield* banks.forMode(row.mode).query(row.id)
+          // Asks about the order by its own id (a payment under way: its request's id); nothing is sent again.
+          const [pago] = yield* sql<{ id: string }>`
+            select id from pagos_revision where transaccion_id = ${row.id} and estado = 'enviado'`
+          const answer = yield* banks.forMode(row.mode).query(pago?.id ?? row.id)
+          if (pago !== undefined && answer.estado === "LIQUIDADA" && answer.referencia_banco !== null)
+            yield* sql`update pagos_revision set estado = 'pagado' where id = ${pago.id}`
           const extra = {
             estado: answer.estado,
             referencia_banco: answer.referencia_banco,

@@ -191,6 +191,7 @@ describe("money in review", () => {
     expect(items.map((i: { id: string }) => i.id).sort()).toEqual([...txns].sort())
     expect(items[0]).toMatchObject({ mode: "live", monto: 99, con_reparto: false, motivo: "DESCONOCIDA" })
     expect(items[0].edad_segundos).toBeGreaterThanOrEqual(0)
+    expect((await soporte("GET", "/admin/v1/operador/resumen")).body.liquidaciones_en_revision).toBe(4)
     const refused = await soporte(
       "POST",
       `/admin/v1/operador/revision/liquidaciones/${txns[0]}/marcar-pagada`,
