@@ -30,6 +30,7 @@ import { csrfMatches } from "../http/Session.js"
 import { Banks } from "../platform/bank/Banks.js"
 import * as Outbox from "../platform/Outbox.js"
 import { RateLimiter } from "../platform/RateLimiter.js"
+import { adminOpenApi } from "./AdminOpenApi.js"
 import { type AccionError, ComercioAcciones } from "./Comercios.js"
 import {
   ABSOLUTE_HOURS,
@@ -253,6 +254,8 @@ export const OperadorRoutesLive = HttpApiBuilder.Router.use((router) =>
         path: COOKIE_PATH,
         maxAge: `${maxAgeSeconds} seconds`
       })
+
+    yield* router.get("/admin/v1/openapi.json", gate(Effect.succeed(json(adminOpenApi()))))
 
     // Operators are created by automation with the admin token.
     yield* router.post(

@@ -263,3 +263,25 @@ describe("the audit log", () => {
     expect(text).toContain('"operador.crear"')
   })
 })
+
+describe("the admin reference", () => {
+  it("documents every admin route at /admin/v1/openapi.json with a Spanish summary, none in the public document", async () => {
+    const doc = await call(server.url, "GET", "/admin/v1/openapi.json")
+    expect(doc.status).toBe(200)
+    const operations = Object.entries(
+      doc.body.paths as Record<string, Record<string, { summary?: string }>>
+    ).flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, op]) => ({ path, method, summary: op.summary }))
+    )
+    expect(operations.length).toBeGreaterThanOrEqual(26)
+    for (const op of operations) expect(op.summary, `${op.method} ${op.path}`).toMatch(/[a-záéíóúñ]/)
+    // Every documented route exists: without credentials each answers 400 or 401, never the 404 of an unknown route.
+    for (const op of operations) {
+      const path = op.path.replace("{codigo}", "nadie-aqui").replace("{id}", randomUUID())
+      const reply = await call(server.url, op.method.toUpperCase(), path)
+      expect([400, 401], `${op.method} ${op.path}`).toContain(reply.status)
+    }
+    const publicDoc = await call(server.url, "GET", "/openapi.json")
+    expect(Object.keys(publicDoc.body.paths).some((p) => p.startsWith("/admin"))).toBe(false)
+  })
+})
