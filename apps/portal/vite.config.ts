@@ -14,6 +14,8 @@ export default defineConfig({
     sourcemap: false,
     target: "es2020",
     assetsDir: "assets",
+    // Two pages: the merchant portal and the operators' console (served at /operador).
+    rollupOptions: { input: { main: "index.html", operador: "operador.html" } },
     // No inline script: the server's Content-Security-Policy allows only this origin's files.
     modulePreload: { polyfill: false }
   }

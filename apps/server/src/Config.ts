@@ -26,6 +26,8 @@ export interface ServerSettings {
   readonly apiPorMinuto: number
   /** Seconds between housekeeping rounds (expiring links, dropping closed rate windows). */
   readonly housekeepingSeconds: number
+  /** SWITCH_CUATRO_OJOS_DESDE (bolivars): paying money in review from this amount needs a second operator (unset: always). */
+  readonly cuatroOjosDesde?: number
   /** SWITCH_WEBHOOK_ALLOW_PRIVATE=1, development only: webhooks may use http, any port and private addresses. */
   readonly webhookAllowPrivate: boolean
   /** SWITCH_WEBHOOK_BACKOFF_ESCALA: multiplies DESIGN's retry delays (1; tests use 0.0001). */
@@ -147,6 +149,9 @@ export const fromEnv = (
   registrosPorHora: positiveInt(env.SWITCH_REGISTROS_POR_HORA, DEFAULT_LIMITS.SWITCH_REGISTROS_POR_HORA),
   apiPorMinuto: positiveInt(env.SWITCH_API_POR_MINUTO, DEFAULT_LIMITS.SWITCH_API_POR_MINUTO),
   housekeepingSeconds: positiveInt(env.SWITCH_HOUSEKEEPING_SEGUNDOS, 15),
+  ...(env.SWITCH_CUATRO_OJOS_DESDE
+    ? { cuatroOjosDesde: positiveNumber(env.SWITCH_CUATRO_OJOS_DESDE, 0) }
+    : {}),
   webhookAllowPrivate: env.SWITCH_WEBHOOK_ALLOW_PRIVATE === "1",
   webhookBackoffEscala: positiveNumber(env.SWITCH_WEBHOOK_BACKOFF_ESCALA, 1),
   bankUrl: env.SWITCH_BANK_URL ? env.SWITCH_BANK_URL.replace(/\/+$/, "") : null,

@@ -5,6 +5,7 @@ import { SqlClient } from "@effect/sql"
 import { SwitchApi } from "@switch/api"
 import { Effect, Layer, Option, Schedule } from "effect"
 import { AdminRoutesLive } from "./admin/AdminRoutes.js"
+import { AdminService, AdminServiceLive } from "./admin/AdminService.js"
 import { Settings } from "./Config.js"
 import { BotonLive } from "./checkout/Boton.js"
 import { CheckoutRoutesLive } from "./checkout/CheckoutRoutes.js"
@@ -40,6 +41,10 @@ import { LotesApiLive } from "./lotes/LotesApi.js"
 import { LotesServiceLive } from "./lotes/LotesService.js"
 import { ConfigApiLive, LlavesApiLive, RegistroApiLive } from "./merchants/MerchantsApi.js"
 import { MerchantsServiceLive } from "./merchants/MerchantsService.js"
+import { ComercioAcciones } from "./operador/Comercios.js"
+import { OperadorPageLive } from "./operador/OperadorPage.js"
+import { OperadorRoutesLive } from "./operador/OperadorRoutes.js"
+import { OperadorService, OperadorServiceLive } from "./operador/OperadorService.js"
 import { makeDrain, OpsRoutesLive } from "./ops/OpsRoutes.js"
 import { PanelRoutesLive } from "./panel/PanelRoutes.js"
 import { Banks, BanksLive } from "./platform/bank/Banks.js"
@@ -55,6 +60,11 @@ import { JobQueueLive, type JobTask, unlockAbandoned } from "./webhooks/JobQueue
 import { WebhookSenderLive } from "./webhooks/Sender.js"
 import { WebhooksApiLive } from "./webhooks/WebhooksApi.js"
 import { WebhooksServiceLive } from "./webhooks/WebhooksService.js"
+
+/** The console acts on merchants through the admin service, under the same rules. */
+const ComercioAccionesLive = Layer.effect(ComercioAcciones, AdminService).pipe(
+  Layer.provide(AdminServiceLive)
+)
 
 const GroupsLive = Layer.mergeAll(
   LinksApiLive,
@@ -98,6 +108,7 @@ export const ServicesLive = Layer.mergeAll(
   WebhooksServiceLive,
   EventosServiceLive,
   SesionesServiceLive,
+  OperadorServiceLive,
   FlowsServiceLive.pipe(Layer.provide(FlowCollectorLive))
 ).pipe(
   Layer.provideMerge(WebhookSenderLive),
@@ -122,12 +133,14 @@ export const HousekeepingLive = Layer.scopedDiscard(
     const sql = yield* SqlClient.SqlClient
     const requestLog = yield* RequestLog
     const sesiones = yield* SesionesService
+    const operadores = yield* OperadorService
     const round = Effect.all([
       links.expireDue,
       limiter.sweep,
       requestLog.prune,
       sesiones.prune,
       Effect.provideService(pruneGrowing, SqlClient.SqlClient, sql),
+      operadores.prune,
       Effect.provideService(unlockAbandoned, SqlClient.SqlClient, sql)
     ]).pipe(Effect.catchAllCause((cause) => Effect.logWarning("housekeeping failed", cause)))
     yield* Effect.forkScoped(Effect.repeat(round, Schedule.spaced(`${settings.housekeepingSeconds} seconds`)))
@@ -172,6 +185,19 @@ const JobsLive = Layer.unwrapEffect(
   })
 )
 
+/** The routes outside the public API's contract: internal and admin, pages, the portal and the console. */
+const PagesLive = Layer.mergeAll(
+  InternalRoutesLive,
+  AdminRoutesLive,
+  CheckoutRoutesLive,
+  LinkQrRoutesLive,
+  StatusPageLive,
+  BotonLive,
+  PanelRoutesLive,
+  OperadorPageLive,
+  OperadorRoutesLive.pipe(Layer.provide(ComercioAccionesLive))
+)
+
 /**
  * The whole HTTP side, listening on `port` (0 picks a free one) on `host`, given the live bank. Link creation, the
  * hottest route, is served as a lane (http/Edge.ts, links/CreateLink.ts) in front of the HttpApi app.
@@ -184,13 +210,7 @@ export const HttpLive = (options: { readonly port: number; readonly host?: strin
     Layer.provide(HttpApiScalar.layer({ path: "/docs", scalar: DOCS_CONFIG })),
     Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
     Layer.provide(ApiErrorsLive),
-    Layer.provide(InternalRoutesLive),
-    Layer.provide(AdminRoutesLive),
-    Layer.provide(CheckoutRoutesLive),
-    Layer.provide(LinkQrRoutesLive),
-    Layer.provide(StatusPageLive),
-    Layer.provide(BotonLive),
-    Layer.provide(PanelRoutesLive),
+    Layer.provide(PagesLive),
     Layer.provide(ApiLive),
     Layer.provide(CreateLinkLaneLive.pipe(Layer.provide(Layer.succeed(Lanes, lanes)))),
     HttpServer.withLogAddress,

@@ -16,6 +16,7 @@ import colaTrabajadores from "../migrations/0009_cola_trabajadores.js"
 import requestLog from "../migrations/0010_request_log.js"
 import outboxInTs from "../migrations/0011_outbox_in_ts.js"
 import sesiones from "../migrations/0012_sesiones.js"
+import operadores from "../migrations/0014_operadores.js"
 import listIndexes from "../migrations/0017_list_indexes.js"
 import * as Metrics from "./Metrics.js"
 import { preparingClient, registry } from "./Prepared.js"
@@ -107,6 +108,7 @@ export const migrations = PgMigrator.fromRecord({
   "0010_request_log": requestLog,
   "0011_outbox_in_ts": outboxInTs,
   "0012_sesiones": sesiones,
+  "0014_operadores": operadores,
   "0017_list_indexes": listIndexes
 })
 

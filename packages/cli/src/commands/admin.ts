@@ -1,4 +1,4 @@
-/** `admin approve|review|suspend|set|get|tasa-bcv`: DESIGN §5's operator API (`/admin/v1`, `x-admin-token`). */
+/** `admin approve|review|suspend|set|get|tasa-bcv|operador crear`: DESIGN §5's operator API (`/admin/v1`, `x-admin-token`). */
 import { readFileSync } from "node:fs"
 import { type Command, InvalidArgumentError } from "commander"
 import { action, parseAmount } from "../Action.js"
@@ -168,6 +168,43 @@ export const registerAdmin = (program: Command) => {
     .action(
       action(async (context, codigo: string) => {
         showView(context, await adminCall(context, "GET", codigoPath(codigo)))
+        return 0
+      })
+    )
+
+  admin
+    .command("operador")
+    .description("cuentas de operadores de la consola (/operador)")
+    .command("crear <email>")
+    .description(
+      "crea un operador (rol soporte, riesgo o tesoreria) y muestra una sola vez su secreto TOTP; la contraseña viene de SWITCH_OPERADOR_PASSWORD"
+    )
+    .requiredOption(
+      "--rol <rol>",
+      "soporte (consulta), riesgo (aprueba y suspende) o tesoreria (dinero en revisión)"
+    )
+    .action(
+      action(async (context, email: string, options: { rol: string }) => {
+        const password = context.env.SWITCH_OPERADOR_PASSWORD ?? ""
+        if (password === "")
+          throw new UsageError(
+            "falta la contraseña: define SWITCH_OPERADOR_PASSWORD (al menos 12 caracteres)",
+            {
+              code: "sin_password"
+            }
+          )
+        const made = await adminCall(context, "POST", "/admin/v1/operadores", {
+          email,
+          password,
+          rol: options.rol
+        })
+        context.output.result(made, () => {
+          const o = context.output
+          o.line(`${o.green("✓")} operador ${made.email} creado con rol ${made.rol}`)
+          o.line(`  secreto TOTP: ${o.bold(String(made.totp_secret))}`)
+          o.line(`  ${String(made.totp_uri)}`)
+          o.note(o.yellow("Cárgalo ahora en la app de autenticación: no se vuelve a mostrar."))
+        })
         return 0
       })
     )

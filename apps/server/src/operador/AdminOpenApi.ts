@@ -1,0 +1,149 @@
+/**
+ * The admin API's reference, `GET /admin/v1/openapi.json` (kept out of the public
+ * `/openapi.json`): the token routes for automation and the operators' console routes, each with
+ * a Spanish summary. It is written here by hand, route by route, beside the plain routes it
+ * documents (admin/AdminRoutes.ts, operador/OperadorRoutes.ts); a test checks that every route
+ * answers and every operation has its summary.
+ */
+
+type Op = readonly [method: string, path: string, summary: string, security: "token" | "operador" | "ninguna"]
+
+export const ADMIN_OPERATIONS: ReadonlyArray<Op> = [
+  ["get", "/admin/v1/comercios/{codigo}", "Ver un comercio (vista de administración)", "token"],
+  [
+    "patch",
+    "/admin/v1/comercios/{codigo}",
+    "Cambiar límites, comisión, cuenta de liquidación o estado",
+    "token"
+  ],
+  [
+    "post",
+    "/admin/v1/comercios/{codigo}/aprobar",
+    "Aprobar un comercio (KYC) con su cuenta de liquidación",
+    "token"
+  ],
+  [
+    "post",
+    "/admin/v1/comercios/{codigo}/revisar",
+    "Marcar revisado: levanta los topes de cuenta nueva",
+    "token"
+  ],
+  ["post", "/admin/v1/comercios/{codigo}/cuentas-aprobadas", "Aprobar una cuenta de reparto", "token"],
+  ["get", "/admin/v1/tasa-bcv", "Ver la tasa BCV vigente", "token"],
+  ["put", "/admin/v1/tasa-bcv", "Fijar la tasa BCV a mano", "token"],
+  ["post", "/admin/v1/operadores", "Crear un operador (devuelve su secreto TOTP una sola vez)", "token"],
+  ["post", "/admin/v1/operador/sesion", "Iniciar sesión de operador con contraseña y código TOTP", "ninguna"],
+  ["get", "/admin/v1/operador/sesion", "Ver la sesión de operador", "operador"],
+  ["delete", "/admin/v1/operador/sesion", "Cerrar la sesión de operador", "operador"],
+  ["get", "/admin/v1/operador/resumen", "Cifras de la consola: comercios y dinero por atender", "operador"],
+  [
+    "get",
+    "/admin/v1/operador/comercios",
+    "Listar comercios por estado (pendientes de KYC por omisión)",
+    "operador"
+  ],
+  ["get", "/admin/v1/operador/comercios/{codigo}", "Ver un comercio", "operador"],
+  ["post", "/admin/v1/operador/comercios/{codigo}/aprobar", "Aprobar un comercio (rol riesgo)", "operador"],
+  [
+    "post",
+    "/admin/v1/operador/comercios/{codigo}/revisar",
+    "Marcar revisado un comercio (rol riesgo)",
+    "operador"
+  ],
+  [
+    "post",
+    "/admin/v1/operador/comercios/{codigo}/suspender",
+    "Suspender un comercio (rol riesgo)",
+    "operador"
+  ],
+  [
+    "post",
+    "/admin/v1/operador/comercios/{codigo}/reactivar",
+    "Reactivar un comercio (rol riesgo)",
+    "operador"
+  ],
+  ["get", "/admin/v1/operador/revision", "Cola de dinero en revisión, con antigüedad y monto", "operador"],
+  [
+    "post",
+    "/admin/v1/operador/revision/liquidaciones/{id}/consultar",
+    "Consultar al banco ahora (rol tesorería)",
+    "operador"
+  ],
+  [
+    "post",
+    "/admin/v1/operador/revision/liquidaciones/{id}/marcar-pagada",
+    "Marcar pagada con la referencia del banco (rol tesorería)",
+    "operador"
+  ],
+  [
+    "post",
+    "/admin/v1/operador/revision/liquidaciones/{id}/cerrar",
+    "Cerrar sin pagar, con una nota (rol tesorería)",
+    "operador"
+  ],
+  [
+    "post",
+    "/admin/v1/operador/revision/liquidaciones/{id}/pagar",
+    "Pedir el pago por el banco (rol tesorería; cuatro ojos)",
+    "operador"
+  ],
+  [
+    "post",
+    "/admin/v1/operador/revision/liquidaciones/{id}/pagar/confirmar",
+    "Confirmar el pago pedido por otro operador y enviarlo al banco",
+    "operador"
+  ],
+  [
+    "get",
+    "/admin/v1/operador/auditoria",
+    "Leer la auditoría, la más reciente primero, por páginas",
+    "operador"
+  ],
+  ["get", "/admin/v1/operador/auditoria.csv", "Exportar la auditoría en CSV", "operador"]
+]
+
+const params = (path: string) =>
+  [...path.matchAll(/\{(\w+)\}/g)].map((m) => ({
+    name: m[1],
+    in: "path",
+    required: true,
+    schema: { type: "string" }
+  }))
+
+export const adminOpenApi = () => {
+  const paths: Record<string, Record<string, unknown>> = {}
+  for (const [method, path, summary, security] of ADMIN_OPERATIONS) {
+    const operation = {
+      summary,
+      operationId: `${method}${path.replace(/[^a-zA-Z0-9]+/g, "_")}`,
+      parameters: params(path),
+      security:
+        security === "token" ? [{ adminToken: [] }] : security === "operador" ? [{ operador: [] }] : [],
+      responses: {
+        "200": { description: "Correcto" },
+        "400": { description: "Validación" },
+        "401": { description: "Sin credencial válida" },
+        "403": { description: "Rol insuficiente, CSRF o cuatro ojos" },
+        "404": { description: "No existe" },
+        "409": { description: "Conflicto de estado" }
+      }
+    }
+    paths[path] = { ...paths[path], [method]: operation }
+  }
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Switch: API de administración",
+      version: "1",
+      description:
+        "Rutas de operadores y de automatización. El token `x-admin-token` (SWITCH_ADMIN_TOKEN) sirve a scripts; la consola usa la cookie `switch_operador` con el encabezado `x-csrf-token` en cada cambio."
+    },
+    components: {
+      securitySchemes: {
+        adminToken: { type: "apiKey", in: "header", name: "x-admin-token" },
+        operador: { type: "apiKey", in: "cookie", name: "switch_operador" }
+      }
+    },
+    paths
+  }
+}
