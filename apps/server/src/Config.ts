@@ -1,4 +1,5 @@
 /** Server settings from the environment (DESIGN.md §4 and §8), read once at start. */
+import { resolve } from "node:path"
 import { BankCalendar } from "@switch/core"
 import { Context, Either, Option, Redacted } from "effect"
 
@@ -55,6 +56,10 @@ export interface ServerSettings {
   readonly proxiesConfiables: ReadonlyArray<string>
   /** Hours a BCV rate stays usable (`SWITCH_TASA_MAX_HORAS`, 48); an older one counts as missing. */
   readonly tasaMaxHoras: number
+  /** SWITCH_SMTP_URL: where mail goes (platform/Mailer.ts); none: kept for development, or not sent in production. */
+  readonly smtpUrl: Option.Option<Redacted.Redacted<string>>
+  /** Development without SMTP: the directory that keeps each mail as a file; null keeps them in memory. */
+  readonly correosDir: string | null
 }
 
 const ABIERTO: BankCalendar.BankCloseStatus = { _tag: "Abierto" }
@@ -148,5 +153,7 @@ export const fromEnv = (
     .split(",")
     .map((entry) => entry.trim())
     .filter((entry) => entry !== ""),
-  tasaMaxHoras: positiveNumber(env.SWITCH_TASA_MAX_HORAS, 48)
+  tasaMaxHoras: positiveNumber(env.SWITCH_TASA_MAX_HORAS, 48),
+  smtpUrl: env.SWITCH_SMTP_URL ? Option.some(Redacted.make(env.SWITCH_SMTP_URL)) : Option.none(),
+  correosDir: environment === "development" ? resolve(env.SWITCH_DATA_DIR ?? ".switch", "correos") : null
 })

@@ -11,6 +11,7 @@ import { CheckoutRoutesLive } from "./checkout/CheckoutRoutes.js"
 import { CheckoutLive, CheckoutReconcilerLive } from "./checkout/CheckoutService.js"
 import { StatusPageLive } from "./checkout/StatusPage.js"
 import { ClientesApiLive } from "./clientes/ClientesApi.js"
+import { DevCorreosRoutesLive } from "./correos/DevCorreosRoutes.js"
 import { DirectApiLive } from "./direct/DirectApi.js"
 import { FlowCollectorLive } from "./direct/FlowCollectorLive.js"
 import { ReconcilerLive } from "./direct/Reconcile.js"
@@ -41,6 +42,7 @@ import { MerchantsServiceLive } from "./merchants/MerchantsService.js"
 import { PanelRoutesLive } from "./panel/PanelRoutes.js"
 import { Banks, BanksLive } from "./platform/bank/Banks.js"
 import { SandboxBankLive } from "./platform/bank/SandboxBank.js"
+import { MailerLive } from "./platform/Mailer.js"
 import { RateLimiter, RateLimiterLive } from "./platform/RateLimiter.js"
 import { RecibosApiLive, TransaccionesApiLive } from "./recibos/RecibosApi.js"
 import { SesionApiLive, SesionPublicApiLive } from "./sesiones/SesionesApi.js"
@@ -97,7 +99,8 @@ export const ServicesLive = Layer.mergeAll(
   Layer.provideMerge(BanksLayer),
   Layer.provideMerge(RateLimiterLive),
   Layer.provideMerge(RequestLogLive),
-  Layer.provideMerge(KeyCacheLive)
+  Layer.provideMerge(KeyCacheLive),
+  Layer.provideMerge(MailerLive)
 )
 
 /**
@@ -179,6 +182,7 @@ export const HttpLive = (options: { readonly port: number; readonly host?: strin
     Layer.provide(StatusPageLive),
     Layer.provide(BotonLive),
     Layer.provide(PanelRoutesLive),
+    Layer.provide(DevCorreosRoutesLive),
     Layer.provide(ApiLive),
     Layer.provide(CreateLinkLaneLive.pipe(Layer.provide(Layer.succeed(Lanes, lanes)))),
     HttpServer.withLogAddress,

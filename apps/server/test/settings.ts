@@ -24,5 +24,7 @@ export const testSettings = (overrides: Partial<ServerSettings> = {}): ServerSet
   cierreBancario: true,
   proxiesConfiables: [],
   tasaMaxHoras: 48,
+  smtpUrl: Option.none(),
+  correosDir: null,
   ...overrides
 })
