@@ -228,7 +228,17 @@ const OTHER_ROUTES = [
   "GET /switch/v1/sesion",
   "DELETE /switch/v1/sesion",
   "POST /switch/v1/sesion/cerrar-todas",
-  "POST /switch/v1/sesion/modo"
+  "POST /switch/v1/sesion/modo",
+  // Public one-time password links: the token is the credential, the answer tells nothing of a
+  // merchant (checked in apps/server/src/equipo/equipo.test.ts).
+  "POST /switch/v1/contrasena/olvido",
+  "POST /switch/v1/contrasena",
+  // The team takes an owner's session only (a key is 401); another merchant's user is 404 there,
+  // checked in apps/server/src/equipo/equipo.test.ts.
+  "GET /switch/v1/equipo",
+  "POST /switch/v1/equipo",
+  "PATCH /switch/v1/equipo/{id}",
+  "DELETE /switch/v1/equipo/{id}"
 ]
 
 /** What the owner sees of an object, to compare before and after strangers tried it. */

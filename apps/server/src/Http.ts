@@ -15,6 +15,8 @@ import { DevCorreosRoutesLive } from "./correos/DevCorreosRoutes.js"
 import { DirectApiLive } from "./direct/DirectApi.js"
 import { FlowCollectorLive } from "./direct/FlowCollectorLive.js"
 import { ReconcilerLive } from "./direct/Reconcile.js"
+import { ContrasenaApiLive, EquipoApiLive } from "./equipo/EquipoApi.js"
+import { EquipoServiceLive } from "./equipo/EquipoService.js"
 import { EventosApiLive } from "./eventos/EventosApi.js"
 import { EventosServiceLive } from "./eventos/EventosService.js"
 import { FlowsApiLive, FlowsSetupApiLive } from "./flows/FlowsApi.js"
@@ -69,7 +71,9 @@ const GroupsLive = Layer.mergeAll(
   FlowsApiLive,
   LogsApiLive,
   SesionPublicApiLive,
-  SesionApiLive
+  SesionApiLive,
+  ContrasenaApiLive,
+  EquipoApiLive
 )
 
 export const ApiLive = HttpApiBuilder.api(SwitchApi).pipe(
@@ -92,6 +96,7 @@ export const ServicesLive = Layer.mergeAll(
   WebhooksServiceLive,
   EventosServiceLive,
   SesionesServiceLive,
+  EquipoServiceLive,
   FlowsServiceLive.pipe(Layer.provide(FlowCollectorLive))
 ).pipe(
   Layer.provideMerge(WebhookSenderLive),

@@ -7,6 +7,7 @@ import { Effect, Layer, ManagedRuntime } from "effect"
 import { type ServerSettings, Settings } from "./Config.js"
 import { KeyCacheUnlistened } from "./http/KeyCache.js"
 import { MerchantsService, MerchantsServiceLive } from "./merchants/MerchantsService.js"
+import { MailerLive } from "./platform/Mailer.js"
 import { sealLegacy } from "./platform/SealLegacy.js"
 import { SqlLive } from "./platform/Sql.js"
 
@@ -22,6 +23,7 @@ export const prepare = async (
   const runtime = ManagedRuntime.make(
     MerchantsServiceLive.pipe(
       Layer.provide(KeyCacheUnlistened),
+      Layer.provide(MailerLive),
       Layer.provideMerge(SqlLive(url, { maxConnections: 2, prepared: options.prepared ?? true })),
       Layer.provideMerge(Layer.succeed(Settings, settings))
     )

@@ -3,6 +3,7 @@ import { HttpApi, OpenApi } from "@effect/platform"
 import { ClientesGroup } from "./Clientes.js"
 import { ConfigGroup, LlavesGroup, RegistroGroup } from "./Comercios.js"
 import { DirectGroup } from "./Direct.js"
+import { ContrasenaGroup, EquipoGroup } from "./Equipo.js"
 import { InternalError } from "./Errors.js"
 import { EventosGroup } from "./Eventos.js"
 import { withExamples } from "./Examples.js"
@@ -12,7 +13,7 @@ import { LogsGroup } from "./Logs.js"
 import { LotesGroup } from "./Lotes.js"
 import { notices, webhooksSection } from "./Notices.js"
 import { RecibosGroup, TransaccionesGroup } from "./Recibos.js"
-import { SESSION_COOKIE, SESSION_DESCRIPTION, sessionReaches } from "./Security.js"
+import { SESSION_COOKIE, SESSION_DESCRIPTION, sessionOnly, sessionReaches } from "./Security.js"
 import { SesionGroup, SesionPublicGroup } from "./Sesiones.js"
 import { WebhooksGroup } from "./Webhooks.js"
 
@@ -35,6 +36,8 @@ export class SwitchApi extends HttpApi.make("switch")
   .add(LogsGroup)
   .add(SesionPublicGroup)
   .add(SesionGroup)
+  .add(ContrasenaGroup)
+  .add(EquipoGroup)
   .addError(InternalError)
   .annotate(OpenApi.Title, "Switch API")
   .annotate(OpenApi.Version, VERSION)
@@ -60,6 +63,7 @@ export class SwitchApi extends HttpApi.make("switch")
         const keyed = operation.security?.some((entry) => "x-switch-key" in entry) ?? false
         if (keyed && sessionReaches(path))
           operation.security = [...(operation.security ?? []), { [SESSION_COOKIE]: [] }]
+        if (keyed && sessionOnly(path)) operation.security = [{ [SESSION_COOKIE]: [] }]
       }
     const components = spec.components as { securitySchemes?: Record<string, unknown> }
     components.securitySchemes = {

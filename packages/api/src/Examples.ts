@@ -4,6 +4,7 @@
  * keys and secrets replaced; `test/openapi.test.ts` in apps/server checks each one against its
  * schema, so an example that drifts from the contract fails there.
  */
+import { equipoExamples } from "./EquipoExamples.js"
 
 /** One operation's examples: its body, its parameters, and its main answer (`status`, default 200). */
 export interface OperationExamples {
@@ -14,6 +15,7 @@ export interface OperationExamples {
 }
 
 export const operationExamples: Readonly<Record<string, OperationExamples>> = {
+  ...equipoExamples,
   "registro.registrar": {
     request: {
       codigo: "panaderia-ana",

@@ -9,6 +9,7 @@ import {
 import type { RetryConfig } from "./Retry.js"
 import { Clientes, Config, Llaves, Recibos, Transacciones } from "./resources/Account.js"
 import { Cobros, Operaciones, Pagos } from "./resources/Direct.js"
+import { Contrasena, Equipo } from "./resources/Equipo.js"
 import { Eventos } from "./resources/Eventos.js"
 import { Links } from "./resources/Links.js"
 import { Lotes } from "./resources/Lotes.js"
@@ -136,6 +137,10 @@ export class Switch {
   readonly config: Config
   readonly clientes: Clientes
   readonly llaves: Llaves
+  /** The merchant's team (a `propietario`'s portal session). */
+  readonly equipo: Equipo
+  /** One-time password links: "olvidé mi contraseña" and setting a password (public). */
+  readonly contrasena: Contrasena
 
   constructor(config: SwitchConfig | SwitchSessionConfig) {
     let transport: TransportConfig
@@ -171,5 +176,7 @@ export class Switch {
     this.config = new Config(transport)
     this.clientes = new Clientes(transport)
     this.llaves = new Llaves(transport)
+    this.equipo = new Equipo(transport)
+    this.contrasena = new Contrasena(transport)
   }
 }

@@ -449,6 +449,48 @@ export type SesionCerrada = {
   readonly cerradas: number
 }
 
+// ---- Team and one-time password links (portal) ---------------------------------------------
+
+/** A user of the merchant's portal: e-mail, role, `activo` or `invitado`. */
+export type Usuario = {
+  readonly id: string
+  readonly estado: "activo" | "invitado"
+  readonly created_at: string
+  readonly email: string
+  readonly rol: "propietario" | "cajero" | "lectura"
+}
+
+/** `POST /equipo`: the invited user's e-mail and role. */
+export type InvitarParams = {
+  readonly email: string
+  readonly rol: "propietario" | "cajero" | "lectura"
+}
+
+/** `DELETE /equipo/{id}`'s answer: the user and how many of its sessions ended. */
+export type UsuarioEliminado = {
+  readonly id: string
+  readonly eliminado: true
+  readonly sesiones_cerradas: number
+}
+
+/** `POST /contrasena`: the one-time link's token and the new password. */
+export type DefinirContrasenaParams = {
+  readonly password: string
+  readonly token: string
+}
+
+/** `POST /contrasena`'s answer: the user whose password was set. */
+export type ContrasenaDefinida = {
+  readonly email: string
+  readonly ok: true
+}
+
+/** `POST /contrasena/olvido`'s answer, the same whether or not the e-mail has a user. */
+export type OlvidoResult = {
+  readonly ok: true
+  readonly detail: string
+}
+
 // ---- Direct API (SPEC "Collect", "Pay", "Query an operation") ------------------------------
 
 /** An account or phone at a bank with its holder (`cobrador`, `pagador`, `ordenante`, `beneficiario`). */

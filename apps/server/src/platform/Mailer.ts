@@ -44,6 +44,8 @@ export class Mailer extends Context.Tag("@switch/server/Mailer")<
     readonly kept: Option.Option<Effect.Effect<ReadonlyArray<KeptMail>>>
     /** One line for the start-up banner: where mail goes. */
     readonly describe: string
+    /** Whether mail can go anywhere at all (false: production without SWITCH_SMTP_URL). */
+    readonly available: boolean
   }
 >() {}
 
@@ -80,7 +82,8 @@ const smtpMailer = (url: string, from: string) => {
           })
       }).pipe(Effect.asVoid),
     kept: Option.none(),
-    describe: `SMTP ${withoutCredentials(url)}`
+    describe: `SMTP ${withoutCredentials(url)}`,
+    available: true
   })
 }
 
@@ -107,7 +110,12 @@ const fileMailer = (dir: string, from: string) => {
     )
     return mails.sort((a, b) => b.at.localeCompare(a.at))
   })
-  return Mailer.of({ send, kept: Option.some(kept), describe: `guardado en ${dir} (desarrollo)` })
+  return Mailer.of({
+    send,
+    kept: Option.some(kept),
+    describe: `guardado en ${dir} (desarrollo)`,
+    available: true
+  })
 }
 
 const memoryMailer = (from: string) => {
@@ -118,7 +126,8 @@ const memoryMailer = (from: string) => {
         mails.unshift({ id: randomUUID(), from, at: new Date().toISOString(), ...mail })
       }),
     kept: Option.some(Effect.sync(() => [...mails])),
-    describe: "guardado en memoria (desarrollo)"
+    describe: "guardado en memoria (desarrollo)",
+    available: true
   })
 }
 
@@ -126,7 +135,8 @@ const unavailable = Mailer.of({
   send: () =>
     Effect.fail(new MailUnavailable({ reason: "SWITCH_SMTP_URL no está definido: no se envían correos" })),
   kept: Option.none(),
-  describe: "sin SWITCH_SMTP_URL: no se envían correos (invitaciones y enlaces de contraseña responden 503)"
+  describe: "sin SWITCH_SMTP_URL: no se envían correos (invitaciones y enlaces de contraseña responden 503)",
+  available: false
 })
 
 /** Where mail goes under these settings, for the start-up banner. */

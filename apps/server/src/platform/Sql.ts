@@ -16,6 +16,7 @@ import colaTrabajadores from "../migrations/0009_cola_trabajadores.js"
 import requestLog from "../migrations/0010_request_log.js"
 import outboxInTs from "../migrations/0011_outbox_in_ts.js"
 import sesiones from "../migrations/0012_sesiones.js"
+import equipo from "../migrations/0013_equipo.js"
 import { preparingClient, registry } from "./Prepared.js"
 
 /** int8 (bigint cents, counts) as JS numbers: every amount fits in a safe integer. */
@@ -103,7 +104,8 @@ export const migrations = PgMigrator.fromRecord({
   "0009_cola_trabajadores": colaTrabajadores,
   "0010_request_log": requestLog,
   "0011_outbox_in_ts": outboxInTs,
-  "0012_sesiones": sesiones
+  "0012_sesiones": sesiones,
+  "0013_equipo": equipo
 })
 
 /** Runs pending migrations; several processes starting at once wait on the migrator's lock. */

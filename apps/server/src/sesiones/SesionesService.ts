@@ -116,11 +116,13 @@ export const SesionesServiceLive = Layer.effect(
           where created_at > now() - make_interval(mins => ${WINDOW_MINUTES}) and (email = ${email} or ip = ${ip})`
         if ((counts?.cuenta ?? 0) >= MAX_PER_ACCOUNT || (counts?.ip ?? 0) >= MAX_PER_IP)
           return yield* Effect.fail(locked())
-        const users = yield* sql<{ id: string; hash: string }>`
+        const users = yield* sql<{ id: string; hash: string | null }>`
           select id, hash from usuarios where lower(email) = ${email}`
         const user = users[0]
+        // A user without a password yet (invited, or an owner who signed up without one) cannot sign in.
+        const hash = user?.hash ?? null
         const ok = yield* Effect.promise(() =>
-          user === undefined ? verifyNone(body.password) : verifyPassword(body.password, user.hash)
+          hash === null ? verifyNone(body.password) : verifyPassword(body.password, hash)
         )
         if (!ok || user === undefined) {
           yield* sql`insert into intentos_ingreso (email, ip) values (${email}, ${ip})`

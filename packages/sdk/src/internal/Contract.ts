@@ -15,6 +15,7 @@ import type {
   Webhooks as ApiWebhooks,
   Comercios,
   Direct,
+  Equipo,
   Links,
   Lotes,
   Recibos,
@@ -113,6 +114,21 @@ export type IniciarSesionParams = Encoded<typeof Sesiones.IniciarSesionBody>
 export type SesionInfo = Encoded<typeof Sesiones.Sesion>
 /** Sign-out's answer: how many sessions ended. */
 export type SesionCerrada = Encoded<typeof Sesiones.SesionCerrada>
+
+// ---- Team and one-time password links (portal) ---------------------------------------------
+
+/** A user of the merchant's portal: e-mail, role, `activo` or `invitado`. */
+export type Usuario = Encoded<typeof Equipo.Usuario>
+/** `POST /equipo`: the invited user's e-mail and role. */
+export type InvitarParams = Encoded<typeof Equipo.InvitarBody>
+/** `DELETE /equipo/{id}`'s answer: the user and how many of its sessions ended. */
+export type UsuarioEliminado = Encoded<typeof Equipo.UsuarioEliminado>
+/** `POST /contrasena`: the one-time link's token and the new password. */
+export type DefinirContrasenaParams = Encoded<typeof Equipo.DefinirBody>
+/** `POST /contrasena`'s answer: the user whose password was set. */
+export type ContrasenaDefinida = Encoded<typeof Equipo.ContrasenaDefinida>
+/** `POST /contrasena/olvido`'s answer, the same whether or not the e-mail has a user. */
+export type OlvidoResult = Encoded<typeof Equipo.OlvidoResult>
 
 // ---- Direct API (SPEC "Collect", "Pay", "Query an operation") ------------------------------
 
