@@ -4,12 +4,16 @@ import { type ReactElement, useCallback, useEffect, useState } from "react"
 import { errorText, onSessionLost, sw } from "./api.js"
 import { Session, Title, useSesion } from "./context.js"
 import { Link, navigate, useLocation } from "./router.js"
+import { DefinirContrasena, Olvide } from "./screens/Contrasena.js"
 import { Desarrolladores } from "./screens/Desarrolladores.js"
+import { Equipo } from "./screens/Equipo.js"
 import { Ingresar, Registro } from "./screens/Ingreso.js"
 import { Inicio } from "./screens/Inicio.js"
 import { LinkDetalle, LinkNuevo, Links } from "./screens/Links.js"
 
 const PUBLIC = new Set(["/ingresar", "/registro"])
+/** Open with or without a session: the one-time password links (screens/Contrasena.tsx). */
+const OPEN = new Set(["/contrasena", "/olvide"])
 
 const ModeSwitch = () => {
   const { sesion, setSesion } = useSesion()
@@ -54,7 +58,8 @@ const ModeSwitch = () => {
 const NAV: ReadonlyArray<readonly [string, string]> = [
   ["/", "Inicio"],
   ["/links", "Links"],
-  ["/desarrolladores", "Desarrolladores"]
+  ["/desarrolladores", "Desarrolladores"],
+  ["/equipo", "Equipo"]
 ]
 
 const Shell = ({ path, search }: { readonly path: string; readonly search: string }) => {
@@ -83,6 +88,7 @@ const Shell = ({ path, search }: { readonly path: string; readonly search: strin
           <p>Solo el propietario del comercio gestiona las llaves y los webhooks.</p>
         </section>
       )
+  else if (path === "/equipo") screen = <Equipo />
   else
     screen = (
       <section>
@@ -149,6 +155,7 @@ export const App = () => {
   }, [])
 
   useEffect(() => {
+    if (OPEN.has(path)) return
     if (sesion === null && !PUBLIC.has(path)) navigate("/ingresar", { replace: true })
     if (sesion !== null && sesion !== "cargando" && PUBLIC.has(path)) navigate("/", { replace: true })
   }, [sesion, path])
@@ -157,6 +164,12 @@ export const App = () => {
     return (
       <main id="contenido" className="centrado">
         <p role="status">Cargando…</p>
+      </main>
+    )
+  if (OPEN.has(path))
+    return (
+      <main id="contenido" className="centrado">
+        {path === "/olvide" ? <Olvide /> : <DefinirContrasena />}
       </main>
     )
   if (sesion === null || PUBLIC.has(path))

@@ -89,6 +89,9 @@ export const Ingresar = ({ onSignedIn }: Props) => {
         </button>
       </form>
       <p>
+        <Link to="/olvide">Olvidé mi contraseña</Link>
+      </p>
+      <p>
         ¿Tu comercio aún no está en Switch? <Link to="/registro">Regístralo</Link>
       </p>
     </section>
