@@ -3,7 +3,9 @@
  * mails kept in the data directory and read back through the development mailbox): an owner who
  * signed up without a password sets it from the mailed link and signs in; "olvidé mi
  * contraseña"; the owner invites a cajero, who sets a password from the invitation and signs in
- * with that role, kept out of the team by the screen and by the API. axe-core on every screen,
+ * with that role, kept out of the team by the screen and by the API; an approved owner is led
+ * from the live switch to enrol TOTP, then signs in with password and code (computed here from
+ * the secret shown), a spent code refused. axe-core on every screen,
  * screenshots at 360 and 1280 px (artifacts/).
  */
 import { mkdirSync, readFileSync } from "node:fs"
@@ -11,7 +13,8 @@ import { createRequire } from "node:module"
 import { resolve } from "node:path"
 import { type Browser, chromium, type Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { call, type Stack, startStack } from "../support/stack.js"
+import { ADMIN_TOKEN, call, OWN_ACCOUNT, type Stack, startStack } from "../support/stack.js"
+import { totpNow } from "../support/totp.js"
 
 const ARTIFACTS = resolve(__dirname, "artifacts")
 const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8")
@@ -182,6 +185,69 @@ describe("sign-in and team", () => {
       await screen(page, "Olvidé mi contraseña", "olvide-1280")
       await page.goto(`${stack.url}/panel/contrasena`)
       await screen(page, "Enlace incompleto", "enlace-incompleto-1280")
+      expect(errors).toEqual([])
+    } finally {
+      await close()
+    }
+  })
+
+  it("an approved owner without TOTP is led from the live switch to Seguridad, enrols, goes live, and then signs in with password and code", async () => {
+    const approved = await call(stack.url, "POST", `/admin/v1/comercios/${codigo}/aprobar`, {
+      headers: { "x-admin-token": ADMIN_TOKEN },
+      body: { cuenta_liquidacion: OWN_ACCOUNT }
+    })
+    expect(approved.status).toBe(200)
+    const { page, errors, close } = await open(1280)
+    try {
+      await signIn(page, owner)
+      await page.getByRole("button", { name: "Live" }).click()
+      await expect.poll(() => page.getByRole("alert").textContent()).toContain("segundo factor")
+      await page.getByRole("link", { name: "Activar el segundo factor" }).click()
+      await screen(page, "Seguridad", "seguridad-1280")
+      await page.getByRole("button", { name: "Activar el segundo factor" }).click()
+      const secreto = (await page.getByTestId("totp-secreto").textContent()) ?? ""
+      expect(secreto).toMatch(/^[A-Z2-7]{32}$/)
+      await screen(page, "Seguridad", "seguridad-inscribir-1280")
+      const spent = totpNow(secreto)
+      await page.getByLabel("Código de tu app de autenticación").fill(spent)
+      await page.getByRole("button", { name: "Confirmar" }).click()
+      await expect.poll(() => page.getByRole("status").textContent()).toContain("Listo")
+      await screen(page, "Seguridad", "seguridad-activo-1280")
+      const live = page.getByRole("button", { name: "Live" })
+      await live.click()
+      await expect.poll(() => live.getAttribute("aria-pressed")).toBe("true")
+
+      // Out, and in again: the password, then the code (the next one: the one used is spent).
+      await page.getByRole("button", { name: "Cerrar sesión" }).click()
+      await expect.poll(() => page.locator("h1").textContent()).toBe("Iniciar sesión")
+      await page.getByLabel("Correo").fill(owner)
+      await page.getByLabel("Contraseña").fill(PASSWORD)
+      await page.getByRole("button", { name: "Entrar" }).click()
+      const code = page.getByLabel("Código de tu app de autenticación")
+      await expect.poll(() => code.count()).toBe(1)
+      await screen(page, "Iniciar sesión", "ingresar-codigo-1280")
+      await code.fill(spent)
+      await page.getByRole("button", { name: "Entrar" }).click()
+      await expect.poll(() => page.getByRole("alert").textContent()).toContain("ya se usó")
+      await code.fill(totpNow(secreto, 1))
+      await page.getByRole("button", { name: "Entrar" }).click()
+      await expect.poll(() => page.locator("h1").textContent()).toBe("Inicio")
+      expect(errors).toEqual([])
+    } finally {
+      await close()
+    }
+  })
+
+  it("Seguridad at 360 px, for a user without TOTP; signing out everywhere ends the session", async () => {
+    const { page, errors, close } = await open(360)
+    try {
+      await signIn(page, cajero)
+      await page.goto(`${stack.url}/panel/seguridad`)
+      await screen(page, "Seguridad", "seguridad-360")
+      await page.getByRole("button", { name: "Cerrar todas mis sesiones" }).click()
+      await expect.poll(() => page.locator("h1").textContent()).toBe("Iniciar sesión")
+      await page.goto(`${stack.url}/panel/seguridad`)
+      await page.waitForURL(/\/panel\/ingresar$/)
       expect(errors).toEqual([])
     } finally {
       await close()

@@ -238,7 +238,12 @@ const OTHER_ROUTES = [
   "GET /switch/v1/equipo",
   "POST /switch/v1/equipo",
   "PATCH /switch/v1/equipo/{id}",
-  "DELETE /switch/v1/equipo/{id}"
+  "DELETE /switch/v1/equipo/{id}",
+  // The signed-in user's own second factor: a session only, acting on its own user (a key is
+  // 401), checked in apps/server/src/seguridad/totp.test.ts.
+  "POST /switch/v1/sesion/totp",
+  "POST /switch/v1/sesion/totp/confirmar",
+  "POST /switch/v1/sesion/totp/desactivar"
 ]
 
 /** What the owner sees of an object, to compare before and after strangers tried it. */

@@ -1,5 +1,5 @@
 /** The portal's shell: the session, the header with the test/live switch, the routes. */
-import type { SesionInfo } from "@switch/sdk"
+import { type SesionInfo, SwitchError } from "@switch/sdk"
 import { type ReactElement, useCallback, useEffect, useState } from "react"
 import { errorText, onSessionLost, sw } from "./api.js"
 import { Session, Title, useSesion } from "./context.js"
@@ -10,6 +10,7 @@ import { Equipo } from "./screens/Equipo.js"
 import { Ingresar, Registro } from "./screens/Ingreso.js"
 import { Inicio } from "./screens/Inicio.js"
 import { LinkDetalle, LinkNuevo, Links } from "./screens/Links.js"
+import { Seguridad } from "./screens/Seguridad.js"
 
 const PUBLIC = new Set(["/ingresar", "/registro"])
 /** Open with or without a session: the one-time password links (screens/Contrasena.tsx). */
@@ -18,12 +19,15 @@ const OPEN = new Set(["/contrasena", "/olvide"])
 const ModeSwitch = () => {
   const { sesion, setSesion } = useSesion()
   const [error, setError] = useState<string | null>(null)
+  const [totpFirst, setTotpFirst] = useState(false)
   const change = async (mode: "test" | "live") => {
     setError(null)
     try {
       setSesion(await sw.sesion.cambiarModo(mode))
     } catch (e) {
       setError(errorText(e))
+      // An owner without a second factor is led to enrol it (403 totp_requerido).
+      setTotpFirst(e instanceof SwitchError && e.code === "totp_requerido")
     }
   }
   return (
@@ -49,6 +53,12 @@ const ModeSwitch = () => {
       {error === null ? null : (
         <span role="alert" className="error">
           {error}
+          {totpFirst ? (
+            <>
+              {" "}
+              <Link to="/seguridad">Activar el segundo factor</Link>
+            </>
+          ) : null}
         </span>
       )}
     </fieldset>
@@ -59,7 +69,8 @@ const NAV: ReadonlyArray<readonly [string, string]> = [
   ["/", "Inicio"],
   ["/links", "Links"],
   ["/desarrolladores", "Desarrolladores"],
-  ["/equipo", "Equipo"]
+  ["/equipo", "Equipo"],
+  ["/seguridad", "Seguridad"]
 ]
 
 const Shell = ({ path, search }: { readonly path: string; readonly search: string }) => {
@@ -89,6 +100,7 @@ const Shell = ({ path, search }: { readonly path: string; readonly search: strin
         </section>
       )
   else if (path === "/equipo") screen = <Equipo />
+  else if (path === "/seguridad") screen = <Seguridad />
   else
     screen = (
       <section>

@@ -47,6 +47,7 @@ import { SandboxBankLive } from "./platform/bank/SandboxBank.js"
 import { MailerLive } from "./platform/Mailer.js"
 import { RateLimiter, RateLimiterLive } from "./platform/RateLimiter.js"
 import { RecibosApiLive, TransaccionesApiLive } from "./recibos/RecibosApi.js"
+import { TotpApiLive } from "./seguridad/TotpApi.js"
 import { SesionApiLive, SesionPublicApiLive } from "./sesiones/SesionesApi.js"
 import { SesionesService, SesionesServiceLive } from "./sesiones/SesionesService.js"
 import * as Settlement from "./settlement/Settlement.js"
@@ -73,7 +74,8 @@ const GroupsLive = Layer.mergeAll(
   SesionPublicApiLive,
   SesionApiLive,
   ContrasenaApiLive,
-  EquipoApiLive
+  EquipoApiLive,
+  TotpApiLive
 )
 
 export const ApiLive = HttpApiBuilder.api(SwitchApi).pipe(

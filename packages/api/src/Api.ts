@@ -14,6 +14,7 @@ import { LotesGroup } from "./Lotes.js"
 import { notices, webhooksSection } from "./Notices.js"
 import { RecibosGroup, TransaccionesGroup } from "./Recibos.js"
 import { SESSION_COOKIE, SESSION_DESCRIPTION, sessionOnly, sessionReaches } from "./Security.js"
+import { TotpGroup } from "./Seguridad.js"
 import { SesionGroup, SesionPublicGroup } from "./Sesiones.js"
 import { WebhooksGroup } from "./Webhooks.js"
 
@@ -38,6 +39,7 @@ export class SwitchApi extends HttpApi.make("switch")
   .add(SesionGroup)
   .add(ContrasenaGroup)
   .add(EquipoGroup)
+  .add(TotpGroup)
   .addError(InternalError)
   .annotate(OpenApi.Title, "Switch API")
   .annotate(OpenApi.Version, VERSION)

@@ -1,4 +1,4 @@
-/** The examples of the team and password routes (Equipo.ts), spread into Examples.ts. */
+/** The examples of the team, password and TOTP routes (Equipo.ts, Seguridad.ts), spread into Examples.ts. */
 const ana = {
   id: "5b1f0c2e-7d4a-4f0e-9a51-2c8d6e3f4a10",
   email: "ana@panaderia.com.ve",
@@ -41,5 +41,14 @@ export const equipoExamples = {
   "equipo.eliminar": {
     response: { id: luis.id, eliminado: true, sesiones_cerradas: 1 },
     params: { id: luis.id }
-  }
+  },
+  "totp.inscribir": {
+    response: {
+      secreto: "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP",
+      otpauth_uri:
+        "otpauth://totp/Switch%3Aana%40panaderia.com.ve?secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP&issuer=Switch&algorithm=SHA1&digits=6&period=30"
+    }
+  },
+  "totp.confirmar": { request: { codigo: "492039" }, response: { totp: true } },
+  "totp.desactivar": { request: { codigo: "731408" }, response: { totp: false } }
 }

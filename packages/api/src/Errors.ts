@@ -38,7 +38,8 @@ export const BadRequestCode = Schema.Literal(
   "split_excede_neto",
   "split_cuenta_no_preaprobada",
   "split_beneficiario_bloqueado",
-  "enlace_invalido"
+  "enlace_invalido",
+  "codigo_invalido"
 )
 export class BadRequest extends Schema.Class<BadRequest>("BadRequest")(
   { error: BadRequestCode, detail: Schema.optional(Schema.String) },
@@ -63,7 +64,9 @@ export const ForbiddenCode = Schema.Literal(
   "csrf_invalido",
   "rol_no_permitido",
   "comercio_no_aprobado",
-  "solo_llave"
+  "solo_llave",
+  "totp_requerido",
+  "codigo_requerido"
 )
 /** `403`: the key may not do this. */
 export class Forbidden extends Schema.Class<Forbidden>("Forbidden")(
@@ -87,7 +90,8 @@ export const ConflictCode = Schema.Literal(
   "limite_webhooks",
   "tope_diario_excedido",
   "tope_acumulado_excedido",
-  "ultimo_propietario"
+  "ultimo_propietario",
+  "totp_ya_activo"
 )
 /** `409`: the request conflicts with the object's state; `estado` when SPEC asks for it. */
 export class Conflict extends Schema.Class<Conflict>("Conflict")(

@@ -481,6 +481,7 @@ export const operationExamples: Readonly<Record<string, OperationExamples>> = {
       comercio: { codigo: "panaderia-ana", nombre: "Panadería Ana", estado: "pendiente" },
       mode: "test",
       aprobado: false,
+      totp: false,
       csrf_token: "Jx3v9QeL2mN7pR4tW8yZ1aC5dF0gH6kB3nS9uV2xY7q",
       expira_en: "2026-11-26T05:58:04.863Z"
     }
@@ -495,6 +496,7 @@ export const operationExamples: Readonly<Record<string, OperationExamples>> = {
       comercio: { codigo: "panaderia-ana", nombre: "Panadería Ana", estado: "pendiente" },
       mode: "test",
       aprobado: false,
+      totp: false,
       csrf_token: "Jx3v9QeL2mN7pR4tW8yZ1aC5dF0gH6kB3nS9uV2xY7q",
       expira_en: "2026-11-26T05:58:04.863Z"
     }
@@ -516,6 +518,7 @@ export const operationExamples: Readonly<Record<string, OperationExamples>> = {
       comercio: { codigo: "panaderia-ana", nombre: "Panadería Ana", estado: "pendiente" },
       mode: "test",
       aprobado: false,
+      totp: false,
       csrf_token: "Jx3v9QeL2mN7pR4tW8yZ1aC5dF0gH6kB3nS9uV2xY7q",
       expira_en: "2026-11-26T05:58:04.863Z"
     }

@@ -92,8 +92,8 @@ export const sessionRefusal = (
   return undefined
 }
 
-/** Routes only a portal session reaches, a key being `401` there: the team (Equipo.ts). */
-const SESSION_ONLY = /^\/switch\/v1\/equipo(\/|$)/
+/** Routes only a portal session reaches, a key being `401` there: the team (Equipo.ts), TOTP (Seguridad.ts). */
+const SESSION_ONLY = /^\/switch\/v1\/(equipo|sesion\/totp)(\/|$)/
 /** Whether `path` takes a portal session and no key (for the OpenAPI document's security lists). */
 export const sessionOnly = (path: string): boolean => SESSION_ONLY.test(path)
 

@@ -9,7 +9,7 @@ import {
 import type { RetryConfig } from "./Retry.js"
 import { Clientes, Config, Llaves, Recibos, Transacciones } from "./resources/Account.js"
 import { Cobros, Operaciones, Pagos } from "./resources/Direct.js"
-import { Contrasena, Equipo } from "./resources/Equipo.js"
+import { Contrasena, Equipo, Totp } from "./resources/Equipo.js"
 import { Eventos } from "./resources/Eventos.js"
 import { Links } from "./resources/Links.js"
 import { Lotes } from "./resources/Lotes.js"
@@ -141,6 +141,8 @@ export class Switch {
   readonly equipo: Equipo
   /** One-time password links: "olvidé mi contraseña" and setting a password (public). */
   readonly contrasena: Contrasena
+  /** The signed-in user's second factor (portal session). */
+  readonly totp: Totp
 
   constructor(config: SwitchConfig | SwitchSessionConfig) {
     let transport: TransportConfig
@@ -178,5 +180,6 @@ export class Switch {
     this.llaves = new Llaves(transport)
     this.equipo = new Equipo(transport)
     this.contrasena = new Contrasena(transport)
+    this.totp = new Totp(transport)
   }
 }

@@ -423,6 +423,7 @@ export type Rol = "propietario" | "cajero" | "lectura"
 export type IniciarSesionParams = {
   readonly email: string
   readonly password: string
+  readonly codigo?: string | undefined
 }
 
 /** The signed-in session: user, role, merchant, mode, whether live is open, the CSRF token. */
@@ -440,6 +441,7 @@ export type SesionInfo = {
     readonly rol: "propietario" | "cajero" | "lectura"
   }
   readonly aprobado: boolean
+  readonly totp: boolean
   readonly csrf_token: string
 }
 
@@ -489,6 +491,17 @@ export type ContrasenaDefinida = {
 export type OlvidoResult = {
   readonly ok: true
   readonly detail: string
+}
+
+/** `POST /sesion/totp`: the new second factor's secret (shown once) and its `otpauth://` URI. */
+export type TotpInscripcion = {
+  readonly secreto: string
+  readonly otpauth_uri: string
+}
+
+/** Whether the user has a second factor. */
+export type TotpEstado = {
+  readonly totp: boolean
 }
 
 // ---- Direct API (SPEC "Collect", "Pay", "Query an operation") ------------------------------

@@ -19,5 +19,10 @@ export default Effect.gen(function* () {
       expires_at timestamptz not null,
       used_at timestamptz
     )`
+  yield* sql`
+    alter table usuarios
+      add column totp_secreto text,
+      add column totp_pendiente text,
+      add column totp_ultimo_paso bigint`
   yield* sql`create index enlaces_usuario_usuario on enlaces_usuario (usuario_id) where used_at is null`
 })

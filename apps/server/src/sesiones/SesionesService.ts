@@ -13,8 +13,10 @@ import { randomUUID } from "node:crypto"
 import { SqlClient } from "@effect/sql"
 import { type Caller, Forbidden, type Mode, type Sesiones, TooManyRequests, Unauthorized } from "@switch/api"
 import { Context, Effect, Layer } from "effect"
+import { Settings } from "../Config.js"
 import { ABSOLUTE_HOURS, hashToken, newToken } from "../http/Session.js"
 import { verifyNone, verifyPassword } from "../platform/Passwords.js"
+import { acceptCode } from "../platform/UserTotp.js"
 
 /** Failed sign-ins are counted over this window. */
 export const WINDOW_MINUTES = 15
@@ -44,7 +46,7 @@ export class SesionesService extends Context.Tag("@switch/server/SesionesService
       body: typeof Sesiones.IniciarSesionBody.Type,
       ip: string,
       previousToken: string | undefined
-    ) => Effect.Effect<SignedIn, Unauthorized | TooManyRequests>
+    ) => Effect.Effect<SignedIn, Unauthorized | Forbidden | TooManyRequests>
     readonly actual: (caller: Caller) => Effect.Effect<SesionView, Unauthorized>
     readonly cerrar: (caller: Caller) => Effect.Effect<number, Unauthorized>
     readonly cerrarTodas: (caller: Caller) => Effect.Effect<number, Unauthorized>
@@ -62,6 +64,7 @@ interface ViewRow {
   readonly nombre: string
   readonly estado: string
   readonly aprobado_at: Date | null
+  readonly totp: boolean
   readonly mode: Mode
   readonly csrf: string
   readonly expires_at: Date
@@ -72,6 +75,7 @@ const toView = (row: ViewRow): SesionView => ({
   comercio: { codigo: row.codigo, nombre: row.nombre, estado: row.estado },
   mode: row.mode,
   aprobado: approved(row),
+  totp: row.totp,
   csrf_token: row.csrf,
   expira_en: row.expires_at.toISOString()
 })
@@ -90,12 +94,13 @@ export const SesionesServiceLive = Layer.effect(
   SesionesService,
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    const settings = yield* Settings
 
     const view = (sesionId: string) =>
       Effect.map(
         sql<ViewRow>`
           select u.id as usuario_id, u.email, u.rol, c.codigo, c.nombre, c.estado, c.aprobado_at,
-            s.mode, s.csrf, s.expires_at
+            u.totp_secreto is not null as totp, s.mode, s.csrf, s.expires_at
           from sesiones s join usuarios u on u.id = s.usuario_id join comercios c on c.id = u.comercio_id
           where s.id = ${sesionId}`,
         (rows) => toView(rows[0] as ViewRow)
@@ -116,8 +121,13 @@ export const SesionesServiceLive = Layer.effect(
           where created_at > now() - make_interval(mins => ${WINDOW_MINUTES}) and (email = ${email} or ip = ${ip})`
         if ((counts?.cuenta ?? 0) >= MAX_PER_ACCOUNT || (counts?.ip ?? 0) >= MAX_PER_IP)
           return yield* Effect.fail(locked())
-        const users = yield* sql<{ id: string; hash: string | null }>`
-          select id, hash from usuarios where lower(email) = ${email}`
+        const users = yield* sql<{
+          id: string
+          hash: string | null
+          totp_secreto: string | null
+          totp_ultimo_paso: string | null
+        }>`
+          select id, hash, totp_secreto, totp_ultimo_paso from usuarios where lower(email) = ${email}`
         const user = users[0]
         // A user without a password yet (invited, or an owner who signed up without one) cannot sign in.
         const hash = user?.hash ?? null
@@ -127,6 +137,28 @@ export const SesionesServiceLive = Layer.effect(
         if (!ok || user === undefined) {
           yield* sql`insert into intentos_ingreso (email, ip) values (${email}, ${ip})`
           return yield* Effect.fail(wrong())
+        }
+        // The second factor, after the password: a wrong or replayed code counts as a failed sign-in.
+        if (user.totp_secreto !== null) {
+          if (body.codigo === undefined || body.codigo === "")
+            return yield* Effect.fail(
+              new Forbidden({
+                error: "codigo_requerido",
+                detail: "Escribe el código de 6 dígitos de tu app de autenticación."
+              })
+            )
+          const last = user.totp_ultimo_paso === null ? null : Number(user.totp_ultimo_paso)
+          const accepted = yield* Effect.provideService(
+            acceptCode(settings.secret, user.id, user.totp_secreto, last, body.codigo),
+            SqlClient.SqlClient,
+            sql
+          )
+          if (!accepted) {
+            yield* sql`insert into intentos_ingreso (email, ip) values (${email}, ${ip})`
+            return yield* Effect.fail(
+              new Unauthorized({ detail: "El código no es válido o ya se usó. Espera el siguiente." })
+            )
+          }
         }
         const id = randomUUID()
         const token = newToken()
@@ -172,6 +204,16 @@ export const SesionesServiceLive = Layer.effect(
               new Forbidden({
                 error: "comercio_no_aprobado",
                 detail: "El modo live se habilita cuando Switch aprueba el comercio."
+              })
+            )
+          // An owner reaches live money only with a second factor.
+          const [user] = yield* sql<{ rol: string; totp: boolean }>`
+            select rol, totp_secreto is not null as totp from usuarios where id = ${s.usuarioId}`
+          if (user?.rol === "propietario" && !user.totp)
+            return yield* Effect.fail(
+              new Forbidden({
+                error: "totp_requerido",
+                detail: "Para usar el modo live, activa primero tu segundo factor (TOTP) en Seguridad."
               })
             )
         }

@@ -19,6 +19,7 @@ import type {
   Links,
   Lotes,
   Recibos,
+  Seguridad,
   Sesiones
 } from "@switch/api"
 import type {
@@ -129,6 +130,10 @@ export type DefinirContrasenaParams = Encoded<typeof Equipo.DefinirBody>
 export type ContrasenaDefinida = Encoded<typeof Equipo.ContrasenaDefinida>
 /** `POST /contrasena/olvido`'s answer, the same whether or not the e-mail has a user. */
 export type OlvidoResult = Encoded<typeof Equipo.OlvidoResult>
+/** `POST /sesion/totp`: the new second factor's secret (shown once) and its `otpauth://` URI. */
+export type TotpInscripcion = Encoded<typeof Seguridad.TotpInscripcion>
+/** Whether the user has a second factor. */
+export type TotpEstado = Encoded<typeof Seguridad.TotpEstado>
 
 // ---- Direct API (SPEC "Collect", "Pay", "Query an operation") ------------------------------
 

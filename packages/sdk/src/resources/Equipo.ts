@@ -5,6 +5,8 @@ import type {
   InvitarParams,
   OlvidoResult,
   Rol,
+  TotpEstado,
+  TotpInscripcion,
   Usuario,
   UsuarioEliminado
 } from "../Types.js"
@@ -90,6 +92,44 @@ export class Contrasena {
     const answer = await send<ContrasenaDefinida>(
       this.#config,
       { method: "POST", path: "/switch/v1/contrasena", body: params, idempotent: false, auth: false },
+      options
+    )
+    return answer.body
+  }
+}
+
+/** The signed-in user's own second factor (TOTP): enrol, confirm, remove. */
+export class Totp {
+  readonly #config: TransportConfig
+  constructor(config: TransportConfig) {
+    this.#config = config
+  }
+
+  /** A new secret, shown once, with its `otpauth://` URI; active once {@link confirmar} takes a code. */
+  async inscribir(options: RequestOptions = {}): Promise<TotpInscripcion> {
+    const answer = await send<TotpInscripcion>(
+      this.#config,
+      { method: "POST", path: "/switch/v1/sesion/totp", idempotent: false },
+      options
+    )
+    return answer.body
+  }
+
+  /** Confirms the new secret with a code of the app (`codigo_invalido` when wrong or used). */
+  async confirmar(codigo: string, options: RequestOptions = {}): Promise<TotpEstado> {
+    const answer = await send<TotpEstado>(
+      this.#config,
+      { method: "POST", path: "/switch/v1/sesion/totp/confirmar", body: { codigo }, idempotent: false },
+      options
+    )
+    return answer.body
+  }
+
+  /** Removes the second factor, with a code of the app. */
+  async desactivar(codigo: string, options: RequestOptions = {}): Promise<TotpEstado> {
+    const answer = await send<TotpEstado>(
+      this.#config,
+      { method: "POST", path: "/switch/v1/sesion/totp/desactivar", body: { codigo }, idempotent: false },
       options
     )
     return answer.body
