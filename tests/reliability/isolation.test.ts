@@ -243,7 +243,10 @@ const OTHER_ROUTES = [
   // 401), checked in apps/server/src/seguridad/totp.test.ts.
   "POST /switch/v1/sesion/totp",
   "POST /switch/v1/sesion/totp/confirmar",
-  "POST /switch/v1/sesion/totp/desactivar"
+  "POST /switch/v1/sesion/totp/desactivar",
+  // The audit log: an owner's session only; another merchant's entries never show, checked in
+  // apps/server/src/actividad/actividad.test.ts.
+  "GET /switch/v1/actividad"
 ]
 
 /** What the owner sees of an object, to compare before and after strangers tried it. */

@@ -4,6 +4,7 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { SqlClient } from "@effect/sql"
 import { SwitchApi } from "@switch/api"
 import { Effect, Layer, Option, Schedule } from "effect"
+import { ActividadApiLive } from "./actividad/ActividadApi.js"
 import { AdminRoutesLive } from "./admin/AdminRoutes.js"
 import { Settings } from "./Config.js"
 import { BotonLive } from "./checkout/Boton.js"
@@ -75,7 +76,8 @@ const GroupsLive = Layer.mergeAll(
   SesionApiLive,
   ContrasenaApiLive,
   EquipoApiLive,
-  TotpApiLive
+  TotpApiLive,
+  ActividadApiLive
 )
 
 export const ApiLive = HttpApiBuilder.api(SwitchApi).pipe(

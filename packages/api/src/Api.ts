@@ -1,5 +1,6 @@
 /** The public Switch API: the source of the server, the SDK clients and `/openapi.json`. */
 import { HttpApi, OpenApi } from "@effect/platform"
+import { ActividadGroup } from "./Actividad.js"
 import { ClientesGroup } from "./Clientes.js"
 import { ConfigGroup, LlavesGroup, RegistroGroup } from "./Comercios.js"
 import { DirectGroup } from "./Direct.js"
@@ -40,6 +41,7 @@ export class SwitchApi extends HttpApi.make("switch")
   .add(ContrasenaGroup)
   .add(EquipoGroup)
   .add(TotpGroup)
+  .add(ActividadGroup)
   .addError(InternalError)
   .annotate(OpenApi.Title, "Switch API")
   .annotate(OpenApi.Version, VERSION)

@@ -50,5 +50,28 @@ export const equipoExamples = {
     }
   },
   "totp.confirmar": { request: { codigo: "492039" }, response: { totp: true } },
-  "totp.desactivar": { request: { codigo: "731408" }, response: { totp: false } }
+  "totp.desactivar": { request: { codigo: "731408" }, response: { totp: false } },
+  "actividad.list": {
+    response: [
+      {
+        id: "42",
+        created_at: "2026-11-25T18:05:13.210Z",
+        usuario: { id: luis.id, email: luis.email },
+        accion: "POST",
+        objeto: "/switch/v1/links",
+        ip: "190.202.14.7",
+        resultado: 201
+      },
+      {
+        id: "41",
+        created_at: "2026-11-25T18:04:58.002Z",
+        usuario: { id: luis.id, email: luis.email },
+        accion: "ingreso",
+        objeto: null,
+        ip: "190.202.14.7",
+        resultado: 200
+      }
+    ],
+    params: { limit: "2" }
+  }
 }

@@ -52,7 +52,8 @@ describe("who may call with a portal session", () => {
         ["GET", "/switch/v1/equipo"],
         ["POST", "/switch/v1/equipo"],
         ["PATCH", "/switch/v1/equipo/abc"],
-        ["DELETE", "/switch/v1/equipo/abc"]
+        ["DELETE", "/switch/v1/equipo/abc"],
+        ["GET", "/switch/v1/actividad"]
       ] as const)
         expect(sessionRefusal(rol, method, path), `${rol} ${method} ${path}`).toBe("rol_no_permitido")
     expect(sessionRefusal("propietario", "GET", "/switch/v1/equipo")).toBeUndefined()

@@ -68,8 +68,8 @@ const KEY_ONLY =
   /^\/switch\/v1\/(cobrar|pagar|dispersiones|consultar|reintegro|reverso|flow|flows\/definicion)(\/|$)/
 /** What a `cajero` may not reach, in any method: keys, webhooks and the request log. */
 const OWNER_ONLY = /^\/switch\/v1\/(llaves|webhooks|logs)(\/|$)/
-/** What only a `propietario` reaches, reading included: the team. */
-const PROPIETARIO_ONLY = /^\/switch\/v1\/equipo(\/|$)/
+/** What only a `propietario` reaches, reading included: the team and the audit log. */
+const PROPIETARIO_ONLY = /^\/switch\/v1\/(equipo|actividad)(\/|$)/
 /** The session's own routes, which every role may call. */
 const SESSION_ROUTES = /^\/switch\/v1\/sesion(\/|$)/
 const SAFE = new Set(["GET", "HEAD", "OPTIONS"])
@@ -93,7 +93,7 @@ export const sessionRefusal = (
 }
 
 /** Routes only a portal session reaches, a key being `401` there: the team (Equipo.ts), TOTP (Seguridad.ts). */
-const SESSION_ONLY = /^\/switch\/v1\/(equipo|sesion\/totp)(\/|$)/
+const SESSION_ONLY = /^\/switch\/v1\/(equipo|actividad|sesion\/totp)(\/|$)/
 /** Whether `path` takes a portal session and no key (for the OpenAPI document's security lists). */
 export const sessionOnly = (path: string): boolean => SESSION_ONLY.test(path)
 

@@ -1,4 +1,5 @@
 /** @switch/api: the HTTP contract of Switch as an @effect/platform HttpApi. */
+export * as Actividad from "./Actividad.js"
 export * from "./Api.js"
 export * from "./Body.js"
 export * as Clientes from "./Clientes.js"

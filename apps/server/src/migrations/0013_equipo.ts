@@ -24,5 +24,18 @@ export default Effect.gen(function* () {
       add column totp_secreto text,
       add column totp_pendiente text,
       add column totp_ultimo_paso bigint`
+  yield* sql`
+    create table actividad (
+      id bigserial primary key,
+      comercio_id uuid not null references comercios (id),
+      usuario_id uuid,
+      email text not null,
+      accion text not null,
+      objeto text,
+      ip text not null,
+      resultado int not null,
+      created_at timestamptz not null default now()
+    )`
+  yield* sql`create index actividad_comercio on actividad (comercio_id, id desc)`
   yield* sql`create index enlaces_usuario_usuario on enlaces_usuario (usuario_id) where used_at is null`
 })

@@ -15,6 +15,7 @@ import { type Caller, Forbidden, type Mode, type Sesiones, TooManyRequests, Unau
 import { Context, Effect, Layer } from "effect"
 import { Settings } from "../Config.js"
 import { ABSOLUTE_HOURS, hashToken, newToken } from "../http/Session.js"
+import { recordActivity } from "../platform/Activity.js"
 import { verifyNone, verifyPassword } from "../platform/Passwords.js"
 import { acceptCode } from "../platform/UserTotp.js"
 
@@ -119,16 +120,37 @@ export const SesionesServiceLive = Layer.effect(
             count(*) filter (where ip = ${ip})::int as ip
           from intentos_ingreso
           where created_at > now() - make_interval(mins => ${WINDOW_MINUTES}) and (email = ${email} or ip = ${ip})`
-        if ((counts?.cuenta ?? 0) >= MAX_PER_ACCOUNT || (counts?.ip ?? 0) >= MAX_PER_IP)
-          return yield* Effect.fail(locked())
         const users = yield* sql<{
           id: string
+          comercio_id: string
+          email: string
           hash: string | null
           totp_secreto: string | null
           totp_ultimo_paso: string | null
         }>`
-          select id, hash, totp_secreto, totp_ultimo_paso from usuarios where lower(email) = ${email}`
+          select id, comercio_id, email, hash, totp_secreto, totp_ultimo_paso from usuarios where lower(email) = ${email}`
         const user = users[0]
+        // The audit log of a known user's sign-ins; an unknown e-mail belongs to no merchant.
+        const audit = (accion: string, resultado: number) =>
+          user === undefined
+            ? Effect.void
+            : Effect.provideService(
+                recordActivity({
+                  comercioId: user.comercio_id,
+                  usuarioId: user.id,
+                  email: user.email,
+                  accion,
+                  objeto: null,
+                  ip,
+                  resultado
+                }),
+                SqlClient.SqlClient,
+                sql
+              )
+        if ((counts?.cuenta ?? 0) >= MAX_PER_ACCOUNT || (counts?.ip ?? 0) >= MAX_PER_IP) {
+          yield* audit("ingreso_bloqueado", 429)
+          return yield* Effect.fail(locked())
+        }
         // A user without a password yet (invited, or an owner who signed up without one) cannot sign in.
         const hash = user?.hash ?? null
         const ok = yield* Effect.promise(() =>
@@ -136,6 +158,7 @@ export const SesionesServiceLive = Layer.effect(
         )
         if (!ok || user === undefined) {
           yield* sql`insert into intentos_ingreso (email, ip) values (${email}, ${ip})`
+          yield* audit("ingreso_fallido", 401)
           return yield* Effect.fail(wrong())
         }
         // The second factor, after the password: a wrong or replayed code counts as a failed sign-in.
@@ -155,6 +178,7 @@ export const SesionesServiceLive = Layer.effect(
           )
           if (!accepted) {
             yield* sql`insert into intentos_ingreso (email, ip) values (${email}, ${ip})`
+            yield* audit("ingreso_fallido_codigo", 401)
             return yield* Effect.fail(
               new Unauthorized({ detail: "El código no es válido o ya se usó. Espera el siguiente." })
             )
@@ -172,6 +196,7 @@ export const SesionesServiceLive = Layer.effect(
                 now() + make_interval(hours => ${ABSOLUTE_HOURS}))`
           })
         )
+        yield* audit("ingreso", 200)
         return { token, sesion: yield* view(id) }
       }).pipe(Effect.catchTag("SqlError", Effect.die))
 
