@@ -232,6 +232,15 @@ describe("sign-in and team", () => {
       await code.fill(totpNow(secreto, 1))
       await page.getByRole("button", { name: "Entrar" }).click()
       await expect.poll(() => page.locator("h1").textContent()).toBe("Inicio")
+
+      // The audit log shows it all: the spent code refused, the sign-ins, the invitation.
+      await page.getByRole("link", { name: "Actividad" }).click()
+      await screen(page, "Actividad", "actividad-1280")
+      await expect.poll(() => page.getByText("Código de ingreso errado").count()).toBe(1)
+      expect(await page.getByText("/switch/v1/equipo", { exact: true }).count()).toBeGreaterThan(0)
+      expect(await page.content()).not.toContain(PASSWORD)
+      await page.setViewportSize({ width: 360, height: 900 })
+      await screen(page, "Actividad", "actividad-360")
       expect(errors).toEqual([])
     } finally {
       await close()

@@ -4,6 +4,7 @@ import { type ReactElement, useCallback, useEffect, useState } from "react"
 import { errorText, onSessionLost, sw } from "./api.js"
 import { Session, Title, useSesion } from "./context.js"
 import { Link, navigate, useLocation } from "./router.js"
+import { Actividad } from "./screens/Actividad.js"
 import { DefinirContrasena, Olvide } from "./screens/Contrasena.js"
 import { Desarrolladores } from "./screens/Desarrolladores.js"
 import { Equipo } from "./screens/Equipo.js"
@@ -70,7 +71,8 @@ const NAV: ReadonlyArray<readonly [string, string]> = [
   ["/links", "Links"],
   ["/desarrolladores", "Desarrolladores"],
   ["/equipo", "Equipo"],
-  ["/seguridad", "Seguridad"]
+  ["/seguridad", "Seguridad"],
+  ["/actividad", "Actividad"]
 ]
 
 const Shell = ({ path, search }: { readonly path: string; readonly search: string }) => {
@@ -101,6 +103,7 @@ const Shell = ({ path, search }: { readonly path: string; readonly search: strin
       )
   else if (path === "/equipo") screen = <Equipo />
   else if (path === "/seguridad") screen = <Seguridad />
+  else if (path === "/actividad") screen = <Actividad />
   else
     screen = (
       <section>

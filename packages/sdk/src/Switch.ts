@@ -9,7 +9,7 @@ import {
 import type { RetryConfig } from "./Retry.js"
 import { Clientes, Config, Llaves, Recibos, Transacciones } from "./resources/Account.js"
 import { Cobros, Operaciones, Pagos } from "./resources/Direct.js"
-import { Contrasena, Equipo, Totp } from "./resources/Equipo.js"
+import { ActividadLog, Contrasena, Equipo, Totp } from "./resources/Equipo.js"
 import { Eventos } from "./resources/Eventos.js"
 import { Links } from "./resources/Links.js"
 import { Lotes } from "./resources/Lotes.js"
@@ -143,6 +143,8 @@ export class Switch {
   readonly contrasena: Contrasena
   /** The signed-in user's second factor (portal session). */
   readonly totp: Totp
+  /** The users' audit log (a `propietario`'s portal session). */
+  readonly actividad: ActividadLog
 
   constructor(config: SwitchConfig | SwitchSessionConfig) {
     let transport: TransportConfig
@@ -181,5 +183,6 @@ export class Switch {
     this.equipo = new Equipo(transport)
     this.contrasena = new Contrasena(transport)
     this.totp = new Totp(transport)
+    this.actividad = new ActividadLog(transport)
   }
 }

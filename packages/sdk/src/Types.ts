@@ -504,6 +504,20 @@ export type TotpEstado = {
   readonly totp: boolean
 }
 
+/** One entry of the users' audit log (`GET /actividad`). */
+export type Actividad = {
+  readonly id: string
+  readonly created_at: string
+  readonly resultado: number
+  readonly usuario: {
+    readonly id: string | null
+    readonly email: string
+  }
+  readonly accion: string
+  readonly objeto: string | null
+  readonly ip: string
+}
+
 // ---- Direct API (SPEC "Collect", "Pay", "Query an operation") ------------------------------
 
 /** An account or phone at a bank with its holder (`cobrador`, `pagador`, `ordenante`, `beneficiario`). */

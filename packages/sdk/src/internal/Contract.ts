@@ -9,6 +9,7 @@
  * schemas with the idempotency key made optional (the SDK fills it in).
  */
 import type {
+  Actividad as ApiActividad,
   Clientes as ApiClientes,
   Eventos as ApiEventos,
   Events as ApiEvents,
@@ -134,6 +135,8 @@ export type OlvidoResult = Encoded<typeof Equipo.OlvidoResult>
 export type TotpInscripcion = Encoded<typeof Seguridad.TotpInscripcion>
 /** Whether the user has a second factor. */
 export type TotpEstado = Encoded<typeof Seguridad.TotpEstado>
+/** One entry of the users' audit log (`GET /actividad`). */
+export type Actividad = Encoded<typeof ApiActividad.Actividad>
 
 // ---- Direct API (SPEC "Collect", "Pay", "Query an operation") ------------------------------
 

@@ -1,5 +1,6 @@
 import { type RequestOptions, send, type TransportConfig } from "../internal/Transport.js"
 import type {
+  Actividad,
   ContrasenaDefinida,
   DefinirContrasenaParams,
   InvitarParams,
@@ -130,6 +131,27 @@ export class Totp {
     const answer = await send<TotpEstado>(
       this.#config,
       { method: "POST", path: "/switch/v1/sesion/totp/desactivar", body: { codigo }, idempotent: false },
+      options
+    )
+    return answer.body
+  }
+}
+
+/** The users' audit log, newest first (a `propietario`'s portal session). */
+export class ActividadLog {
+  readonly #config: TransportConfig
+  constructor(config: TransportConfig) {
+    this.#config = config
+  }
+
+  /** One page: up to `limit` (1-200, 50) entries, after the entry `starting_after` when given. */
+  async list(
+    params: { readonly limit?: number; readonly starting_after?: string } = {},
+    options: RequestOptions = {}
+  ): Promise<ReadonlyArray<Actividad>> {
+    const answer = await send<ReadonlyArray<Actividad>>(
+      this.#config,
+      { method: "GET", path: "/switch/v1/actividad", query: params, idempotent: true },
       options
     )
     return answer.body
