@@ -232,7 +232,25 @@ const OTHER_ROUTES = [
   "GET /switch/v1/sesion",
   "DELETE /switch/v1/sesion",
   "POST /switch/v1/sesion/cerrar-todas",
-  "POST /switch/v1/sesion/modo"
+  "POST /switch/v1/sesion/modo",
+  // Public one-time password links: the token is the credential, the answer tells nothing of a
+  // merchant (checked in apps/server/src/equipo/equipo.test.ts).
+  "POST /switch/v1/contrasena/olvido",
+  "POST /switch/v1/contrasena",
+  // The team takes an owner's session only (a key is 401); another merchant's user is 404 there,
+  // checked in apps/server/src/equipo/equipo.test.ts.
+  "GET /switch/v1/equipo",
+  "POST /switch/v1/equipo",
+  "PATCH /switch/v1/equipo/{id}",
+  "DELETE /switch/v1/equipo/{id}",
+  // The signed-in user's own second factor: a session only, acting on its own user (a key is
+  // 401), checked in apps/server/src/seguridad/totp.test.ts.
+  "POST /switch/v1/sesion/totp",
+  "POST /switch/v1/sesion/totp/confirmar",
+  "POST /switch/v1/sesion/totp/desactivar",
+  // The audit log: an owner's session only; another merchant's entries never show, checked in
+  // apps/server/src/actividad/actividad.test.ts.
+  "GET /switch/v1/actividad"
 ]
 
 /** What the owner sees of an object, to compare before and after strangers tried it. */

@@ -1,32 +1,41 @@
 /** The portal's shell: the session, the header with the test/live switch, the routes. */
-import type { SesionInfo } from "@switch/sdk"
+import { type SesionInfo, SwitchError } from "@switch/sdk"
 import { type ReactElement, useCallback, useEffect, useState } from "react"
 import { errorText, onSessionLost, sw } from "./api.js"
 import { Session, Title, useSesion } from "./context.js"
 import { Link, navigate, useLocation } from "./router.js"
+import { Actividad } from "./screens/Actividad.js"
 import { Clientes } from "./screens/Clientes.js"
 import { Configuracion } from "./screens/Configuracion.js"
+import { DefinirContrasena, Olvide } from "./screens/Contrasena.js"
 import { Desarrolladores } from "./screens/Desarrolladores.js"
+import { Equipo } from "./screens/Equipo.js"
 import { Eventos } from "./screens/Eventos.js"
 import { Ingresar, Registro } from "./screens/Ingreso.js"
 import { Inicio } from "./screens/Inicio.js"
 import { LinkDetalle, LinkNuevo, Links } from "./screens/Links.js"
 import { Liquidaciones } from "./screens/Liquidaciones.js"
 import { LoteDetalle, LoteNuevo, Lotes } from "./screens/Lotes.js"
+import { Seguridad } from "./screens/Seguridad.js"
 import { Transacciones } from "./screens/Transacciones.js"
 import { WebhookDetalle } from "./screens/WebhookDetalle.js"
 
 const PUBLIC = new Set(["/ingresar", "/registro"])
+/** Open with or without a session: the one-time password links (screens/Contrasena.tsx). */
+const OPEN = new Set(["/contrasena", "/olvide"])
 
 const ModeSwitch = () => {
   const { sesion, setSesion } = useSesion()
   const [error, setError] = useState<string | null>(null)
+  const [totpFirst, setTotpFirst] = useState(false)
   const change = async (mode: "test" | "live") => {
     setError(null)
     try {
       setSesion(await sw.sesion.cambiarModo(mode))
     } catch (e) {
       setError(errorText(e))
+      // An owner without a second factor is led to enrol it (403 totp_requerido).
+      setTotpFirst(e instanceof SwitchError && e.code === "totp_requerido")
     }
   }
   return (
@@ -52,6 +61,12 @@ const ModeSwitch = () => {
       {error === null ? null : (
         <span role="alert" className="error">
           {error}
+          {totpFirst ? (
+            <>
+              {" "}
+              <Link to="/seguridad">Activar el segundo factor</Link>
+            </>
+          ) : null}
         </span>
       )}
     </fieldset>
@@ -66,11 +81,15 @@ const NAV: ReadonlyArray<readonly [string, string]> = [
   ["/clientes", "Clientes"],
   ["/liquidaciones", "Liquidaciones"],
   ["/desarrolladores", "Desarrolladores"],
+  ["/equipo", "Equipo"],
+  ["/seguridad", "Seguridad"],
+  ["/actividad", "Actividad"],
   ["/configuracion", "Configuración"]
 ]
 
-/** Keys, webhooks and notices are the owner's: the other roles do not see their section. */
-const visibleFor = (rol: string, to: string) => to !== "/desarrolladores" || rol === "propietario"
+/** Keys, webhooks, notices, the team and the audit log are the owner's: other roles do not see them. */
+const OWNER_SECTIONS = new Set(["/desarrolladores", "/equipo", "/actividad"])
+const visibleFor = (rol: string, to: string) => !OWNER_SECTIONS.has(to) || rol === "propietario"
 
 const Shell = ({ path, search }: { readonly path: string; readonly search: string }) => {
   const { sesion, setSesion } = useSesion()
@@ -108,6 +127,9 @@ const Shell = ({ path, search }: { readonly path: string; readonly search: strin
           <p>Solo el propietario del comercio gestiona las llaves y los webhooks.</p>
         </section>
       )
+  else if (path === "/equipo") screen = <Equipo />
+  else if (path === "/seguridad") screen = <Seguridad />
+  else if (path === "/actividad") screen = <Actividad />
   else
     screen = (
       <section>
@@ -174,6 +196,7 @@ export const App = () => {
   }, [])
 
   useEffect(() => {
+    if (OPEN.has(path)) return
     if (sesion === null && !PUBLIC.has(path)) navigate("/ingresar", { replace: true })
     if (sesion !== null && sesion !== "cargando" && PUBLIC.has(path)) navigate("/", { replace: true })
   }, [sesion, path])
@@ -182,6 +205,12 @@ export const App = () => {
     return (
       <main id="contenido" className="centrado">
         <p role="status">Cargando…</p>
+      </main>
+    )
+  if (OPEN.has(path))
+    return (
+      <main id="contenido" className="centrado">
+        {path === "/olvide" ? <Olvide /> : <DefinirContrasena />}
       </main>
     )
   if (sesion === null || PUBLIC.has(path))

@@ -1,4 +1,5 @@
 /** Server settings from the environment (DESIGN.md §4 and §8), read once at start. */
+import { resolve } from "node:path"
 import { BankCalendar } from "@switch/core"
 import { Context, Either, Option, Redacted } from "effect"
 
@@ -67,6 +68,10 @@ export interface ServerSettings {
    * closes (`SWITCH_DRENAJE_SEGUNDOS`, 0): time for a balancer to stop sending it requests.
    */
   readonly drenajeSegundos: number
+  /** SWITCH_SMTP_URL: where mail goes (platform/Mailer.ts); none: kept for development, or not sent in production. */
+  readonly smtpUrl: Option.Option<Redacted.Redacted<string>>
+  /** Development without SMTP: the directory that keeps each mail as a file; null keeps them in memory. */
+  readonly correosDir: string | null
 }
 
 const ABIERTO: BankCalendar.BankCloseStatus = { _tag: "Abierto" }
@@ -167,5 +172,7 @@ export const fromEnv = (
   metricsToken: env.SWITCH_METRICS_TOKEN
     ? Option.some(Redacted.make(env.SWITCH_METRICS_TOKEN))
     : Option.none(),
-  drenajeSegundos: positiveNumber(env.SWITCH_DRENAJE_SEGUNDOS, 0)
+  drenajeSegundos: positiveNumber(env.SWITCH_DRENAJE_SEGUNDOS, 0),
+  smtpUrl: env.SWITCH_SMTP_URL ? Option.some(Redacted.make(env.SWITCH_SMTP_URL)) : Option.none(),
+  correosDir: environment === "development" ? resolve(env.SWITCH_DATA_DIR ?? ".switch", "correos") : null
 })

@@ -4,6 +4,7 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { SqlClient } from "@effect/sql"
 import { SwitchApi } from "@switch/api"
 import { Effect, Layer, Option, Schedule } from "effect"
+import { ActividadApiLive } from "./actividad/ActividadApi.js"
 import { AdminRoutesLive } from "./admin/AdminRoutes.js"
 import { AdminService, AdminServiceLive } from "./admin/AdminService.js"
 import { Settings } from "./Config.js"
@@ -12,9 +13,12 @@ import { CheckoutRoutesLive } from "./checkout/CheckoutRoutes.js"
 import { CheckoutLive, CheckoutReconcilerLive } from "./checkout/CheckoutService.js"
 import { StatusPageLive } from "./checkout/StatusPage.js"
 import { ClientesApiLive } from "./clientes/ClientesApi.js"
+import { DevCorreosRoutesLive } from "./correos/DevCorreosRoutes.js"
 import { DirectApiLive } from "./direct/DirectApi.js"
 import { FlowCollectorLive } from "./direct/FlowCollectorLive.js"
 import { ReconcilerLive } from "./direct/Reconcile.js"
+import { ContrasenaApiLive, EquipoApiLive } from "./equipo/EquipoApi.js"
+import { EquipoServiceLive } from "./equipo/EquipoService.js"
 import { EventosApiLive } from "./eventos/EventosApi.js"
 import { EventosServiceLive } from "./eventos/EventosService.js"
 import { FlowsApiLive, FlowsSetupApiLive } from "./flows/FlowsApi.js"
@@ -49,10 +53,12 @@ import { makeDrain, OpsRoutesLive } from "./ops/OpsRoutes.js"
 import { PanelRoutesLive } from "./panel/PanelRoutes.js"
 import { Banks, BanksLive } from "./platform/bank/Banks.js"
 import { SandboxBankLive } from "./platform/bank/SandboxBank.js"
+import { MailerLive } from "./platform/Mailer.js"
 import { RateLimiter, RateLimiterLive } from "./platform/RateLimiter.js"
 import { pruneGrowing } from "./platform/Retention.js"
 import { RecibosApiLive, TransaccionesApiLive } from "./recibos/RecibosApi.js"
 import { ResumenApiLive } from "./resumen/ResumenApi.js"
+import { TotpApiLive } from "./seguridad/TotpApi.js"
 import { SesionApiLive, SesionPublicApiLive } from "./sesiones/SesionesApi.js"
 import { SesionesService, SesionesServiceLive } from "./sesiones/SesionesService.js"
 import * as Settlement from "./settlement/Settlement.js"
@@ -85,7 +91,11 @@ const GroupsLive = Layer.mergeAll(
   LogsApiLive,
   SesionPublicApiLive,
   SesionApiLive,
-  HistorialApiLive
+  HistorialApiLive,
+  ContrasenaApiLive,
+  EquipoApiLive,
+  TotpApiLive,
+  ActividadApiLive
 )
 
 export const ApiLive = HttpApiBuilder.api(SwitchApi).pipe(
@@ -109,6 +119,7 @@ export const ServicesLive = Layer.mergeAll(
   EventosServiceLive,
   SesionesServiceLive,
   OperadorServiceLive,
+  EquipoServiceLive,
   FlowsServiceLive.pipe(Layer.provide(FlowCollectorLive))
 ).pipe(
   Layer.provideMerge(WebhookSenderLive),
@@ -116,7 +127,8 @@ export const ServicesLive = Layer.mergeAll(
   Layer.provideMerge(BanksLayer),
   Layer.provideMerge(RateLimiterLive),
   Layer.provideMerge(RequestLogLive),
-  Layer.provideMerge(KeyCacheLive)
+  Layer.provideMerge(KeyCacheLive),
+  Layer.provideMerge(MailerLive)
 )
 
 /**
@@ -194,6 +206,7 @@ const PagesLive = Layer.mergeAll(
   StatusPageLive,
   BotonLive,
   PanelRoutesLive,
+  DevCorreosRoutesLive,
   OperadorPageLive,
   OperadorRoutesLive.pipe(Layer.provide(ComercioAccionesLive))
 )

@@ -8,6 +8,7 @@ import { type ServerSettings, Settings } from "./Config.js"
 import { KeyCacheUnlistened } from "./http/KeyCache.js"
 import { seedDemoUser } from "./merchants/DemoUser.js"
 import { MerchantsService, MerchantsServiceLive } from "./merchants/MerchantsService.js"
+import { MailerLive } from "./platform/Mailer.js"
 import { sealLegacy } from "./platform/SealLegacy.js"
 import { SqlLive } from "./platform/Sql.js"
 
@@ -32,6 +33,7 @@ export const prepare = async (
   const runtime = ManagedRuntime.make(
     MerchantsServiceLive.pipe(
       Layer.provide(KeyCacheUnlistened),
+      Layer.provide(MailerLive),
       Layer.provideMerge(SqlLive(url, { maxConnections: 2, prepared: options.prepared ?? true })),
       Layer.provideMerge(Layer.succeed(Settings, settings))
     )

@@ -17,6 +17,7 @@ import { prepare } from "./Prepare.js"
 import { LiveBankLive } from "./platform/bank/HttpBank.js"
 import { localBankSim } from "./platform/bank/LocalBankSim.js"
 import { ensureDatabase } from "./platform/Database.js"
+import { describeMail } from "./platform/Mailer.js"
 import { PostgresStartError, type RunningPostgres, startPostgres } from "./platform/Postgres.js"
 import { PgLive } from "./platform/Sql.js"
 
@@ -152,6 +153,7 @@ const primary = Effect.gen(function* () {
     console.log(`Escucha en       ${host}:${port}  (SWITCH_ENV=${environment})`)
     console.log(`Documentación    ${settings.baseUrl}/docs`)
     console.log(`Panel            ${settings.baseUrl}/panel  (regístrate con contraseña o inicia sesión)`)
+    console.log(`Correo           ${describeMail(settings)}`)
     console.log(`Banco (live)     ${settings.bankUrl ?? "sin banco: SWITCH_BANK_URL no definido"}`)
     console.log(`OpenAPI          ${settings.baseUrl}/openapi.json`)
     console.log(`Comercio demo    ${demo?.codigo}`)

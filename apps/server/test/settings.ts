@@ -26,5 +26,7 @@ export const testSettings = (overrides: Partial<ServerSettings> = {}): ServerSet
   tasaMaxHoras: 48,
   metricsToken: Option.none(),
   drenajeSegundos: 0,
+  smtpUrl: Option.none(),
+  correosDir: null,
   ...overrides
 })

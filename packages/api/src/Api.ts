@@ -1,8 +1,10 @@
 /** The public Switch API: the source of the server, the SDK clients and `/openapi.json`. */
 import { HttpApi, OpenApi } from "@effect/platform"
+import { ActividadGroup } from "./Actividad.js"
 import { ClientesGroup } from "./Clientes.js"
 import { ConfigGroup, LlavesGroup, RegistroGroup } from "./Comercios.js"
 import { DirectGroup } from "./Direct.js"
+import { ContrasenaGroup, EquipoGroup } from "./Equipo.js"
 import { InternalError } from "./Errors.js"
 import { EventosGroup } from "./Eventos.js"
 import { withExamples } from "./Examples.js"
@@ -15,7 +17,8 @@ import { LotesGroup } from "./Lotes.js"
 import { notices, webhooksSection } from "./Notices.js"
 import { RecibosGroup, TransaccionesGroup } from "./Recibos.js"
 import { ResumenGroup } from "./Resumen.js"
-import { SESSION_COOKIE, SESSION_DESCRIPTION, sessionReaches } from "./Security.js"
+import { SESSION_COOKIE, SESSION_DESCRIPTION, sessionOnly, sessionReaches } from "./Security.js"
+import { TotpGroup } from "./Seguridad.js"
 import { SesionGroup, SesionPublicGroup } from "./Sesiones.js"
 import { WebhooksGroup } from "./Webhooks.js"
 
@@ -41,6 +44,10 @@ export class SwitchApi extends HttpApi.make("switch")
   .add(SesionPublicGroup)
   .add(SesionGroup)
   .add(HistorialGroup)
+  .add(ContrasenaGroup)
+  .add(EquipoGroup)
+  .add(TotpGroup)
+  .add(ActividadGroup)
   .addError(InternalError)
   .annotate(OpenApi.Title, "Switch API")
   .annotate(OpenApi.Version, VERSION)
@@ -66,6 +73,7 @@ export class SwitchApi extends HttpApi.make("switch")
         const keyed = operation.security?.some((entry) => "x-switch-key" in entry) ?? false
         if (keyed && sessionReaches(path))
           operation.security = [...(operation.security ?? []), { [SESSION_COOKIE]: [] }]
+        if (keyed && sessionOnly(path)) operation.security = [{ [SESSION_COOKIE]: [] }]
       }
     const components = spec.components as { securitySchemes?: Record<string, unknown> }
     components.securitySchemes = {

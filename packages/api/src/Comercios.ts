@@ -19,7 +19,7 @@ import { Authentication } from "./Security.js"
  * An e-mail address a mail server will take: a local part without spaces (at most 64), a domain
  * of dot-separated labels of letters, digits and inner hyphens, and a top-level name of letters.
  */
-const EMAIL =
+export const EMAIL =
   /^(?!\.)(?!.*\.\.)[^\s@]{1,64}(?<!\.)@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/
 
 export const RegistroBody = Schema.Struct({

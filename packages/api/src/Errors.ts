@@ -37,7 +37,9 @@ export const BadRequestCode = Schema.Literal(
   "split_max_beneficiarios",
   "split_excede_neto",
   "split_cuenta_no_preaprobada",
-  "split_beneficiario_bloqueado"
+  "split_beneficiario_bloqueado",
+  "enlace_invalido",
+  "codigo_invalido"
 )
 export class BadRequest extends Schema.Class<BadRequest>("BadRequest")(
   { error: BadRequestCode, detail: Schema.optional(Schema.String) },
@@ -62,7 +64,9 @@ export const ForbiddenCode = Schema.Literal(
   "csrf_invalido",
   "rol_no_permitido",
   "comercio_no_aprobado",
-  "solo_llave"
+  "solo_llave",
+  "totp_requerido",
+  "codigo_requerido"
 )
 /** `403`: the key may not do this. */
 export class Forbidden extends Schema.Class<Forbidden>("Forbidden")(
@@ -85,7 +89,9 @@ export const ConflictCode = Schema.Literal(
   "usuario_duplicado",
   "limite_webhooks",
   "tope_diario_excedido",
-  "tope_acumulado_excedido"
+  "tope_acumulado_excedido",
+  "ultimo_propietario",
+  "totp_ya_activo"
 )
 /** `409`: the request conflicts with the object's state; `estado` when SPEC asks for it. */
 export class Conflict extends Schema.Class<Conflict>("Conflict")(
@@ -127,7 +133,12 @@ export class InternalError extends Schema.Class<InternalError>("InternalError")(
 /** `503`: temporarily unavailable. */
 export class Unavailable extends Schema.Class<Unavailable>("Unavailable")(
   {
-    error: Schema.Literal("no_disponible", "cierre_bancario", "split_no_disponible_ahora"),
+    error: Schema.Literal(
+      "no_disponible",
+      "cierre_bancario",
+      "split_no_disponible_ahora",
+      "correo_no_configurado"
+    ),
     detail: Schema.optional(Schema.String)
   },
   HttpApiSchema.annotations({ status: 503 })

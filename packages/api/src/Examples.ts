@@ -4,6 +4,7 @@
  * keys and secrets replaced; `test/openapi.test.ts` in apps/server checks each one against its
  * schema, so an example that drifts from the contract fails there.
  */
+import { equipoExamples } from "./EquipoExamples.js"
 
 /** One operation's examples: its body, its parameters, and its main answer (`status`, default 200). */
 export interface OperationExamples {
@@ -14,6 +15,7 @@ export interface OperationExamples {
 }
 
 export const operationExamples: Readonly<Record<string, OperationExamples>> = {
+  ...equipoExamples,
   "registro.registrar": {
     request: {
       codigo: "panaderia-ana",
@@ -533,6 +535,7 @@ export const operationExamples: Readonly<Record<string, OperationExamples>> = {
       comercio: { codigo: "panaderia-ana", nombre: "Panadería Ana", estado: "pendiente" },
       mode: "test",
       aprobado: false,
+      totp: false,
       csrf_token: "Jx3v9QeL2mN7pR4tW8yZ1aC5dF0gH6kB3nS9uV2xY7q",
       expira_en: "2026-11-26T05:58:04.863Z"
     }
@@ -547,6 +550,7 @@ export const operationExamples: Readonly<Record<string, OperationExamples>> = {
       comercio: { codigo: "panaderia-ana", nombre: "Panadería Ana", estado: "pendiente" },
       mode: "test",
       aprobado: false,
+      totp: false,
       csrf_token: "Jx3v9QeL2mN7pR4tW8yZ1aC5dF0gH6kB3nS9uV2xY7q",
       expira_en: "2026-11-26T05:58:04.863Z"
     }
@@ -568,6 +572,7 @@ export const operationExamples: Readonly<Record<string, OperationExamples>> = {
       comercio: { codigo: "panaderia-ana", nombre: "Panadería Ana", estado: "pendiente" },
       mode: "test",
       aprobado: false,
+      totp: false,
       csrf_token: "Jx3v9QeL2mN7pR4tW8yZ1aC5dF0gH6kB3nS9uV2xY7q",
       expira_en: "2026-11-26T05:58:04.863Z"
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { sessionReaches, sessionRefusal } from "./Security.js"
+import { sessionOnly, sessionReaches, sessionRefusal } from "./Security.js"
 
 describe("who may call with a portal session", () => {
   it("the owner reaches every route a session reaches; no session reaches the direct API", () => {
@@ -46,5 +46,20 @@ describe("who may call with a portal session", () => {
     expect(sessionRefusal("lectura", "POST", "/switch/v1/links")).toBe("rol_no_permitido")
     expect(sessionRefusal("lectura", "DELETE", "/switch/v1/sesion")).toBeUndefined()
     expect(sessionRefusal("lectura", "POST", "/switch/v1/sesion/modo")).toBeUndefined()
+  })
+
+  it("only propietario reaches the team, reading it included", () => {
+    for (const rol of ["cajero", "lectura"] as const)
+      for (const [method, path] of [
+        ["GET", "/switch/v1/equipo"],
+        ["POST", "/switch/v1/equipo"],
+        ["PATCH", "/switch/v1/equipo/abc"],
+        ["DELETE", "/switch/v1/equipo/abc"],
+        ["GET", "/switch/v1/actividad"]
+      ] as const)
+        expect(sessionRefusal(rol, method, path), `${rol} ${method} ${path}`).toBe("rol_no_permitido")
+    expect(sessionRefusal("propietario", "GET", "/switch/v1/equipo")).toBeUndefined()
+    expect(sessionOnly("/switch/v1/equipo/abc")).toBe(true)
+    expect(sessionOnly("/switch/v1/links")).toBe(false)
   })
 })

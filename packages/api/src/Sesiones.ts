@@ -21,7 +21,13 @@ export const IniciarSesionBody = Schema.Struct({
   }),
   password: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200)).annotations({
     message: () => "es obligatoria"
-  })
+  }),
+  codigo: Schema.optional(
+    Schema.String.pipe(Schema.maxLength(12)).annotations({
+      message: () => "debe tener 6 dígitos",
+      description: "Con segundo factor: el código de 6 dígitos de la app (si falta: `403 codigo_requerido`)"
+    })
+  )
 }).annotations({ identifier: "IniciarSesion" })
 
 export const ModoBody = Schema.Struct({
@@ -33,6 +39,7 @@ export const Sesion = Schema.Struct({
   comercio: Schema.Struct({ codigo: Schema.String, nombre: Schema.String, estado: Schema.String }),
   mode: ModeSchema,
   aprobado: Schema.Boolean.annotations({ description: "El comercio fue aprobado: puede pasar a modo live" }),
+  totp: Schema.Boolean.annotations({ description: "El usuario tiene segundo factor (TOTP)" }),
   csrf_token: Schema.String.annotations({
     description: "Se envía en el encabezado `x-csrf-token` en cada POST, PUT, PATCH o DELETE de la sesión"
   }),
@@ -52,6 +59,7 @@ export class SesionPublicGroup extends HttpApiGroup.make("sesionPublica").add(
     .addSuccess(Sesion)
     .addError(ValidationError)
     .addError(Unauthorized)
+    .addError(Forbidden)
     .addError(TooManyRequests)
     .annotate(OpenApi.Summary, "Iniciar sesión en el panel (correo y contraseña)")
     .annotate(
@@ -89,7 +97,8 @@ export class SesionGroup extends HttpApiGroup.make("sesion")
       .annotate(OpenApi.Summary, "Cambiar el modo de la sesión (prueba o live)")
       .annotate(
         OpenApi.Description,
-        "El modo live está bloqueado (`403 comercio_no_aprobado`) hasta que el comercio sea aprobado."
+        "El modo live está bloqueado (`403 comercio_no_aprobado`) hasta que el comercio sea aprobado, " +
+          "y para el propietario sin segundo factor (`403 totp_requerido`)."
       )
   )
   .middleware(Authentication) {}

@@ -127,6 +127,13 @@ const MESSAGES: Readonly<Record<string, string | ((raw: unknown) => string)>> = 
   split_beneficiario_bloqueado:
     "Un control de seguridad bloquea una cuenta del reparto, o pasaría su tope diario",
   comercio_duplicado: "Ya existe un comercio con ese código; elija otro",
+  enlace_invalido: "El enlace ya se usó, venció o fue reemplazado por otro; pida uno nuevo",
+  ultimo_propietario: "El comercio necesita al menos un propietario activo; nombre otro antes",
+  correo_no_configurado: "Este servicio no envía correos; pida ayuda a Switch",
+  codigo_invalido: "El código no es válido o ya se usó; espere el siguiente de su app",
+  codigo_requerido: "Escriba el código de 6 dígitos de su app de autenticación",
+  totp_requerido: "Para el modo live, active primero su segundo factor (TOTP)",
+  totp_ya_activo: "Ya tiene un segundo factor activo; quítelo antes de inscribir otro",
   link_no_disponible: "El link no está disponible para pagar"
 }
 

@@ -9,6 +9,7 @@ import {
 import type { RetryConfig } from "./Retry.js"
 import { Clientes, Config, Llaves, Recibos, Transacciones } from "./resources/Account.js"
 import { Cobros, Operaciones, Pagos } from "./resources/Direct.js"
+import { ActividadLog, Contrasena, Equipo, Totp } from "./resources/Equipo.js"
 import { Eventos } from "./resources/Eventos.js"
 import { Links } from "./resources/Links.js"
 import { Liquidaciones } from "./resources/Liquidaciones.js"
@@ -140,6 +141,14 @@ export class Switch {
   readonly liquidaciones: Liquidaciones
   readonly resumen: Resumen
   readonly llaves: Llaves
+  /** The merchant's team (a `propietario`'s portal session). */
+  readonly equipo: Equipo
+  /** One-time password links: "olvidé mi contraseña" and setting a password (public). */
+  readonly contrasena: Contrasena
+  /** The signed-in user's second factor (portal session). */
+  readonly totp: Totp
+  /** The users' audit log (a `propietario`'s portal session). */
+  readonly actividad: ActividadLog
 
   constructor(config: SwitchConfig | SwitchSessionConfig) {
     let transport: TransportConfig
@@ -177,5 +186,9 @@ export class Switch {
     this.liquidaciones = new Liquidaciones(transport)
     this.resumen = new Resumen(transport)
     this.llaves = new Llaves(transport)
+    this.equipo = new Equipo(transport)
+    this.contrasena = new Contrasena(transport)
+    this.totp = new Totp(transport)
+    this.actividad = new ActividadLog(transport)
   }
 }

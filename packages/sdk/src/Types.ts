@@ -461,6 +461,7 @@ export type Rol = "propietario" | "cajero" | "lectura"
 export type IniciarSesionParams = {
   readonly email: string
   readonly password: string
+  readonly codigo?: string | undefined
 }
 
 /** The signed-in session: user, role, merchant, mode, whether live is open, the CSRF token. */
@@ -478,6 +479,7 @@ export type SesionInfo = {
     readonly rol: "propietario" | "cajero" | "lectura"
   }
   readonly aprobado: boolean
+  readonly totp: boolean
   readonly csrf_token: string
 }
 
@@ -485,6 +487,73 @@ export type SesionInfo = {
 export type SesionCerrada = {
   readonly ok: true
   readonly cerradas: number
+}
+
+// ---- Team and one-time password links (portal) ---------------------------------------------
+
+/** A user of the merchant's portal: e-mail, role, `activo` or `invitado`. */
+export type Usuario = {
+  readonly id: string
+  readonly estado: "activo" | "invitado"
+  readonly created_at: string
+  readonly email: string
+  readonly rol: "propietario" | "cajero" | "lectura"
+}
+
+/** `POST /equipo`: the invited user's e-mail and role. */
+export type InvitarParams = {
+  readonly email: string
+  readonly rol: "propietario" | "cajero" | "lectura"
+}
+
+/** `DELETE /equipo/{id}`'s answer: the user and how many of its sessions ended. */
+export type UsuarioEliminado = {
+  readonly id: string
+  readonly eliminado: true
+  readonly sesiones_cerradas: number
+}
+
+/** `POST /contrasena`: the one-time link's token and the new password. */
+export type DefinirContrasenaParams = {
+  readonly password: string
+  readonly token: string
+}
+
+/** `POST /contrasena`'s answer: the user whose password was set. */
+export type ContrasenaDefinida = {
+  readonly email: string
+  readonly ok: true
+}
+
+/** `POST /contrasena/olvido`'s answer, the same whether or not the e-mail has a user. */
+export type OlvidoResult = {
+  readonly ok: true
+  readonly detail: string
+}
+
+/** `POST /sesion/totp`: the new second factor's secret (shown once) and its `otpauth://` URI. */
+export type TotpInscripcion = {
+  readonly secreto: string
+  readonly otpauth_uri: string
+}
+
+/** Whether the user has a second factor. */
+export type TotpEstado = {
+  readonly totp: boolean
+}
+
+/** One entry of the users' audit log (`GET /actividad`). */
+export type Actividad = {
+  readonly id: string
+  readonly created_at: string
+  readonly resultado: number
+  readonly usuario: {
+    readonly id: string | null
+    readonly email: string
+  }
+  readonly accion: string
+  readonly objeto: string | null
+  readonly ip: string
 }
 
 // ---- Direct API (SPEC "Collect", "Pay", "Query an operation") ------------------------------

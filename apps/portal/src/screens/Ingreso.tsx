@@ -1,9 +1,10 @@
 /** Sign-in and sign-up: the only screens without a session. */
-import { type SesionInfo, Switch } from "@switch/sdk"
+import { type SesionInfo, Switch, SwitchError } from "@switch/sdk"
 import { type FormEvent, useState } from "react"
 import { errorText, sw } from "../api.js"
 import { Title } from "../context.js"
 import { Link } from "../router.js"
+import { CodigoField } from "./Seguridad.js"
 
 interface Props {
   readonly onSignedIn: (sesion: SesionInfo) => void
@@ -44,6 +45,8 @@ const Field = (props: {
 export const Ingresar = ({ onSignedIn }: Props) => {
   const [email, setEmail] = useState("")
   const [password, setPassword] = useState("")
+  // With a second factor the service asks for the code after a right password (403 codigo_requerido).
+  const [codigo, setCodigo] = useState<string | null>(null)
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
   const submit = async (event: FormEvent) => {
@@ -51,8 +54,12 @@ export const Ingresar = ({ onSignedIn }: Props) => {
     setBusy(true)
     setError(null)
     try {
-      onSignedIn(await sw.sesion.iniciar({ email, password }))
+      onSignedIn(await sw.sesion.iniciar({ email, password, ...(codigo === null ? {} : { codigo }) }))
     } catch (e) {
+      if (e instanceof SwitchError && e.code === "codigo_requerido" && codigo === null) {
+        setCodigo("")
+        return
+      }
       // A 401 here is a wrong e-mail or password (the service says which words to show).
       setError(errorText(e))
     } finally {
@@ -79,6 +86,7 @@ export const Ingresar = ({ onSignedIn }: Props) => {
           value={password}
           onChange={setPassword}
         />
+        {codigo === null ? null : <CodigoField value={codigo} onChange={setCodigo} />}
         {error === null ? null : (
           <p role="alert" className="error">
             {error}
@@ -88,6 +96,9 @@ export const Ingresar = ({ onSignedIn }: Props) => {
           {busy ? "Entrando…" : "Entrar"}
         </button>
       </form>
+      <p>
+        <Link to="/olvide">Olvidé mi contraseña</Link>
+      </p>
       <p>
         ¿Tu comercio aún no está en Switch? <Link to="/registro">Regístralo</Link>
       </p>

@@ -24,6 +24,7 @@ import {
 import { RateLimit } from "@switch/core"
 import { Effect, FiberRef, Layer, Option, Redacted } from "effect"
 import { Settings } from "../Config.js"
+import { recordActivity } from "../platform/Activity.js"
 import { RateLimiter } from "../platform/RateLimiter.js"
 import { KeyCache } from "./KeyCache.js"
 import * as Keys from "./Keys.js"
@@ -148,6 +149,27 @@ export const makeSessionCheck = Effect.gen(function* () {
       }
       const caller = found.value
       const user = caller.sesion!
+      // The audit log: every unsafe request of a session, refused ones included, with its result.
+      if (!SAFE_METHODS.has(request.method)) {
+        const entry = {
+          comercioId: caller.comercioId,
+          usuarioId: user.usuarioId,
+          email: user.email,
+          accion: request.method,
+          objeto: pathOf(request.url),
+          ip: Option.getOrElse(request.remoteAddress, () => "desconocida")
+        }
+        yield* HttpApp.appendPreResponseHandler((_, response) =>
+          Effect.as(
+            Effect.provideService(
+              recordActivity({ ...entry, resultado: response.status }),
+              SqlClient.SqlClient,
+              sql
+            ),
+            response
+          )
+        )
+      }
       if (!SAFE_METHODS.has(request.method) && !csrfMatches(request.headers[CSRF_HEADER], user.csrf))
         return yield* Effect.fail(
           new Forbidden({

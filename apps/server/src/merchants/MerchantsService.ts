@@ -19,8 +19,10 @@ import { Context, Effect, Either, Layer, Option, Redacted } from "effect"
 import { Settings } from "../Config.js"
 import { KeyCache } from "../http/KeyCache.js"
 import * as Keys from "../http/Keys.js"
+import { Mailer } from "../platform/Mailer.js"
 import { findMerchant } from "../platform/Merchants.js"
 import { hashPassword } from "../platform/Passwords.js"
+import { issueUserLink } from "../platform/UserLinks.js"
 
 const RESERVED_LABELS = ["service-key:", "partner:"]
 
@@ -82,6 +84,13 @@ export const MerchantsServiceLive = Layer.effect(
     const settings = yield* Settings
     const provideSql = Effect.provideService(SqlClient.SqlClient, sql)
     const keyCache = yield* KeyCache
+    const mailer = yield* Mailer
+    const provideMail = <A, E>(effect: Effect.Effect<A, E, SqlClient.SqlClient | Mailer | Settings>) =>
+      effect.pipe(
+        provideSql,
+        Effect.provideService(Mailer, mailer),
+        Effect.provideService(Settings, settings)
+      )
 
     const register = (input: unknown) =>
       Effect.gen(function* () {
@@ -108,20 +117,29 @@ export const MerchantsServiceLive = Layer.effect(
               values (${id}, ${body.codigo}, ${body.nombre}, ${Venezuela.formatIdentificacion(doc)}, ${doc.tipo_doc},
                 ${body.email}, ${body.tipo ?? "empresa"})
               on conflict (codigo) do nothing returning id`
-            if (rows.length === 0) return false
+            if (rows.length === 0) return false as const
             yield* Keys.insertKey(id, "inicial", "test", key).pipe(provideSql)
-            if (hash !== undefined) {
-              const users = yield* sql`
-                insert into usuarios (id, comercio_id, email, hash, rol)
-                values (${randomUUID()}, ${id}, ${body.email}, ${hash}, 'propietario')
-                on conflict do nothing returning id`
-              // Failing undoes the merchant too: a sign-up either makes both or nothing.
-              if (users.length === 0) return yield* Effect.fail(duplicateUser)
-            }
-            return true
+            const users = yield* sql<{ id: string }>`
+              insert into usuarios (id, comercio_id, email, hash, rol)
+              values (${randomUUID()}, ${id}, ${body.email}, ${hash ?? null}, 'propietario')
+              on conflict do nothing returning id`
+            // Failing undoes the merchant too: a sign-up with a password makes both or nothing.
+            // Without one, an e-mail that already has a user just gets no owner here.
+            if (users.length === 0 && hash !== undefined) return yield* Effect.fail(duplicateUser)
+            return users[0]?.id ?? null
           })
         )
-        if (!created) {
+        // Without a password the owner sets it through a one-time link, mailed after the answer.
+        if (hash === undefined && typeof created === "string" && mailer.available)
+          yield* Effect.forkDaemon(
+            issueUserLink(created, "activar").pipe(
+              provideMail,
+              Effect.catchAll((error) =>
+                Effect.logWarning(`enlace de contraseña no enviado: ${error.reason}`)
+              )
+            )
+          )
+        if (created === false) {
           return yield* Effect.fail(
             new Conflict({
               error: "comercio_duplicado",

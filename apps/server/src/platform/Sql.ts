@@ -16,6 +16,7 @@ import colaTrabajadores from "../migrations/0009_cola_trabajadores.js"
 import requestLog from "../migrations/0010_request_log.js"
 import outboxInTs from "../migrations/0011_outbox_in_ts.js"
 import sesiones from "../migrations/0012_sesiones.js"
+import equipo from "../migrations/0013_equipo.js"
 import operadores from "../migrations/0014_operadores.js"
 import listIndexes from "../migrations/0017_list_indexes.js"
 import * as Metrics from "./Metrics.js"
@@ -108,6 +109,7 @@ export const migrations = PgMigrator.fromRecord({
   "0010_request_log": requestLog,
   "0011_outbox_in_ts": outboxInTs,
   "0012_sesiones": sesiones,
+  "0013_equipo": equipo,
   "0014_operadores": operadores,
   "0017_list_indexes": listIndexes
 })

@@ -13,8 +13,11 @@ import { randomUUID } from "node:crypto"
 import { SqlClient } from "@effect/sql"
 import { type Caller, Forbidden, type Mode, type Sesiones, TooManyRequests, Unauthorized } from "@switch/api"
 import { Context, Effect, Layer } from "effect"
+import { Settings } from "../Config.js"
 import { ABSOLUTE_HOURS, hashToken, newToken } from "../http/Session.js"
+import { recordActivity } from "../platform/Activity.js"
 import { verifyNone, verifyPassword } from "../platform/Passwords.js"
+import { acceptCode } from "../platform/UserTotp.js"
 
 /** Failed sign-ins are counted over this window. */
 export const WINDOW_MINUTES = 15
@@ -44,7 +47,7 @@ export class SesionesService extends Context.Tag("@switch/server/SesionesService
       body: typeof Sesiones.IniciarSesionBody.Type,
       ip: string,
       previousToken: string | undefined
-    ) => Effect.Effect<SignedIn, Unauthorized | TooManyRequests>
+    ) => Effect.Effect<SignedIn, Unauthorized | Forbidden | TooManyRequests>
     readonly actual: (caller: Caller) => Effect.Effect<SesionView, Unauthorized>
     readonly cerrar: (caller: Caller) => Effect.Effect<number, Unauthorized>
     readonly cerrarTodas: (caller: Caller) => Effect.Effect<number, Unauthorized>
@@ -62,6 +65,7 @@ interface ViewRow {
   readonly nombre: string
   readonly estado: string
   readonly aprobado_at: Date | null
+  readonly totp: boolean
   readonly mode: Mode
   readonly csrf: string
   readonly expires_at: Date
@@ -72,6 +76,7 @@ const toView = (row: ViewRow): SesionView => ({
   comercio: { codigo: row.codigo, nombre: row.nombre, estado: row.estado },
   mode: row.mode,
   aprobado: approved(row),
+  totp: row.totp,
   csrf_token: row.csrf,
   expira_en: row.expires_at.toISOString()
 })
@@ -90,12 +95,13 @@ export const SesionesServiceLive = Layer.effect(
   SesionesService,
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    const settings = yield* Settings
 
     const view = (sesionId: string) =>
       Effect.map(
         sql<ViewRow>`
           select u.id as usuario_id, u.email, u.rol, c.codigo, c.nombre, c.estado, c.aprobado_at,
-            s.mode, s.csrf, s.expires_at
+            u.totp_secreto is not null as totp, s.mode, s.csrf, s.expires_at
           from sesiones s join usuarios u on u.id = s.usuario_id join comercios c on c.id = u.comercio_id
           where s.id = ${sesionId}`,
         (rows) => toView(rows[0] as ViewRow)
@@ -114,17 +120,69 @@ export const SesionesServiceLive = Layer.effect(
             count(*) filter (where ip = ${ip})::int as ip
           from intentos_ingreso
           where created_at > now() - make_interval(mins => ${WINDOW_MINUTES}) and (email = ${email} or ip = ${ip})`
-        if ((counts?.cuenta ?? 0) >= MAX_PER_ACCOUNT || (counts?.ip ?? 0) >= MAX_PER_IP)
-          return yield* Effect.fail(locked())
-        const users = yield* sql<{ id: string; hash: string }>`
-          select id, hash from usuarios where lower(email) = ${email}`
+        const users = yield* sql<{
+          id: string
+          comercio_id: string
+          email: string
+          hash: string | null
+          totp_secreto: string | null
+          totp_ultimo_paso: string | null
+        }>`
+          select id, comercio_id, email, hash, totp_secreto, totp_ultimo_paso from usuarios where lower(email) = ${email}`
         const user = users[0]
+        // The audit log of a known user's sign-ins; an unknown e-mail belongs to no merchant.
+        const audit = (accion: string, resultado: number) =>
+          user === undefined
+            ? Effect.void
+            : Effect.provideService(
+                recordActivity({
+                  comercioId: user.comercio_id,
+                  usuarioId: user.id,
+                  email: user.email,
+                  accion,
+                  objeto: null,
+                  ip,
+                  resultado
+                }),
+                SqlClient.SqlClient,
+                sql
+              )
+        if ((counts?.cuenta ?? 0) >= MAX_PER_ACCOUNT || (counts?.ip ?? 0) >= MAX_PER_IP) {
+          yield* audit("ingreso_bloqueado", 429)
+          return yield* Effect.fail(locked())
+        }
+        // A user without a password yet (invited, or an owner who signed up without one) cannot sign in.
+        const hash = user?.hash ?? null
         const ok = yield* Effect.promise(() =>
-          user === undefined ? verifyNone(body.password) : verifyPassword(body.password, user.hash)
+          hash === null ? verifyNone(body.password) : verifyPassword(body.password, hash)
         )
         if (!ok || user === undefined) {
           yield* sql`insert into intentos_ingreso (email, ip) values (${email}, ${ip})`
+          yield* audit("ingreso_fallido", 401)
           return yield* Effect.fail(wrong())
+        }
+        // The second factor, after the password: a wrong or replayed code counts as a failed sign-in.
+        if (user.totp_secreto !== null) {
+          if (body.codigo === undefined || body.codigo === "")
+            return yield* Effect.fail(
+              new Forbidden({
+                error: "codigo_requerido",
+                detail: "Escribe el código de 6 dígitos de tu app de autenticación."
+              })
+            )
+          const last = user.totp_ultimo_paso === null ? null : Number(user.totp_ultimo_paso)
+          const accepted = yield* Effect.provideService(
+            acceptCode(settings.secret, user.id, user.totp_secreto, last, body.codigo),
+            SqlClient.SqlClient,
+            sql
+          )
+          if (!accepted) {
+            yield* sql`insert into intentos_ingreso (email, ip) values (${email}, ${ip})`
+            yield* audit("ingreso_fallido_codigo", 401)
+            return yield* Effect.fail(
+              new Unauthorized({ detail: "El código no es válido o ya se usó. Espera el siguiente." })
+            )
+          }
         }
         const id = randomUUID()
         const token = newToken()
@@ -138,6 +196,7 @@ export const SesionesServiceLive = Layer.effect(
                 now() + make_interval(hours => ${ABSOLUTE_HOURS}))`
           })
         )
+        yield* audit("ingreso", 200)
         return { token, sesion: yield* view(id) }
       }).pipe(Effect.catchTag("SqlError", Effect.die))
 
@@ -170,6 +229,16 @@ export const SesionesServiceLive = Layer.effect(
               new Forbidden({
                 error: "comercio_no_aprobado",
                 detail: "El modo live se habilita cuando Switch aprueba el comercio."
+              })
+            )
+          // An owner reaches live money only with a second factor.
+          const [user] = yield* sql<{ rol: string; totp: boolean }>`
+            select rol, totp_secreto is not null as totp from usuarios where id = ${s.usuarioId}`
+          if (user?.rol === "propietario" && !user.totp)
+            return yield* Effect.fail(
+              new Forbidden({
+                error: "totp_requerido",
+                detail: "Para usar el modo live, activa primero tu segundo factor (TOTP) en Seguridad."
               })
             )
         }

@@ -8,6 +8,7 @@ import Pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { approveMerchant, call, registerMerchant, startServer, type TestServer } from "../../test/harness.js"
 import { hashPassword } from "../platform/Passwords.js"
+import { totpCode, totpStep } from "../platform/Totp.js"
 
 let server: TestServer
 let db: Pg.Client
@@ -244,6 +245,13 @@ describe("the API with a session", () => {
     expect(locked.status).toBe(403)
     expect(locked.body.error).toBe("comercio_no_aprobado")
     await approveMerchant(server, codigo)
+    // The owner needs a second factor first (seguridad/totp.test.ts).
+    const noTotp = await as(s, "POST", "/switch/v1/sesion/modo", { mode: "live" })
+    expect(noTotp.body.error).toBe("totp_requerido")
+    const { secreto } = (await as(s, "POST", "/switch/v1/sesion/totp")).body
+    await as(s, "POST", "/switch/v1/sesion/totp/confirmar", {
+      codigo: totpCode(secreto, totpStep(Date.now()))
+    })
     const live = await as(s, "POST", "/switch/v1/sesion/modo", { mode: "live" })
     expect(live.status).toBe(200)
     expect(live.body).toMatchObject({ mode: "live", aprobado: true })

@@ -9,6 +9,7 @@
  * schemas with the idempotency key made optional (the SDK fills it in).
  */
 import type {
+  Actividad as ApiActividad,
   Clientes as ApiClientes,
   Eventos as ApiEventos,
   Events as ApiEvents,
@@ -17,10 +18,12 @@ import type {
   Webhooks as ApiWebhooks,
   Comercios,
   Direct,
+  Equipo,
   Links,
   Liquidaciones,
   Lotes,
   Recibos,
+  Seguridad,
   Sesiones
 } from "@switch/api"
 import type {
@@ -125,6 +128,27 @@ export type IniciarSesionParams = Encoded<typeof Sesiones.IniciarSesionBody>
 export type SesionInfo = Encoded<typeof Sesiones.Sesion>
 /** Sign-out's answer: how many sessions ended. */
 export type SesionCerrada = Encoded<typeof Sesiones.SesionCerrada>
+
+// ---- Team and one-time password links (portal) ---------------------------------------------
+
+/** A user of the merchant's portal: e-mail, role, `activo` or `invitado`. */
+export type Usuario = Encoded<typeof Equipo.Usuario>
+/** `POST /equipo`: the invited user's e-mail and role. */
+export type InvitarParams = Encoded<typeof Equipo.InvitarBody>
+/** `DELETE /equipo/{id}`'s answer: the user and how many of its sessions ended. */
+export type UsuarioEliminado = Encoded<typeof Equipo.UsuarioEliminado>
+/** `POST /contrasena`: the one-time link's token and the new password. */
+export type DefinirContrasenaParams = Encoded<typeof Equipo.DefinirBody>
+/** `POST /contrasena`'s answer: the user whose password was set. */
+export type ContrasenaDefinida = Encoded<typeof Equipo.ContrasenaDefinida>
+/** `POST /contrasena/olvido`'s answer, the same whether or not the e-mail has a user. */
+export type OlvidoResult = Encoded<typeof Equipo.OlvidoResult>
+/** `POST /sesion/totp`: the new second factor's secret (shown once) and its `otpauth://` URI. */
+export type TotpInscripcion = Encoded<typeof Seguridad.TotpInscripcion>
+/** Whether the user has a second factor. */
+export type TotpEstado = Encoded<typeof Seguridad.TotpEstado>
+/** One entry of the users' audit log (`GET /actividad`). */
+export type Actividad = Encoded<typeof ApiActividad.Actividad>
 
 // ---- Direct API (SPEC "Collect", "Pay", "Query an operation") ------------------------------
 

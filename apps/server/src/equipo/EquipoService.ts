@@ -1,0 +1,237 @@
+/**
+ * The team (DESIGN §8): one-time password links (platform/UserLinks.ts) and the owner's routes
+ * to invite users, change roles and remove users.
+ *
+ * The forgotten-password answer is the same whether or not the e-mail has a user, and its mail
+ * goes out after the answer, so neither the body nor the time tells. A merchant always keeps one
+ * active `propietario` (one with a password): changing or removing the last one is `409
+ * ultimo_propietario`, decided under a lock on the merchant's users so two owners demoting each
+ * other at once cannot both win. A removed user's sessions go with the user, at once.
+ */
+import { randomUUID } from "node:crypto"
+import { SqlClient } from "@effect/sql"
+import {
+  BadRequest,
+  type Caller,
+  Conflict,
+  type Equipo,
+  NotFound,
+  type Sesiones,
+  Unauthorized,
+  Unavailable
+} from "@switch/api"
+import { Context, Effect, Layer } from "effect"
+import { Settings } from "../Config.js"
+import { Mailer } from "../platform/Mailer.js"
+import { hashPassword } from "../platform/Passwords.js"
+import { issueUserLink, useUserLink } from "../platform/UserLinks.js"
+import { isUuid } from "../platform/Uuid.js"
+
+type Usuario = typeof Equipo.Usuario.Type
+type Rol = Sesiones.Rol
+
+export const OLVIDO_DETAIL =
+  "Si el correo tiene un usuario en Switch, le enviamos un enlace para definir su contraseña."
+
+const noMail = () =>
+  new Unavailable({
+    error: "correo_no_configurado",
+    detail: "Este servicio no envía correos (falta SWITCH_SMTP_URL): pide ayuda a Switch."
+  })
+
+const onlySession = () =>
+  new Unauthorized({ detail: "Esta ruta es del panel: requiere una sesión, no una llave." })
+
+const lastOwner = () =>
+  new Conflict({
+    error: "ultimo_propietario",
+    detail: "El comercio necesita al menos un propietario activo: nombra otro antes."
+  })
+
+const notFound = () => new NotFound({ error: "not_found", detail: "No existe ese usuario en tu comercio." })
+
+interface UserRow {
+  readonly id: string
+  readonly email: string
+  readonly rol: Rol
+  readonly activo: boolean
+  readonly created_at: Date
+}
+
+const view = (row: UserRow): Usuario => ({
+  id: row.id,
+  email: row.email,
+  rol: row.rol,
+  estado: row.activo ? "activo" : "invitado",
+  created_at: row.created_at.toISOString()
+})
+
+export class EquipoService extends Context.Tag("@switch/server/EquipoService")<
+  EquipoService,
+  {
+    readonly olvido: (email: string) => Effect.Effect<typeof Equipo.OlvidoResult.Type, Unavailable>
+    readonly definir: (
+      body: typeof Equipo.DefinirBody.Type
+    ) => Effect.Effect<typeof Equipo.ContrasenaDefinida.Type, BadRequest>
+    readonly list: (caller: Caller) => Effect.Effect<ReadonlyArray<Usuario>, Unauthorized>
+    readonly invitar: (
+      caller: Caller,
+      body: typeof Equipo.InvitarBody.Type
+    ) => Effect.Effect<Usuario, Unauthorized | Conflict | Unavailable>
+    readonly cambiarRol: (
+      caller: Caller,
+      id: string,
+      rol: Rol
+    ) => Effect.Effect<Usuario, Unauthorized | NotFound | Conflict>
+    readonly eliminar: (
+      caller: Caller,
+      id: string
+    ) => Effect.Effect<typeof Equipo.UsuarioEliminado.Type, Unauthorized | NotFound | Conflict>
+  }
+>() {}
+
+export const EquipoServiceLive = Layer.effect(
+  EquipoService,
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const mailer = yield* Mailer
+    const settings = yield* Settings
+    const provide = <A, E>(effect: Effect.Effect<A, E, SqlClient.SqlClient | Mailer | Settings>) =>
+      effect.pipe(
+        Effect.provideService(SqlClient.SqlClient, sql),
+        Effect.provideService(Mailer, mailer),
+        Effect.provideService(Settings, settings)
+      )
+
+    const sessionOf = (caller: Caller) =>
+      caller.sesion === undefined ? Effect.fail(onlySession()) : Effect.succeed(caller.sesion)
+
+    const olvido = (email: string) =>
+      Effect.gen(function* () {
+        if (!mailer.available) return yield* Effect.fail(noMail())
+        const users = yield* sql<{ id: string }>`
+          select id from usuarios where lower(email) = ${email.trim().toLowerCase()}`
+        const user = users[0]
+        if (user !== undefined)
+          yield* Effect.forkDaemon(
+            provide(issueUserLink(user.id, "restablecer")).pipe(
+              Effect.catchAll((error) =>
+                Effect.logWarning(`enlace de contraseña no enviado: ${error.reason}`)
+              )
+            )
+          )
+        return { ok: true as const, detail: OLVIDO_DETAIL }
+      }).pipe(Effect.catchTag("SqlError", Effect.die))
+
+    const definir = (body: typeof Equipo.DefinirBody.Type) =>
+      Effect.gen(function* () {
+        const hash = yield* Effect.promise(() => hashPassword(body.password))
+        const email = yield* sql.withTransaction(
+          Effect.gen(function* () {
+            const used = yield* provide(useUserLink(body.token))
+            if (used === undefined)
+              return yield* Effect.fail(
+                new BadRequest({
+                  error: "enlace_invalido",
+                  detail: "El enlace no sirve: ya se usó, venció o fue reemplazado por otro. Pide uno nuevo."
+                })
+              )
+            const rows = yield* sql<{ email: string }>`
+              update usuarios set hash = ${hash} where id = ${used.usuarioId} returning email`
+            yield* sql`update sesiones set ended_at = now() where usuario_id = ${used.usuarioId} and ended_at is null`
+            return rows[0]?.email ?? ""
+          })
+        )
+        return { ok: true as const, email }
+      }).pipe(Effect.catchTag("SqlError", Effect.die))
+
+    const list = (caller: Caller) =>
+      Effect.flatMap(sessionOf(caller), () =>
+        sql<UserRow>`
+          select id, email, rol, hash is not null as activo, created_at from usuarios
+          where comercio_id = ${caller.comercioId} order by created_at, email`.pipe(
+          Effect.map((rows) => rows.map(view)),
+          Effect.orDie
+        )
+      )
+
+    const invitar = (caller: Caller, body: typeof Equipo.InvitarBody.Type) =>
+      Effect.gen(function* () {
+        yield* sessionOf(caller)
+        if (!mailer.available) return yield* Effect.fail(noMail())
+        const rows = yield* sql<UserRow>`
+          insert into usuarios (id, comercio_id, email, hash, rol)
+          values (${randomUUID()}, ${caller.comercioId}, ${body.email}, null, ${body.rol})
+          on conflict do nothing
+          returning id, email, rol, false as activo, created_at`
+        const row = rows[0]
+        if (row === undefined)
+          return yield* Effect.fail(
+            new Conflict({
+              error: "usuario_duplicado",
+              detail: "Ya existe un usuario del panel con ese correo."
+            })
+          )
+        // No mail, no invitation: the user would wait for a link that never comes.
+        yield* provide(issueUserLink(row.id, "invitacion")).pipe(
+          Effect.catchAll((error) =>
+            Effect.zipRight(
+              Effect.zipRight(
+                Effect.logWarning(`invitación no enviada: ${error.reason}`),
+                sql`delete from usuarios where id = ${row.id}`
+              ),
+              Effect.fail(
+                new Unavailable({
+                  error: "no_disponible",
+                  detail: "No se pudo enviar la invitación. Intenta de nuevo."
+                })
+              )
+            )
+          )
+        )
+        return view(row)
+      }).pipe(Effect.catchTag("SqlError", Effect.die))
+
+    /** The merchant's users, locked for this transaction, and the target among them. */
+    const lockTeam = (caller: Caller, id: string) =>
+      Effect.gen(function* () {
+        const team = yield* sql<UserRow>`
+          select id, email, rol, hash is not null as activo, created_at from usuarios
+          where comercio_id = ${caller.comercioId} order by id for update`
+        const target = isUuid(id) ? team.find((user) => user.id === id.toLowerCase()) : undefined
+        if (target === undefined) return yield* Effect.fail(notFound())
+        const otherOwners = team.filter((u) => u.id !== target.id && u.rol === "propietario" && u.activo)
+        return { target, otherOwners: otherOwners.length }
+      })
+
+    const cambiarRol = (caller: Caller, id: string, rol: Rol) =>
+      Effect.flatMap(sessionOf(caller), () =>
+        sql.withTransaction(
+          Effect.gen(function* () {
+            const { target, otherOwners } = yield* lockTeam(caller, id)
+            if (target.rol === "propietario" && rol !== "propietario" && otherOwners === 0)
+              return yield* Effect.fail(lastOwner())
+            yield* sql`update usuarios set rol = ${rol} where id = ${target.id}`
+            return view({ ...target, rol })
+          })
+        )
+      ).pipe(Effect.catchTag("SqlError", Effect.die))
+
+    const eliminar = (caller: Caller, id: string) =>
+      Effect.flatMap(sessionOf(caller), () =>
+        sql.withTransaction(
+          Effect.gen(function* () {
+            const { target, otherOwners } = yield* lockTeam(caller, id)
+            if (target.rol === "propietario" && otherOwners === 0) return yield* Effect.fail(lastOwner())
+            const [open] = yield* sql<{ n: number }>`
+              select count(*)::int as n from sesiones where usuario_id = ${target.id} and ended_at is null`
+            // Its sessions go with it (on delete cascade): its next request finds none.
+            yield* sql`delete from usuarios where id = ${target.id}`
+            return { id: target.id, eliminado: true as const, sesiones_cerradas: open?.n ?? 0 }
+          })
+        )
+      ).pipe(Effect.catchTag("SqlError", Effect.die))
+
+    return { olvido, definir, list, invitar, cambiarRol, eliminar }
+  })
+)

@@ -1,0 +1,96 @@
+/**
+ * A portal user's own second factor (DESIGN §8): enrol (a new secret shown once, kept pending
+ * until a code confirms it), confirm, and remove with a code. A code is accepted once
+ * (platform/UserTotp.ts); a wrong one is `400 codigo_invalido`.
+ */
+import { HttpApiBuilder } from "@effect/platform"
+import { SqlClient } from "@effect/sql"
+import { BadRequest, type Caller, Conflict, CurrentCaller, SwitchApi, Unauthorized } from "@switch/api"
+import { Effect } from "effect"
+import { Settings } from "../Config.js"
+import { newTotpSecret, totpUri } from "../platform/Totp.js"
+import { acceptCode, sealTotp } from "../platform/UserTotp.js"
+
+const onlySession = () =>
+  new Unauthorized({ detail: "Esta ruta es del panel: requiere una sesión, no una llave." })
+
+const invalid = () =>
+  new BadRequest({
+    error: "codigo_invalido",
+    detail: "El código no es válido o ya se usó. Espera el siguiente."
+  })
+
+export const TotpApiLive = HttpApiBuilder.group(SwitchApi, "totp", (handlers) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const settings = yield* Settings
+    const userOf = (caller: Caller) =>
+      Effect.gen(function* () {
+        if (caller.sesion === undefined) return yield* Effect.fail(onlySession())
+        const [row] = yield* sql<{
+          id: string
+          email: string
+          totp_secreto: string | null
+          totp_pendiente: string | null
+          totp_ultimo_paso: string | null
+        }>`select id, email, totp_secreto, totp_pendiente, totp_ultimo_paso from usuarios where id = ${caller.sesion.usuarioId}`
+        if (row === undefined) return yield* Effect.fail(onlySession())
+        return row
+      }).pipe(Effect.orDie)
+    const accept = (id: string, stored: string, last: string | null, code: string) =>
+      Effect.provideService(
+        acceptCode(settings.secret, id, stored, last === null ? null : Number(last), code),
+        SqlClient.SqlClient,
+        sql
+      )
+    return handlers
+      .handle("inscribir", () =>
+        Effect.gen(function* () {
+          const user = yield* userOf(yield* CurrentCaller)
+          if (user.totp_secreto !== null)
+            return yield* Effect.fail(
+              new Conflict({
+                error: "totp_ya_activo",
+                detail: "Ya tienes un segundo factor activo; quítalo antes de inscribir otro."
+              })
+            )
+          const secreto = newTotpSecret()
+          yield* sql`update usuarios set totp_pendiente = ${sealTotp(settings.secret, user.id, secreto)} where id = ${user.id}`.pipe(
+            Effect.orDie
+          )
+          return { secreto, otpauth_uri: totpUri(secreto, user.email) }
+        })
+      )
+      .handle("confirmar", ({ payload }) =>
+        Effect.gen(function* () {
+          const user = yield* userOf(yield* CurrentCaller)
+          if (user.totp_pendiente === null) return yield* Effect.fail(invalid())
+          if (!(yield* accept(user.id, user.totp_pendiente, user.totp_ultimo_paso, payload.codigo)))
+            return yield* Effect.fail(invalid())
+          yield* sql`
+            update usuarios set totp_secreto = totp_pendiente, totp_pendiente = null
+            where id = ${user.id} and totp_pendiente = ${user.totp_pendiente}`.pipe(Effect.orDie)
+          return { totp: true }
+        })
+      )
+      .handle("desactivar", ({ payload }) =>
+        Effect.gen(function* () {
+          const user = yield* userOf(yield* CurrentCaller)
+          if (user.totp_secreto === null) return { totp: false }
+          if (!(yield* accept(user.id, user.totp_secreto, user.totp_ultimo_paso, payload.codigo)))
+            return yield* Effect.fail(invalid())
+          // Without a second factor no session of the user stays in live mode (an owner needs one there).
+          yield* sql
+            .withTransaction(
+              Effect.all([
+                sql`update usuarios set totp_secreto = null, totp_pendiente = null where id = ${user.id}`,
+                sql`update sesiones set mode = 'test' where usuario_id = ${user.id} and ended_at is null and mode = 'live'
+                and exists (select 1 from usuarios where id = ${user.id} and rol = 'propietario')`
+              ])
+            )
+            .pipe(Effect.orDie)
+          return { totp: false }
+        })
+      )
+  })
+)

@@ -1,0 +1,64 @@
+/**
+ * A portal user's second factor (DESIGN §8): TOTP enrolment (the secret shown once, with its
+ * `otpauth://` URI, confirmed with a code) and its removal (with a code). Sign-in then takes the
+ * code after the password (`POST /switch/v1/sesion` with `codigo`), and an owner of an approved
+ * merchant needs it before switching to live (`403 totp_requerido`).
+ *
+ * Who may call: a portal session of any role, for its own user (a key is `401`).
+ */
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { JsonBody } from "./Body.js"
+import { BadRequest, Conflict, ValidationError } from "./Errors.js"
+import { Authentication } from "./Security.js"
+
+/** A 6-digit code of an authenticator app. */
+export const Codigo = Schema.String.pipe(Schema.pattern(/^\d{6}$/)).annotations({
+  message: () => "debe tener 6 dígitos",
+  description: "El código de 6 dígitos de la app de autenticación"
+})
+
+export const CodigoBody = Schema.Struct({ codigo: Codigo }).annotations({ identifier: "CodigoTotp" })
+
+export const TotpInscripcion = Schema.Struct({
+  secreto: Schema.String.annotations({ description: "Base32; se muestra una sola vez" }),
+  otpauth_uri: Schema.String.annotations({ description: "Para la app de autenticación (código QR)" })
+}).annotations({ identifier: "TotpInscripcion" })
+
+export const TotpEstado = Schema.Struct({
+  totp: Schema.Boolean.annotations({ description: "El usuario entra con contraseña y código" })
+}).annotations({ identifier: "TotpEstado" })
+
+export class TotpGroup extends HttpApiGroup.make("totp")
+  .add(
+    HttpApiEndpoint.post("inscribir", "/switch/v1/sesion/totp")
+      .addSuccess(TotpInscripcion)
+      .addError(Conflict)
+      .annotate(OpenApi.Summary, "Empezar a usar un segundo factor (TOTP): el secreto, una sola vez")
+      .annotate(
+        OpenApi.Description,
+        "Con sesión del panel. El segundo factor queda activo cuando se confirma con un código " +
+          "(`/sesion/totp/confirmar`); pedirlo de nuevo antes reemplaza el secreto. Con uno activo es " +
+          "`409 totp_ya_activo`."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("confirmar", "/switch/v1/sesion/totp/confirmar")
+      .setPayload(CodigoBody)
+      .middleware(JsonBody)
+      .addSuccess(TotpEstado)
+      .addError(ValidationError)
+      .addError(BadRequest)
+      .annotate(OpenApi.Summary, "Confirmar el segundo factor con un código de la app")
+      .annotate(OpenApi.Description, "Un código errado o ya usado es `400 codigo_invalido`.")
+  )
+  .add(
+    HttpApiEndpoint.post("desactivar", "/switch/v1/sesion/totp/desactivar")
+      .setPayload(CodigoBody)
+      .middleware(JsonBody)
+      .addSuccess(TotpEstado)
+      .addError(ValidationError)
+      .addError(BadRequest)
+      .annotate(OpenApi.Summary, "Quitar el segundo factor (pide un código de la app)")
+  )
+  .middleware(Authentication) {}
