@@ -28,4 +28,5 @@ export default Effect.gen(function* () {
   yield* sql`create index if not exists webhook_entregas_age on webhook_entregas (created_at)
     where estado in ('entregado', 'fallido', 'cancelado')`
   yield* sql`create index if not exists eventos_age on eventos (created_at)`
+  yield* sql`create index if not exists actividad_age on actividad (created_at)`
 })

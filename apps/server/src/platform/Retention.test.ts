@@ -7,7 +7,7 @@ import { ManagedRuntime } from "effect"
 import Pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { freshDatabase, registerMerchant, startServer, type TestServer } from "../../test/harness.js"
-import { DELIVERIES_DAYS, EVENTS_DAYS, pruneGrowing } from "./Retention.js"
+import { ACTIVITY_DAYS, DELIVERIES_DAYS, EVENTS_DAYS, pruneGrowing } from "./Retention.js"
 import { PgLive } from "./Sql.js"
 
 describe("retention of growing tables", () => {
@@ -70,5 +70,29 @@ describe("retention of growing tables", () => {
       [oldPending, recentFailed].sort()
     )
     expect(await left("eventos", [oldEvent, waitedOn, recentEvent])).toEqual([waitedOn, recentEvent].sort())
+  })
+
+  it("deletes audit rows past 400 days, and keeps the recent ones", async () => {
+    const { codigo } = await registerMerchant(server.url)
+    const comercio = (await db.query("select id from comercios where codigo = $1", [codigo])).rows[0].id
+    const audit = async (daysAgo: number) =>
+      (
+        await db.query(
+          `insert into actividad (comercio_id, email, accion, ip, resultado, created_at)
+           values ($1, 'a@b.c', 'POST /switch/v1/links', '127.0.0.1', 201, now() - make_interval(days => $2))
+           returning id`,
+          [comercio, daysAgo]
+        )
+      ).rows[0].id as string
+    const old = await audit(ACTIVITY_DAYS + 1)
+    const recent = await audit(ACTIVITY_DAYS - 1)
+    const runtime = ManagedRuntime.make(PgLive(server.databaseUrl))
+    try {
+      await runtime.runPromise(pruneGrowing)
+    } finally {
+      await runtime.dispose()
+    }
+    const left = (await db.query("select id from actividad where id = any($1)", [[old, recent]])).rows
+    expect(left.map((r) => r.id)).toEqual([recent])
   })
 })

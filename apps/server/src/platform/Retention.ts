@@ -5,7 +5,9 @@
  * - webhook deliveries in a final state (`entregado`, `fallido`, `cancelado`): 90 days (SPEC
  *   lists only the last 50 of a webhook; a pending or sending one is never removed);
  * - events: 400 days (`GET /eventos`, the stream and `reenviar` reach a year back and a month
- *   more), and never while a delivery of theirs is still pending or sending.
+ *   more), and never while a delivery of theirs is still pending or sending;
+ * - the portal users' audit log (`actividad`): 400 days;
+ * - one-time password links (`enlaces_usuario`): 30 days after they were used or expired.
  *
  * Money records (transactions, payment attempts, links, settlements) are never deleted; rate
  * windows, request logs, sessions and sign-in attempts have their own sweeps.
@@ -15,10 +17,12 @@ import { Effect } from "effect"
 
 export const DELIVERIES_DAYS = 90
 export const EVENTS_DAYS = 400
+export const ACTIVITY_DAYS = 400
+export const LINKS_DAYS = 30
 /** Rows deleted per table per round, at most. */
 export const BATCH = 5_000
 
-/** One round: old final deliveries, then old events nothing waits on; how many of each went. */
+/** One round: old final deliveries, old events nothing waits on, old audit rows and spent links; how many of each went. */
 export const pruneGrowing = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   const deliveries = yield* sql<{ n: string }>`
@@ -41,5 +45,23 @@ export const pruneGrowing = Effect.gen(function* () {
         limit ${BATCH})
       returning 1)
     select count(*) as n from gone`
-  return { deliveries: Number(deliveries[0]?.n ?? 0), events: Number(events[0]?.n ?? 0) }
+  const activity = yield* sql<{ n: string }>`
+    with gone as (
+      delete from actividad where id in (
+        select id from actividad where created_at < now() - make_interval(days => ${ACTIVITY_DAYS})
+        limit ${BATCH})
+      returning 1)
+    select count(*) as n from gone`
+  const userLinks = yield* sql<{ n: string }>`
+    with gone as (
+      delete from enlaces_usuario
+      where coalesce(used_at, expires_at) < now() - make_interval(days => ${LINKS_DAYS})
+      returning 1)
+    select count(*) as n from gone`
+  return {
+    deliveries: Number(deliveries[0]?.n ?? 0),
+    events: Number(events[0]?.n ?? 0),
+    activity: Number(activity[0]?.n ?? 0),
+    userLinks: Number(userLinks[0]?.n ?? 0)
+  }
 }).pipe(Effect.orDie)
