@@ -2,11 +2,13 @@
  * Clientes: payers who chose to become the merchant's customers on a paid link, in the
  * session's mode, newest first, paged. The API never gives their id number, phone or name.
  */
+
 import type { Cliente } from "@switch/sdk"
 import { useEffect, useState } from "react"
 import { errorText, sw } from "../api.js"
 import { Title } from "../context.js"
 import { fechaHora } from "../format.js"
+import { Paginas } from "../Paginas.js"
 import { navigate } from "../router.js"
 
 const PAGE = 20
@@ -67,25 +69,7 @@ export const Clientes = ({ search }: { readonly search: string }) => {
           </tbody>
         </table>
       )}
-      <nav className="paginas" aria-label="Páginas">
-        <button
-          type="button"
-          className="secundario"
-          disabled={pagina <= 1}
-          onClick={() => navigate(`/clientes?pagina=${pagina - 1}`)}
-        >
-          Anterior
-        </button>
-        <span>Página {pagina}</span>
-        <button
-          type="button"
-          className="secundario"
-          disabled={!more}
-          onClick={() => navigate(`/clientes?pagina=${pagina + 1}`)}
-        >
-          Siguiente
-        </button>
-      </nav>
+      <Paginas pagina={pagina} more={more} go={(n) => navigate(`/clientes?pagina=${n}`)} />
     </section>
   )
 }

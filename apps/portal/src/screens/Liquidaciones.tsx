@@ -2,11 +2,13 @@
  * Liquidaciones: each paid link's net credited to the merchant's account (immediate
  * settlement), with its state, in the session's mode; filtered by state (in the address), paged.
  */
+
 import type { Liquidacion } from "@switch/sdk"
 import { useEffect, useState } from "react"
 import { errorText, sw } from "../api.js"
 import { Title } from "../context.js"
 import { bolivares, fechaHora } from "../format.js"
+import { Paginas } from "../Paginas.js"
 import { Link, navigate } from "../router.js"
 
 const PAGE = 20
@@ -122,25 +124,7 @@ export const Liquidaciones = ({ search }: { readonly search: string }) => {
           </tbody>
         </table>
       )}
-      <nav className="paginas" aria-label="Páginas">
-        <button
-          type="button"
-          className="secundario"
-          disabled={pagina <= 1}
-          onClick={() => navigate(`/liquidaciones${query(estado, pagina - 1)}`)}
-        >
-          Anterior
-        </button>
-        <span>Página {pagina}</span>
-        <button
-          type="button"
-          className="secundario"
-          disabled={!more}
-          onClick={() => navigate(`/liquidaciones${query(estado, pagina + 1)}`)}
-        >
-          Siguiente
-        </button>
-      </nav>
+      <Paginas pagina={pagina} more={more} go={(n) => navigate(`/liquidaciones${query(estado, n)}`)} />
     </section>
   )
 }

@@ -3,6 +3,7 @@
  * before anything is created, batches of up to 500 created one after another with progress,
  * the result downloadable as CSV), a batch's detail with its links, cancelling its open part.
  */
+
 import type { Lote, LoteSummary } from "@switch/sdk"
 import { type ChangeEvent, type FormEvent, useEffect, useState } from "react"
 import { errorText, sw } from "../api.js"
@@ -19,6 +20,7 @@ import {
   readRows,
   toCsv
 } from "../loteArchivo.js"
+import { Paginas } from "../Paginas.js"
 import { Link, navigate } from "../router.js"
 
 const PAGE = 20
@@ -140,25 +142,7 @@ export const Lotes = ({ search }: { readonly search: string }) => {
           </tbody>
         </table>
       )}
-      <nav className="paginas" aria-label="Páginas">
-        <button
-          type="button"
-          className="secundario"
-          disabled={pagina <= 1}
-          onClick={() => navigate(`/lotes?pagina=${pagina - 1}`)}
-        >
-          Anterior
-        </button>
-        <span>Página {pagina}</span>
-        <button
-          type="button"
-          className="secundario"
-          disabled={!more}
-          onClick={() => navigate(`/lotes?pagina=${pagina + 1}`)}
-        >
-          Siguiente
-        </button>
-      </nav>
+      <Paginas pagina={pagina} more={more} go={(n) => navigate(`/lotes?pagina=${n}`)} />
     </section>
   )
 }
@@ -568,27 +552,13 @@ export const LoteDetalle = ({ id }: { readonly id: string }) => {
             </tbody>
           </table>
           {paginas > 1 ? (
-            <nav className="paginas" aria-label="Páginas de links">
-              <button
-                type="button"
-                className="secundario"
-                disabled={pagina <= 1}
-                onClick={() => setPagina(pagina - 1)}
-              >
-                Anterior
-              </button>
-              <span>
-                Página {pagina} de {paginas}
-              </span>
-              <button
-                type="button"
-                className="secundario"
-                disabled={pagina >= paginas}
-                onClick={() => setPagina(pagina + 1)}
-              >
-                Siguiente
-              </button>
-            </nav>
+            <Paginas
+              pagina={pagina}
+              more={pagina < paginas}
+              go={setPagina}
+              de={paginas}
+              label="Páginas de links"
+            />
           ) : null}
         </>
       )}

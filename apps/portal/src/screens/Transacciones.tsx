@@ -2,11 +2,13 @@
  * Transacciones: the merchant's transactions in the session's mode, filtered (in the address)
  * and paged, and the CSV export of every matching one, streamed by the server as it downloads.
  */
+
 import type { Transaccion } from "@switch/sdk"
 import { type FormEvent, useEffect, useState } from "react"
 import { errorText, sw } from "../api.js"
 import { Title } from "../context.js"
 import { bolivares, fechaHora } from "../format.js"
+import { Paginas } from "../Paginas.js"
 import { Link, navigate } from "../router.js"
 import {
   fromSearch,
@@ -161,25 +163,7 @@ export const Transacciones = ({ search }: { readonly search: string }) => {
           </tbody>
         </table>
       )}
-      <nav className="paginas" aria-label="Páginas">
-        <button
-          type="button"
-          className="secundario"
-          disabled={filters.pagina <= 1}
-          onClick={() => page(filters.pagina - 1)}
-        >
-          Anterior
-        </button>
-        <span>Página {filters.pagina}</span>
-        <button
-          type="button"
-          className="secundario"
-          disabled={!more}
-          onClick={() => page(filters.pagina + 1)}
-        >
-          Siguiente
-        </button>
-      </nav>
+      <Paginas pagina={filters.pagina} more={more} go={page} />
     </section>
   )
 }
