@@ -21,7 +21,7 @@ import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, Option, Redacted, Runtime, Schedule } from "effect"
 import { Logger, run, type TaskList } from "graphile-worker"
 import Pg from "pg"
-import type { Settings } from "../Config.js"
+import { Settings } from "../Config.js"
 import * as Deliveries from "./Deliveries.js"
 import type { WebhookSender } from "./Sender.js"
 
@@ -133,7 +133,13 @@ export const JobQueueLive = (tasks: Readonly<Record<string, JobTask>>) =>
       const pg = yield* PgClient.PgClient
       const runtime = yield* Effect.runtime<JobEnv>()
       const runJob = Runtime.runPromise(runtime)
-      const url = Option.fromNullable(pg.config.url).pipe(Option.map(Redacted.value), Option.getOrUndefined)
+      // SWITCH_COLA_DATABASE_URL when DATABASE_URL is a pooler in transaction mode: the runner
+      // needs a session (LISTEN, advisory locks) that such a pooler does not keep.
+      const settings = yield* Settings
+      const url = Option.orElse(settings.colaDatabaseUrl, () => Option.fromNullable(pg.config.url)).pipe(
+        Option.map(Redacted.value),
+        Option.getOrUndefined
+      )
       const logger = new Logger(() => (level, message) => {
         if (level === "error" || level === "warning") runJob(Effect.logWarning(`graphile-worker: ${message}`))
       })
