@@ -83,14 +83,17 @@ describe("the database restarts under running servers", () => {
     await noticeFor(await paidLink(multi.url, m.liveKey))
 
     await multi.pg.stop("fast")
-    // Down long enough for every poll, heartbeat and cron tick to fail a few times.
-    await sleep(4_000)
-    for (const s of multi.servers) {
-      expect(s.proc().alive(), `${s.name}:\n${s.output()}`).toBe(true)
-      expect((await fetch(`${s.url}/readyz`)).status).toBe(503)
-      expect((await fetch(`${s.url}/healthz`)).status).toBe(200)
+    try {
+      // Down long enough for every poll and heartbeat to fail a few times.
+      await sleep(4_000)
+      for (const s of multi.servers) {
+        expect(s.proc().alive(), `${s.name}:\n${s.output()}`).toBe(true)
+        expect((await fetch(`${s.url}/readyz`)).status, s.name).toBe(503)
+        expect((await fetch(`${s.url}/healthz`)).status, s.name).toBe(200)
+      }
+    } finally {
+      await multi.pg.start()
     }
-    await multi.pg.start()
     await bothReady()
     for (const s of multi.servers) expect(s.proc().alive(), `${s.name}:\n${s.output()}`).toBe(true)
 
@@ -108,12 +111,15 @@ describe("the database restarts under running servers", () => {
     const m = await liveMerchant(multi.url, "multi_bouncer")
     await newWebhook(multi.url, m.liveKey, receiver.url)
     await multi.bouncer.kill9()
-    await sleep(2_000)
-    for (const s of multi.servers) {
-      expect(s.proc().alive(), `${s.name}:\n${s.output()}`).toBe(true)
-      expect((await fetch(`${s.url}/readyz`)).status).toBe(503)
+    try {
+      await sleep(2_000)
+      for (const s of multi.servers) {
+        expect(s.proc().alive(), `${s.name}:\n${s.output()}`).toBe(true)
+        expect((await fetch(`${s.url}/readyz`)).status, s.name).toBe(503)
+      }
+    } finally {
+      await multi.bouncer.start()
     }
-    await multi.bouncer.start()
     await bothReady()
     for (const s of multi.servers) await noticeFor(await paidLink(s.url, m.liveKey))
     for (const s of multi.servers) expect(s.proc().alive(), `${s.name}:\n${s.output()}`).toBe(true)
@@ -144,10 +150,13 @@ describe("the database restarts under running servers", () => {
     }
     await watcher.end()
     await multi.pg.stop("fast")
-    await sleep(3_000)
-    expect(a.proc().alive(), a.output()).toBe(true)
-    expect(a.output()).not.toMatch(/unhandled|uncaught/i)
-    await multi.pg.start()
+    try {
+      await sleep(3_000)
+      expect(a.proc().alive(), a.output()).toBe(true)
+      expect(a.output()).not.toMatch(/unhandled|uncaught/i)
+    } finally {
+      await multi.pg.start()
+    }
     await bothReady()
     await noticeFor(await paidLink(a.url, m.liveKey))
     expect(a.proc().alive(), a.output()).toBe(true)
