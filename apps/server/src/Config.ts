@@ -72,6 +72,12 @@ export interface ServerSettings {
   readonly smtpUrl: Option.Option<Redacted.Redacted<string>>
   /** Development without SMTP: the directory that keeps each mail as a file; null keeps them in memory. */
   readonly correosDir: string | null
+  /**
+   * SWITCH_COLA_DATABASE_URL: where the connections that need a session of their own go (the job
+   * queue, graphile-worker, and the key-revocation LISTEN), when DATABASE_URL points at a pooler
+   * in transaction mode; unset, they use DATABASE_URL like the rest.
+   */
+  readonly colaDatabaseUrl: Option.Option<Redacted.Redacted<string>>
 }
 
 const ABIERTO: BankCalendar.BankCloseStatus = { _tag: "Abierto" }
@@ -174,5 +180,8 @@ export const fromEnv = (
     : Option.none(),
   drenajeSegundos: positiveNumber(env.SWITCH_DRENAJE_SEGUNDOS, 0),
   smtpUrl: env.SWITCH_SMTP_URL ? Option.some(Redacted.make(env.SWITCH_SMTP_URL)) : Option.none(),
-  correosDir: environment === "development" ? resolve(env.SWITCH_DATA_DIR ?? ".switch", "correos") : null
+  correosDir: environment === "development" ? resolve(env.SWITCH_DATA_DIR ?? ".switch", "correos") : null,
+  colaDatabaseUrl: env.SWITCH_COLA_DATABASE_URL
+    ? Option.some(Redacted.make(env.SWITCH_COLA_DATABASE_URL))
+    : Option.none()
 })

@@ -18,6 +18,7 @@ import { LiveBankLive } from "./platform/bank/HttpBank.js"
 import { localBankSim } from "./platform/bank/LocalBankSim.js"
 import { ensureDatabase } from "./platform/Database.js"
 import { describeMail } from "./platform/Mailer.js"
+import { aggregateWorkers } from "./platform/Metrics.js"
 import { PostgresStartError, type RunningPostgres, startPostgres } from "./platform/Postgres.js"
 import { PgLive } from "./platform/Sql.js"
 
@@ -164,6 +165,8 @@ const primary = Effect.gen(function* () {
     console.log("")
   })
   if (workers === 1) return yield* Layer.launch(serve(url, settings))
+  // A worker's /metrics is every worker's, summed here (platform/Metrics.ts).
+  yield* Effect.sync(aggregateWorkers)
   const forked = yield* forkWorkers(url, secret)
   // A connection made before every worker listens goes to those already listening, and keeps
   // that process: a load that starts at the first answer could land on one worker of several.

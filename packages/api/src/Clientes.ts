@@ -24,7 +24,14 @@ export class ClientesGroup extends HttpApiGroup.make("clientes")
   .add(
     HttpApiEndpoint.get("list", "/switch/v1/clientes")
       .setUrlParams(
-        Schema.Struct({ limit: Schema.optional(Schema.String), offset: Schema.optional(Schema.String) })
+        Schema.Struct({
+          limit: Schema.optional(Schema.String),
+          offset: Schema.optional(Schema.String),
+          starting_after: Schema.optional(Schema.String).annotations({
+            description:
+              "Cursor: el id del último cliente de la página anterior; la página sigue después de él"
+          })
+        })
       )
       .addSuccess(Schema.Array(Cliente))
       .addError(ValidationError)

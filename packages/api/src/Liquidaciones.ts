@@ -37,6 +37,10 @@ export class LiquidacionesGroup extends HttpApiGroup.make("liquidaciones")
         Schema.Struct({
           limit: Schema.optional(Schema.String),
           offset: Schema.optional(Schema.String),
+          starting_after: Schema.optional(Schema.String).annotations({
+            description:
+              "Cursor: el id de la última liquidación de la página anterior; la página sigue después de ella"
+          }),
           estado: Schema.optional(
             Schema.String.annotations({ description: "PENDIENTE, LIQUIDADA, REVISION o RECHAZADA" })
           )
@@ -51,7 +55,8 @@ export class LiquidacionesGroup extends HttpApiGroup.make("liquidaciones")
       .annotate(
         OpenApi.Description,
         "Cada acreditación del neto de un link pagado a la cuenta del comercio (liquidación inmediata), " +
-          "con su estado. `limit` (50 por omisión, hasta 200), `offset` y `estado`."
+          "con su estado. `limit` (50 por omisión, hasta 200), `offset` o `starting_after` (el id de la " +
+          "última de la página anterior) y `estado`."
       )
   )
   .middleware(Authentication) {}

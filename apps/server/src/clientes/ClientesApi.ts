@@ -3,6 +3,7 @@ import { HttpApiBuilder } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { CurrentCaller, SwitchApi, ValidationError } from "@switch/api"
 import { Effect } from "effect"
+import { parseCursor } from "../http/Page.js"
 import { listCustomers } from "../platform/Customers.js"
 
 const integer = (value: string | undefined, fallback: number, min: number, max: number, name: string) => {
@@ -23,7 +24,8 @@ export const ClientesApiLive = HttpApiBuilder.group(SwitchApi, "clientes", (hand
         const caller = yield* CurrentCaller
         const limit = yield* integer(urlParams.limit, 50, 1, 200, "limit")
         const offset = yield* integer(urlParams.offset, 0, 0, 1_000_000, "offset")
-        return yield* listCustomers(caller.comercioId, caller.mode, limit, offset).pipe(
+        const startingAfter = yield* parseCursor(urlParams.starting_after)
+        return yield* listCustomers(caller.comercioId, caller.mode, limit, offset, startingAfter).pipe(
           Effect.provideService(SqlClient.SqlClient, sql)
         )
       })

@@ -10,7 +10,9 @@
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import type { Caller } from "@switch/api"
-import { Context, Effect, Layer, Stream } from "effect"
+import { Context, Effect, Layer, Option, Redacted, Stream } from "effect"
+import Pg from "pg"
+import { Settings } from "../Config.js"
 
 export const CHANNEL = "switch_llaves"
 const TTL_MS = 30_000
@@ -43,7 +45,13 @@ const make = (listen: boolean) =>
       entries.delete(hash)
     }
 
-    if (listen) {
+    // Behind a pooler in transaction mode a LISTEN does not keep its connection: listen on a
+    // session of its own at SWITCH_COLA_DATABASE_URL (Config.ts) instead.
+    const direct = listen
+      ? Option.flatMap(yield* Effect.serviceOption(Settings), (s) => s.colaDatabaseUrl)
+      : Option.none()
+    if (Option.isSome(direct)) yield* listenDirect(Redacted.value(direct.value), evict, () => entries.clear())
+    else if (listen) {
       const sql = yield* PgClient.PgClient
       yield* Effect.forkScoped(
         sql.listen(CHANNEL).pipe(
@@ -81,6 +89,47 @@ const make = (listen: boolean) =>
     }
     return cache
   })
+
+/**
+ * LISTEN on a connection of its own to `url`, ended with the scope. A connection that drops
+ * clears the cache (cached keys would miss revocations) and is made again a second later.
+ */
+const listenDirect = (url: string, evict: (hash: string) => void, clear: () => void) =>
+  Effect.acquireRelease(
+    Effect.sync(() => {
+      let client: Pg.Client | null = null
+      let stopped = false
+      let retry: NodeJS.Timeout | undefined
+      const connect = () => {
+        if (stopped) return
+        const next = new Pg.Client({ connectionString: url, application_name: "switch-llaves" })
+        client = next
+        const again = () => {
+          if (stopped || client !== next) return
+          client = null
+          clear()
+          next.end().catch(() => undefined)
+          retry = setTimeout(connect, 1_000)
+        }
+        next.on("error", again)
+        next.on("end", again)
+        next.on("notification", (msg) => {
+          if (msg.channel === CHANNEL && msg.payload) evict(msg.payload)
+        })
+        next
+          .connect()
+          .then(() => next.query(`LISTEN ${CHANNEL}`))
+          .catch(again)
+      }
+      connect()
+      return () => {
+        stopped = true
+        clearTimeout(retry)
+        return client?.end().catch(() => undefined)
+      }
+    }),
+    (stop) => Effect.promise(async () => stop())
+  )
 
 /** The cache, listening for revocations for as long as the server runs. */
 export const KeyCacheLive = Layer.scoped(KeyCache, make(true))

@@ -8,6 +8,7 @@ import { SqlClient } from "@effect/sql"
 import { CurrentCaller, SwitchApi, ValidationError } from "@switch/api"
 import { Fees, Money } from "@switch/core"
 import { Effect } from "effect"
+import { parseCursor } from "../http/Page.js"
 
 const ESTADOS = ["PENDIENTE", "LIQUIDADA", "REVISION", "RECHAZADA"] as const
 
@@ -55,6 +56,7 @@ export const LiquidacionesApiLive = HttpApiBuilder.group(SwitchApi, "liquidacion
         const limit = yield* integer(urlParams.limit, 50, 1, 200, "limit")
         const offset = yield* integer(urlParams.offset, 0, 0, 1_000_000, "offset")
         const estado = yield* estadoOf(urlParams.estado)
+        const startingAfter = yield* parseCursor(urlParams.starting_after)
         const rows = yield* sql<Row>`
           select t.id, t.link_id, l.concepto, c.monto as cobro_monto, c.propina as cobro_propina, t.monto,
             t.estado, t.referencia_banco, t.mode, t.created_at, t.liquidada_at
@@ -65,7 +67,14 @@ export const LiquidacionesApiLive = HttpApiBuilder.group(SwitchApi, "liquidacion
             sql`t.comercio_id = ${caller.comercioId}`,
             sql`t.mode = ${caller.mode}`,
             sql`t.operacion = 'liquidacion'`,
-            ...(estado === null ? [] : [sql`t.estado = ${estado}`])
+            ...(estado === null ? [] : [sql`t.estado = ${estado}`]),
+            ...(startingAfter === null
+              ? []
+              : [
+                  sql`(t.created_at, t.id) < (select created_at, id from transacciones
+                    where id = ${startingAfter} and comercio_id = ${caller.comercioId}
+                      and mode = ${caller.mode} and operacion = 'liquidacion')`
+                ])
           ])}
           order by t.created_at desc, t.id desc limit ${limit} offset ${offset}`
         return rows.map((r) => ({

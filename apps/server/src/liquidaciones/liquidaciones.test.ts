@@ -95,4 +95,34 @@ describe("GET /liquidaciones", () => {
     }
     expect((await call(server.url, "GET", "/switch/v1/liquidaciones")).status).toBe(401)
   })
+
+  it("pages by starting_after (the last settlement's id), as by offset", async () => {
+    const m = await registerMerchant(server.url)
+    await approveMerchant(server, m.codigo)
+    await immediate(m.codigo)
+    const links: Array<string> = []
+    for (let i = 0; i < 5; i++) links.push(await paid(m.key, 10 + i, `Cursor ${i}`))
+    const newest = [...links].reverse()
+    const walked: Array<string> = []
+    let after: string | undefined
+    for (let pages = 0; pages < 4; pages++) {
+      const reply = await call(
+        server.url,
+        "GET",
+        `/switch/v1/liquidaciones?limit=2${after === undefined ? "" : `&starting_after=${after}`}`,
+        { key: m.key }
+      )
+      expect(reply.status).toBe(200)
+      walked.push(...reply.body.map((l: { link_id: string }) => l.link_id))
+      if (reply.body.length < 2) break
+      after = reply.body.at(-1).id
+    }
+    expect(walked).toEqual(newest)
+    const byOffset = await call(server.url, "GET", "/switch/v1/liquidaciones?limit=2&offset=2", {
+      key: m.key
+    })
+    expect(byOffset.body.map((l: { link_id: string }) => l.link_id)).toEqual(newest.slice(2, 4))
+    const bad = await call(server.url, "GET", "/switch/v1/liquidaciones?starting_after=x", { key: m.key })
+    expect(bad.status).toBe(400)
+  })
 })

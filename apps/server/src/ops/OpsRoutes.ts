@@ -120,7 +120,7 @@ export const OpsRoutesLive = HttpApiBuilder.Router.use((router) =>
           Metrics.jobsWaiting.set(row?.waiting ?? 0)
           Metrics.jobsOldestSeconds.set(row?.oldest ?? 0)
         })
-        const text = yield* Effect.promise(() => Metrics.registry.metrics())
+        const text = yield* Effect.promise(() => Metrics.scrape())
         return HttpServerResponse.text(text, {
           contentType: Metrics.registry.contentType,
           headers: noStore

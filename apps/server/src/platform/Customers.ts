@@ -44,12 +44,25 @@ interface Row {
  * The merchant's customers of one mode, newest first. The name a customer gave is kept (and
  * never changed) but not listed: the API never shows a payer's id number, phone or name (SPEC).
  */
-export const listCustomers = (comercioId: string, mode: Mode, limit: number, offset: number) =>
+export const listCustomers = (
+  comercioId: string,
+  mode: Mode,
+  limit: number,
+  offset: number,
+  /** The id of the last customer of the page before: this page starts after it. */
+  startingAfter: string | null = null
+) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const rows = yield* sql<Row>`
       select id, acepta_novedades, mode, created_at from clientes
       where comercio_id = ${comercioId} and mode = ${mode}
+      ${
+        startingAfter === null
+          ? sql``
+          : sql`and (created_at, id) < (select created_at, id from clientes
+              where id = ${startingAfter} and comercio_id = ${comercioId} and mode = ${mode})`
+      }
       order by created_at desc, id desc limit ${limit} offset ${offset}`
     return rows.map(
       (row): Clientes.Cliente => ({

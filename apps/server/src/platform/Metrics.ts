@@ -4,9 +4,12 @@
  * operation and outcome, the database pool's connections, and Node's own (memory, event loop,
  * GC). The job queue's depth and age are read from Postgres when scraped.
  *
- * One registry per process: with SWITCH_WORKERS above 1 each scrape reaches one worker, told
- * apart by its `pid` (process_* metrics); docs/deploy.md says how to scrape them.
+ * One registry per process. With SWITCH_WORKERS above 1 the worker a scrape reaches asks the
+ * primary, which gathers every worker's registry (prom-client's AggregatorRegistry) and sums
+ * them ({@link scrape}, {@link aggregateWorkers}): counters and histograms are the whole
+ * server's, whichever worker answers.
  */
+import cluster from "node:cluster"
 import client from "prom-client"
 
 export const registry = new client.Registry()
@@ -41,16 +44,19 @@ export const bankCalls = new client.Counter({
   registers: [registry]
 })
 
+// Read from Postgres by the worker that answers the scrape: the same in every worker, never summed.
 export const jobsWaiting = new client.Gauge({
   name: "switch_jobs_waiting",
   help: "Jobs due and not taken by any runner.",
-  registers: [registry]
+  registers: [registry],
+  aggregator: "omit"
 })
 
 export const jobsOldestSeconds = new client.Gauge({
   name: "switch_jobs_oldest_waiting_seconds",
   help: "Age of the oldest job due and not taken (0 when none).",
-  registers: [registry]
+  registers: [registry],
+  aggregator: "omit"
 })
 
 /** What a pool says of its connections (pg's Pool). */
@@ -134,4 +140,85 @@ export const routeObserver = (method: string, path: string) => {
     counter.inc()
     duration.observe((Date.now() - startedMs) / 1000)
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Several worker processes (SWITCH_WORKERS > 1, main.ts): one scrape, every worker's metrics
+
+const ASK = "switch:metrics"
+const ANSWER = "switch:metrics:answer"
+/** Longer than prom-client's own wait for the workers (5 s). */
+const ASK_TIMEOUT_MS = 6_000
+
+interface Answer {
+  readonly type: typeof ANSWER
+  readonly id: number
+  readonly text?: string
+}
+
+// A worker answers the primary's gathering with this registry (prom-client's default is its
+// global one); making an AggregatorRegistry is what installs prom-client's answering listener.
+if (cluster.isWorker) {
+  client.AggregatorRegistry.setRegistries([registry])
+  new client.AggregatorRegistry()
+}
+
+/**
+ * In the primary: answers a worker's request for the whole server's metrics with every worker's
+ * registry, summed (gauges read at scrape time excepted, see {@link scrape}).
+ */
+export const aggregateWorkers = (): void => {
+  const aggregator = new client.AggregatorRegistry()
+  cluster.on("message", (worker, message: { type?: unknown; id?: unknown }) => {
+    if (message?.type !== ASK || typeof message.id !== "number") return
+    const id = message.id
+    aggregator.clusterMetrics().then(
+      (text) => worker.send({ type: ANSWER, id, text } satisfies Answer),
+      () => worker.send({ type: ANSWER, id } satisfies Answer)
+    )
+  })
+}
+
+let asked = 0
+let listening = false
+const waiting = new Map<number, (text: string | undefined) => void>()
+
+const askPrimary = (): Promise<string | undefined> =>
+  new Promise((done) => {
+    // Installed once, when first needed.
+    if (!listening) {
+      listening = true
+      process.on("message", (message: Partial<Answer>) => {
+        if (message?.type !== ANSWER || typeof message.id !== "number") return
+        waiting.get(message.id)?.(message.text)
+        waiting.delete(message.id)
+      })
+    }
+    const id = ++asked
+    const timer = setTimeout(() => {
+      waiting.delete(id)
+      done(undefined)
+    }, ASK_TIMEOUT_MS)
+    waiting.set(id, (text) => {
+      clearTimeout(timer)
+      done(text)
+    })
+    process.send?.({ type: ASK, id })
+  })
+
+/**
+ * The text of `/metrics`: this process's registry, or, in a worker of several, every worker's
+ * summed by the primary plus the queue gauges this worker just read. Should the primary not
+ * answer, this worker's own.
+ */
+export const scrape = async (): Promise<string> => {
+  if (!cluster.isWorker || process.send === undefined) return registry.metrics()
+  const all = await askPrimary()
+  if (all === undefined) return registry.metrics()
+  const queue = await Promise.all(
+    ["switch_jobs_waiting", "switch_jobs_oldest_waiting_seconds"].map((name) =>
+      registry.getSingleMetricAsString(name)
+    )
+  )
+  return `${all.trimEnd()}\n${queue.join("\n")}\n`
 }

@@ -19,9 +19,9 @@ import { hostname } from "node:os"
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, Option, Redacted, Runtime, Schedule } from "effect"
-import { Logger, run, type TaskList } from "graphile-worker"
+import { Logger, runMigrations, runTaskList, type TaskList } from "graphile-worker"
 import Pg from "pg"
-import type { Settings } from "../Config.js"
+import { Settings } from "../Config.js"
 import * as Deliveries from "./Deliveries.js"
 import type { WebhookSender } from "./Sender.js"
 
@@ -29,6 +29,8 @@ import type { WebhookSender } from "./Sender.js"
 const POLL_MS = 500
 const CONCURRENCY = 8
 const POOL_SIZE = 8
+/** Wait before starting again a runner that could not start or stopped. */
+const RESTART_AFTER = "1 second"
 
 const asRecord = (payload: unknown): Record<string, unknown> =>
   typeof payload === "object" && payload !== null ? (payload as Record<string, unknown>) : {}
@@ -133,7 +135,13 @@ export const JobQueueLive = (tasks: Readonly<Record<string, JobTask>>) =>
       const pg = yield* PgClient.PgClient
       const runtime = yield* Effect.runtime<JobEnv>()
       const runJob = Runtime.runPromise(runtime)
-      const url = Option.fromNullable(pg.config.url).pipe(Option.map(Redacted.value), Option.getOrUndefined)
+      // SWITCH_COLA_DATABASE_URL when DATABASE_URL is a pooler in transaction mode: the runner
+      // needs a session (LISTEN, advisory locks) that such a pooler does not keep.
+      const settings = yield* Settings
+      const url = Option.orElse(settings.colaDatabaseUrl, () => Option.fromNullable(pg.config.url)).pipe(
+        Option.map(Redacted.value),
+        Option.getOrUndefined
+      )
       const logger = new Logger(() => (level, message) => {
         if (level === "error" || level === "warning") runJob(Effect.logWarning(`graphile-worker: ${message}`))
       })
@@ -164,20 +172,25 @@ export const JobQueueLive = (tasks: Readonly<Record<string, JobTask>>) =>
         (p) => Effect.promise(() => p.end().catch(() => undefined))
       )
       const alive = new Set<string>()
-      // Started beside the HTTP server rather than before it, so start-up is not longer for it.
+      const preset = { plugins: [registry(alive)] }
+      /**
+       * The worker pool alone (runTaskList), not graphile-worker's `run`: we schedule no cron
+       * items, and its cron reads the database as it starts and, when that read fails (Postgres
+       * restarting just then), rejects promises nothing can catch, which ends the process. The
+       * migrations `run` did first are run here.
+       */
       const runner = Effect.acquireRelease(
-        Effect.promise(() =>
-          run({
-            pgPool: pool,
-            concurrency: CONCURRENCY,
-            pollInterval: POLL_MS,
-            noHandleSignals: true,
+        Effect.tryPromise(async () => {
+          await runMigrations({ pgPool: pool, logger, preset })
+          // In an object: the pool is itself a thenable, which `return` alone would await.
+          const workers = runTaskList(
+            { concurrency: CONCURRENCY, pollInterval: POLL_MS, noHandleSignals: true, logger, preset },
             taskList,
-            logger,
-            preset: { plugins: [registry(alive)] }
-          })
-        ),
-        (r) => Effect.promise(() => r.stop().catch(() => undefined))
+            pool
+          )
+          return { workers }
+        }),
+        ({ workers }) => Effect.promise(() => workers.gracefulShutdown().catch(() => undefined))
       )
       // The first beat runs at start-up: jobs of workers that died long enough ago are freed now.
       yield* Effect.forkScoped(
@@ -186,9 +199,15 @@ export const JobQueueLive = (tasks: Readonly<Record<string, JobTask>>) =>
           Effect.repeat(Schedule.spaced(LATIDO))
         )
       )
+      // Started beside the HTTP server rather than before it, so start-up is not longer for it.
+      // One that cannot start (the database unreachable) or that stops is started again.
       yield* Effect.forkScoped(
-        Effect.scoped(Effect.zipRight(runner, Effect.never)).pipe(
-          Effect.catchAllCause((cause) => Effect.logError("the job runner stopped", cause))
+        Effect.scoped(Effect.flatMap(runner, ({ workers }) => Effect.tryPromise(() => workers.promise))).pipe(
+          Effect.catchAllCause((cause) =>
+            Effect.logWarning("the job runner stopped; starting it again", cause)
+          ),
+          Effect.zipRight(Effect.sleep(RESTART_AFTER)),
+          Effect.forever
         )
       )
     })

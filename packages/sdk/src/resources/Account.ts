@@ -118,15 +118,20 @@ export class Clientes {
   /** Customers in the key's mode, newest first, iterable across pages. */
   list(params: ClienteListParams = {}, options: RequestOptions = {}): ListPromise<Cliente> {
     return new ListPromise<Cliente>(
-      async (offset, limit) =>
+      async (offset, limit, after) =>
         (
           await send<ReadonlyArray<Cliente>>(
             this.#config,
-            { method: "GET", path: "/switch/v1/clientes", query: { limit, offset }, idempotent: true },
+            {
+              method: "GET",
+              path: "/switch/v1/clientes",
+              query: { limit, offset, starting_after: after },
+              idempotent: true
+            },
             options
           )
         ).body,
-      params
+      { ...params, cursor: true }
     )
   }
 }

@@ -13,20 +13,20 @@ export class Liquidaciones {
   list(params: LiquidacionListParams = {}, options: RequestOptions = {}): ListPromise<Liquidacion> {
     const { limit: _limit, offset: _offset, ...filters } = params
     return new ListPromise<Liquidacion>(
-      async (offset, limit) =>
+      async (offset, limit, after) =>
         (
           await send<ReadonlyArray<Liquidacion>>(
             this.#config,
             {
               method: "GET",
               path: "/switch/v1/liquidaciones",
-              query: { ...filters, limit, offset },
+              query: { ...filters, limit, offset, starting_after: after },
               idempotent: true
             },
             options
           )
         ).body,
-      params
+      { ...params, cursor: true }
     )
   }
 }
