@@ -72,6 +72,11 @@ export interface ServerSettings {
   readonly smtpUrl: Option.Option<Redacted.Redacted<string>>
   /** Development without SMTP: the directory that keeps each mail as a file; null keeps them in memory. */
   readonly correosDir: string | null
+  /**
+   * The MCP server's endpoint, `MCP_URL` + `/mcp` (default http://localhost:$MCP_PORT/mcp): the
+   * one resource (RFC 8707) OAuth access tokens are issued for, their audience (oauth/).
+   */
+  readonly mcpResource: string
 }
 
 const ABIERTO: BankCalendar.BankCloseStatus = { _tag: "Abierto" }
@@ -174,5 +179,6 @@ export const fromEnv = (
     : Option.none(),
   drenajeSegundos: positiveNumber(env.SWITCH_DRENAJE_SEGUNDOS, 0),
   smtpUrl: env.SWITCH_SMTP_URL ? Option.some(Redacted.make(env.SWITCH_SMTP_URL)) : Option.none(),
-  correosDir: environment === "development" ? resolve(env.SWITCH_DATA_DIR ?? ".switch", "correos") : null
+  correosDir: environment === "development" ? resolve(env.SWITCH_DATA_DIR ?? ".switch", "correos") : null,
+  mcpResource: `${(env.MCP_URL ?? `http://localhost:${env.MCP_PORT ?? 8081}`).replace(/\/+$/, "")}/mcp`
 })

@@ -45,6 +45,7 @@ import { LotesApiLive } from "./lotes/LotesApi.js"
 import { LotesServiceLive } from "./lotes/LotesService.js"
 import { ConfigApiLive, LlavesApiLive, RegistroApiLive } from "./merchants/MerchantsApi.js"
 import { MerchantsServiceLive } from "./merchants/MerchantsService.js"
+import { OAuthRoutesLive } from "./oauth/OAuthRoutes.js"
 import { ComercioAcciones } from "./operador/Comercios.js"
 import { OperadorPageLive } from "./operador/OperadorPage.js"
 import { OperadorRoutesLive } from "./operador/OperadorRoutes.js"
@@ -208,7 +209,8 @@ const PagesLive = Layer.mergeAll(
   PanelRoutesLive,
   DevCorreosRoutesLive,
   OperadorPageLive,
-  OperadorRoutesLive.pipe(Layer.provide(ComercioAccionesLive))
+  OperadorRoutesLive.pipe(Layer.provide(ComercioAccionesLive)),
+  OAuthRoutesLive
 )
 
 /**

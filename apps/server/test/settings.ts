@@ -28,5 +28,6 @@ export const testSettings = (overrides: Partial<ServerSettings> = {}): ServerSet
   drenajeSegundos: 0,
   smtpUrl: Option.none(),
   correosDir: null,
+  mcpResource: "http://mcp.test/mcp",
   ...overrides
 })
