@@ -92,8 +92,35 @@ const linkView = (l: Record<string, unknown>) => ({
   paid_at: l.paid_at ?? null
 })
 
-/** Registers every tool on `server`, calling the API as `client`. */
-export const registerTools = (server: McpServer, client: Switch) => {
+/** The OAuth scopes of the MCP sign-in (the API's `OAuth.SCOPES`). */
+export const SCOPES = [
+  "links:read",
+  "links:write",
+  "transacciones:read",
+  "liquidaciones:read",
+  "bancos:read"
+] as const
+
+/** The scope an access token needs for each tool; a missing one is `403 insufficient_scope`. */
+export const TOOL_SCOPES: Readonly<Record<string, (typeof SCOPES)[number]>> = {
+  listar_bancos: "bancos:read",
+  consultar_estado: "transacciones:read",
+  crear_link_cobro: "links:write",
+  listar_links: "links:read",
+  ver_link: "links:read",
+  cancelar_link: "links:write",
+  ver_liquidaciones: "liquidaciones:read"
+}
+
+/**
+ * Registers every tool on `server`, calling the API as `client`. With `checkKey` (a key caller)
+ * the bank list checks the key first; a token was checked by its introspection.
+ */
+export const registerTools = (
+  server: McpServer,
+  client: Switch,
+  options: { readonly checkKey: boolean } = { checkKey: true }
+) => {
   server.registerTool(
     "listar_bancos",
     {
@@ -107,7 +134,7 @@ export const registerTools = (server: McpServer, client: Switch) => {
     guarded(async () => {
       // The list is public, but the key is checked as on every tool: an unknown or revoked key
       // gets SPEC's 401 here too.
-      await client.config.get()
+      if (options.checkKey) await client.config.get()
       return ok({ bancos: banks.map((b) => ({ codigo: b.codigo, nombre: b.nombre })) })
     })
   )
