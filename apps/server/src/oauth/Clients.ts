@@ -30,9 +30,13 @@ export interface Client {
 
 const LOOPBACK = new Set(["127.0.0.1", "[::1]", "localhost"])
 
+/** Control characters (NUL among them, which Postgres text refuses) have no place in a client's fields. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
+const CONTROL = /[\u0000-\u001f\u007f]/
+
 /** Why `raw` cannot be a redirect URI, or undefined when it can. */
 export const redirectRefusal = (raw: unknown): string | undefined => {
-  if (typeof raw !== "string" || raw.length > 2000) return "no es una URL"
+  if (typeof raw !== "string" || raw.length > 2000 || CONTROL.test(raw)) return "no es una URL"
   let url: URL
   try {
     url = new URL(raw)
@@ -61,8 +65,11 @@ export class ClientError {
   constructor(readonly detail: string) {}
 }
 
-const cleanName = (value: unknown, fallback: string): string =>
-  typeof value === "string" && value.trim() !== "" ? value.trim().slice(0, 100) : fallback
+const cleanName = (value: unknown, fallback: string): string => {
+  if (typeof value !== "string") return fallback
+  const clean = value.replace(new RegExp(CONTROL.source, "g"), " ").trim().slice(0, 100)
+  return clean === "" ? fallback : clean
+}
 
 /** Reads and checks a client's metadata (a registration's body or a metadata document). */
 export const readMetadata = (
@@ -184,6 +191,7 @@ export const find = (clientId: string, allowPrivate: boolean) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     if (clientId.length > 2000) return new ClientError("client_id demasiado largo")
+    if (CONTROL.test(clientId)) return new ClientError("client_id con caracteres de control")
     const rows = yield* sql<Row>`
       select id, nombre, redirect_uris, origen, uri,
         fetched_at > now() - make_interval(secs => ${CIMD_CACHE_SECONDS}) as fresh

@@ -466,3 +466,70 @@ describe("tokens", () => {
     })
   })
 })
+
+describe("isolation and hostile input", () => {
+  it("another merchant's user cannot see or revoke a grant; a cajero sees only its own", async () => {
+    const a = await signUp()
+    const b = await signUp()
+    const ownerA = await session(a.email)
+    const tokens = await grant(ownerA)
+    const [mine] = (await as(ownerA, "GET", "/oauth/concesiones")).body.data
+    const ownerB = await session(b.email)
+    expect((await as(ownerB, "GET", "/oauth/concesiones")).body.data).toEqual([])
+    expect((await as(ownerB, "POST", `/oauth/concesiones/${mine.id}/revocar`)).status).toBe(404)
+    const cajero = await session(await addUser(a.codigo, "cajero"))
+    expect((await as(cajero, "GET", "/oauth/concesiones")).body.data).toEqual([])
+    expect((await as(cajero, "POST", `/oauth/concesiones/${mine.id}/revocar`)).status).toBe(404)
+    // A key or a token is no session here.
+    expect((await call(server.url, "GET", "/oauth/concesiones", { key: a.key })).status).toBe(401)
+    expect((await bearer(tokens.access_token, "GET", "/oauth/concesiones")).status).toBe(401)
+    expect((await bearer(tokens.access_token, "GET", "/switch/v1/links")).status).toBe(200)
+  })
+
+  it("malformed requests to every OAuth endpoint are 4xx, never 500", async () => {
+    const bodies = [
+      "",
+      "{",
+      "null",
+      "[]",
+      '{"redirect_uris":"x"}',
+      '{"redirect_uris":[1,2]}',
+      "grant_type=authorization_code",
+      "grant_type=refresh_token&refresh_token=&client_id=x",
+      "token=&client_id=",
+      "a=%ZZ&b",
+      `client_id=${"x".repeat(5000)}&grant_type=authorization_code&code=a&code_verifier=b&redirect_uri=c`,
+      '{"__proto__":{"x":1},"redirect_uris":["https://a.example/cb"]}',
+      '{"client_name":"a\\u0000b\\ud800","redirect_uris":["https://a.example/cb"]}',
+      '{"redirect_uris":["https://a.example/c\\u0000b"]}'
+    ]
+    const paths = [
+      "/oauth/token",
+      "/oauth/register",
+      "/oauth/revoke",
+      "/oauth/introspect",
+      "/oauth/consentimiento"
+    ]
+    for (const path of paths)
+      for (const body of bodies)
+        for (const type of ["application/x-www-form-urlencoded", "application/json", "text/plain"]) {
+          const reply = await fetch(`${server.url}${path}`, {
+            method: "POST",
+            headers: { "content-type": type },
+            body
+          })
+          expect(reply.status, `${path} ${type} ${body.slice(0, 40)}`).toBeLessThan(500)
+        }
+    for (const query of [
+      "",
+      "client_id=",
+      "client_id=%00",
+      "client_id=https://",
+      `client_id=${"a".repeat(3000)}`,
+      "a&b&c"
+    ]) {
+      const reply = await fetch(`${server.url}/oauth/authorize?${query}`, { redirect: "manual" })
+      expect(reply.status, query).toBeLessThan(500)
+    }
+  })
+})
