@@ -154,9 +154,9 @@ describe("MCP tool server", () => {
       )
     expect(await outcome({ monto: -1, concepto: "" })).toBe("error")
     // An argument the tool does not take is refused, not dropped: no link in VES without the
-    // asked-for currency, no link without the asked-for return URL.
+    // asked-for currency, no link without the asked-for (misnamed) return URL.
     expect(await outcome({ monto: 1, concepto: "x", moneda: "USD" })).toBe("error")
-    expect(await outcome({ monto: 1, concepto: "x", success_url: "https://tienda.example/ok" })).toBe("error")
+    expect(await outcome({ monto: 1, concepto: "x", url_retorno: "https://tienda.example/ok" })).toBe("error")
     expect(
       await client.callTool({ name: "ver_link", arguments: { id: "x", mode: "live" } }).then(
         (r: any) => r.isError === true,
