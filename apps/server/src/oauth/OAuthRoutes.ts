@@ -10,7 +10,8 @@
  * - `GET|POST /oauth/consentimiento`: the consent screen's API, for a portal session (the POST
  *   with its `x-csrf-token`): what is asked, then the user's answer, which yields the redirect.
  * - `POST /oauth/token`: `authorization_code` and `refresh_token` (rotating; reuse revokes).
- * - `POST /oauth/register`: Dynamic Client Registration (RFC 7591), 20 per hour per address.
+ * - `POST /oauth/register`: Dynamic Client Registration (RFC 7591), as many per hour per address
+ *   as merchant sign-ups (SWITCH_REGISTROS_POR_HORA).
  * - `POST /oauth/revoke` (RFC 7009) and `POST /oauth/introspect` (RFC 7662, the token itself
  *   being the credential: what the MCP server uses to check a token's audience and scopes).
  * - `GET /oauth/concesiones`, `POST /oauth/concesiones/{id}/revocar`: "Aplicaciones conectadas"
@@ -32,14 +33,14 @@ import { RateLimiter } from "../platform/RateLimiter.js"
 import * as Clients from "./Clients.js"
 import * as Grants from "./Grants.js"
 
-/** Client registrations per hour per address. */
-const REGISTRO_POR_IP: RateLimit.Policy = {
+/** Client registrations per hour per address: as many as merchant sign-ups (SWITCH_REGISTROS_POR_HORA, 100). */
+const registroPorIp = (limit: number): RateLimit.Policy => ({
   name: "oauth_registro_ip",
-  limit: 20,
+  limit,
   windowSeconds: 3600,
   scope: "ip",
   liveOnly: false
-}
+})
 
 const CORS = { "access-control-allow-origin": "*" } as const
 const NO_STORE = { "cache-control": "no-store", pragma: "no-cache" } as const
@@ -418,7 +419,7 @@ export const OAuthRoutesLive = HttpApiBuilder.Router.use((router) =>
       "/oauth/register",
       Effect.gen(function* () {
         const address = yield* clientIp
-        const decision = yield* limiter.hit(REGISTRO_POR_IP, address)
+        const decision = yield* limiter.hit(registroPorIp(settings.registrosPorHora), address)
         if (!decision.allowed)
           return HttpServerResponse.unsafeJson(
             { error: "too_many_requests", error_description: "Demasiados registros desde esta dirección." },

@@ -162,6 +162,21 @@ describe("metadata and registration", () => {
     expect(reply.headers.get("access-control-allow-origin")).toBe("*")
   })
 
+  it("limits registrations per address", async () => {
+    const limited = await startServer({ settings: { registrosPorHora: 2 } })
+    try {
+      const register = () =>
+        call(limited.url, "POST", "/oauth/register", { body: { redirect_uris: [REDIRECT] } })
+      expect((await register()).status).toBe(201)
+      expect((await register()).status).toBe(201)
+      const third = await register()
+      expect(third.status).toBe(429)
+      expect(third.headers.get("retry-after")).not.toBeNull()
+    } finally {
+      await limited.close()
+    }
+  })
+
   it("registers public clients with https or loopback redirect URIs only", async () => {
     expect((await registerClient("https://asistente.example/cb")).startsWith("cli_")).toBe(true)
     for (const bad of ["http://asistente.example/cb", "https://a.example/cb#x", "javascript:alert(1)"]) {
@@ -531,5 +546,37 @@ describe("isolation and hostile input", () => {
       const reply = await fetch(`${server.url}/oauth/authorize?${query}`, { redirect: "manual" })
       expect(reply.status, query).toBeLessThan(500)
     }
+  })
+})
+
+describe("housekeeping", () => {
+  it("drops expired codes and tokens and long-revoked grants, and nothing live", async () => {
+    const { pruneOAuth } = await import("./Prune.js")
+    const { Effect, Layer, ManagedRuntime } = await import("effect")
+    const { PgLive } = await import("../platform/Sql.js")
+    const m = await signUp()
+    const live = await grant(await session(m.email))
+    const old = await grant(await session(m.email))
+    const [row] = (
+      await db.query("select concesion_id from oauth_tokens where hash = encode(sha256($1::bytea), 'hex')", [
+        old.access_token
+      ])
+    ).rows
+    await db.query("update oauth_tokens set expires_at = now() - interval '2 days' where concesion_id = $1", [
+      row.concesion_id
+    ])
+    await db.query("update oauth_concesiones set revoked_at = now() - interval '91 days' where id = $1", [
+      row.concesion_id
+    ])
+    const runtime = ManagedRuntime.make(Layer.orDie(PgLive(server.databaseUrl, { maxConnections: 1 })))
+    try {
+      await runtime.runPromise(Effect.asVoid(pruneOAuth))
+    } finally {
+      await runtime.dispose()
+    }
+    expect(
+      (await db.query("select 1 from oauth_concesiones where id = $1", [row.concesion_id])).rowCount
+    ).toBe(0)
+    expect((await bearer(live.access_token, "GET", "/switch/v1/links")).status).toBe(200)
   })
 })
