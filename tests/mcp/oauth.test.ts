@@ -5,7 +5,7 @@
  * over https with a certificate the API trusts), PKCE, consent by a signed-in merchant user,
  * token use, refresh, revocation, insufficient scope, tenant and mode isolation.
  */
-import { type ChildProcess, execFileSync, spawn } from "node:child_process"
+import { type ChildProcess, execFile, execFileSync, spawn } from "node:child_process"
 import { mkdtempSync, readFileSync } from "node:fs"
 import { createServer as createHttps, type Server } from "node:https"
 import { tmpdir } from "node:os"
@@ -329,4 +329,40 @@ describe("MCP sign-in (OAuth 2.1)", () => {
       expect(json.result.protocolVersion, version).toBe(version)
     }
   })
+
+  it("MCP Inspector's CLI lists the tools with a token (fetched from the npm registry)", async () => {
+    const owner = await ownerSession(stack.url)
+    const provider = new MemoryProvider()
+    const client = await signIn(provider, owner.session, { scopes: ["links:read", "bancos:read"] })
+    await client.close()
+    const inspector = (headers: ReadonlyArray<string>) =>
+      new Promise<{ code: number; out: string }>((done) =>
+        execFile(
+          "npx",
+          [
+            "-y",
+            "@modelcontextprotocol/inspector@0.17.5",
+            "--cli",
+            mcpUrl,
+            "--transport",
+            "http",
+            "--method",
+            "tools/list",
+            ...headers.flatMap((h) => ["--header", h])
+          ],
+          // Outside the workspace, so npx installs the inspector on its own.
+          { timeout: 240_000, cwd: tmpdir(), env: { ...process.env, npm_config_loglevel: "error" } },
+          (error, stdout, stderr) =>
+            done({ code: error === null ? 0 : Number(error.code ?? 1), out: `${stdout}${stderr}` })
+        )
+      )
+    const listed = await inspector([`Authorization: Bearer ${provider.saved?.access_token}`])
+    expect(listed.code, listed.out).toBe(0)
+    const tools = JSON.parse(listed.out.slice(listed.out.indexOf("{"))).tools.map(
+      (t: { name: string }) => t.name
+    )
+    expect(tools).toContain("listar_links")
+    const refused = await inspector([])
+    expect(refused.code).not.toBe(0)
+  }, 300_000)
 })
