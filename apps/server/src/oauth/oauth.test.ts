@@ -160,6 +160,14 @@ describe("metadata and registration", () => {
     expect(reply.body.registration_endpoint).toBe(`${server.settings.baseUrl}/oauth/register`)
     expect(reply.body.scopes_supported).toEqual([...OAuth.SCOPES])
     expect(reply.headers.get("access-control-allow-origin")).toBe("*")
+    // Browser-based clients: the token endpoint's preflight.
+    const preflight = await fetch(`${server.url}/oauth/token`, {
+      method: "OPTIONS",
+      headers: { origin: "https://chat.example", "access-control-request-method": "POST" }
+    })
+    expect(preflight.status).toBe(204)
+    expect(preflight.headers.get("access-control-allow-origin")).toBe("*")
+    expect(preflight.headers.get("access-control-allow-methods")).toContain("POST")
   })
 
   it("limits registrations per address", async () => {
