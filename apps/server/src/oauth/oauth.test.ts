@@ -418,6 +418,36 @@ describe("tokens", () => {
     expect((await bearer("swat_inventado", "GET", "/switch/v1/links")).status).toBe(401)
   })
 
+  it("a live grant, given by an approved merchant's owner with a second factor, sees live and not test", async () => {
+    const m = await signUp()
+    const liveKey = await approveMerchant(server, m.codigo)
+    const owner = await session(m.email)
+    const query = authorizeQuery(await registerClient(), pkce().challenge)
+    // No second factor yet: live is not offered.
+    expect((await as(owner, "GET", `/oauth/consentimiento?${query}`)).body.modos).toEqual(["test"])
+    await db.query("update usuarios set totp_secreto = 'sellado' where email = $1", [m.email])
+    expect((await as(owner, "GET", `/oauth/consentimiento?${query}`)).body.modos).toEqual(["test", "live"])
+    const cajero = await session(await addUser(m.codigo, "cajero"))
+    expect((await as(cajero, "GET", `/oauth/consentimiento?${query}`)).body.modos).toEqual(["test"])
+
+    const live = await call(server.url, "POST", "/switch/v1/links", {
+      key: liveKey,
+      body: { monto: 7, concepto: "L" }
+    })
+    const test = await call(server.url, "POST", "/switch/v1/links", {
+      key: m.key,
+      body: { monto: 7, concepto: "T" }
+    })
+    const tokens = await grant(owner, { mode: "live" })
+    expect((await bearer(tokens.access_token, "GET", `/switch/v1/links/${live.body.id}`)).status).toBe(200)
+    expect((await bearer(tokens.access_token, "GET", `/switch/v1/links/${test.body.id}`)).status).toBe(404)
+    const created = await bearer(tokens.access_token, "POST", "/switch/v1/links", {
+      monto: 3,
+      concepto: "MCP live"
+    })
+    expect(created.body.mode).toBe("live")
+  })
+
   it("rotate on refresh; a reused refresh token revokes the whole grant", async () => {
     const m = await signUp()
     const first = await grant(await session(m.email))
