@@ -1,4 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
+import { FastCheck } from "effect"
 import { parseScopes, SCOPES, scopeFor, tokenAllows } from "./OAuth.js"
 
 describe("OAuth scopes", () => {
@@ -38,5 +39,42 @@ describe("OAuth scopes", () => {
     expect(parseScopes("links:write links:read")).toEqual(["links:read", "links:write"])
     expect(parseScopes("links:read pagos:write")).toBeUndefined()
     expect(parseScopes("")).toEqual([])
+  })
+})
+
+describe("OAuth scopes, for any request", () => {
+  const method = FastCheck.constantFrom("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD")
+  const segment = FastCheck.stringMatching(/^[a-z0-9_-]{1,12}$/)
+  const path = FastCheck.array(segment, { minLength: 1, maxLength: 4 }).map(
+    (parts) => `/switch/v1/${parts.join("/")}`
+  )
+  const scopes = FastCheck.subarray([...SCOPES])
+
+  it.prop(
+    "no token, whatever its scopes, reaches a route that moves money",
+    [method, segment, scopes],
+    ([m, tail, s]) => {
+      for (const money of ["pagar", "cobrar", "dispersiones", "reintegro", "reverso"]) {
+        expect(tokenAllows(s, m, `/switch/v1/${money}`)).toBe(false)
+        expect(tokenAllows(s, m, `/switch/v1/${money}/${tail}`)).toBe(false)
+      }
+    }
+  )
+
+  it.prop(
+    "a token reaches a route only with the one scope that route needs",
+    [method, path, scopes],
+    ([m, p, s]) => {
+      const needed = scopeFor(m, p)
+      expect(tokenAllows(s, m, p)).toBe(needed !== undefined && s.includes(needed))
+      if (needed === undefined) expect(tokenAllows(SCOPES, m, p)).toBe(false)
+    }
+  )
+
+  it.prop("writing needs links:write: no read scope opens an unsafe method", [method, path], ([m, p]) => {
+    if (m !== "GET" && m !== "HEAD" && p !== "/switch/v1/consultar")
+      expect(
+        tokenAllows(["links:read", "transacciones:read", "liquidaciones:read", "bancos:read"], m, p)
+      ).toBe(false)
   })
 })
