@@ -154,9 +154,9 @@ describe("MCP tool server", () => {
       )
     expect(await outcome({ monto: -1, concepto: "" })).toBe("error")
     // An argument the tool does not take is refused, not dropped: no link in VES without the
-    // asked-for currency, no link without the asked-for return URL.
+    // asked-for currency, no link without the asked-for (misnamed) return URL.
     expect(await outcome({ monto: 1, concepto: "x", moneda: "USD" })).toBe("error")
-    expect(await outcome({ monto: 1, concepto: "x", success_url: "https://tienda.example/ok" })).toBe("error")
+    expect(await outcome({ monto: 1, concepto: "x", url_retorno: "https://tienda.example/ok" })).toBe("error")
     expect(
       await client.callTool({ name: "ver_link", arguments: { id: "x", mode: "live" } }).then(
         (r: any) => r.isError === true,
@@ -169,17 +169,46 @@ describe("MCP tool server", () => {
     await client.close()
   })
 
-  it("refuses a missing or invalid key with a clear message, and never logs keys", async () => {
+  it("refuses a missing or invalid key at connection, pointing at the sign-in, and never logs keys", async () => {
     await expect(connect()).rejects.toThrow()
-    const bad = await connect("demo:sk_test_ZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZ")
-    const result: any = await bad.callTool({ name: "listar_links", arguments: {} })
+    const wrong = "demo:sk_test_ZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZ"
+    await expect(connect(wrong)).rejects.toThrow()
+    const initialize = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "x", version: "1" } }
+    }
+    for (const headers of [{}, { "x-switch-key": wrong }]) {
+      const reply = await fetch(mcpUrl, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          ...headers
+        },
+        body: JSON.stringify(initialize)
+      })
+      expect(reply.status).toBe(401)
+      expect(reply.headers.get("www-authenticate")).toMatch(
+        /^Bearer .*scope="links:read links:write transacciones:read liquidaciones:read bancos:read".*resource_metadata="http:\/\/localhost:\d+\/\.well-known\/oauth-protected-resource\/mcp"/
+      )
+    }
+    // A key revoked after connecting: its next tool call is refused by the API.
+    const created = await call(stack.url, "POST", "/switch/v1/llaves", {
+      key: stack.demoKey,
+      body: { label: "mcp" }
+    })
+    const key = `demo:${created.body.api_key}`
+    const client = await connect(key)
+    await call(stack.url, "POST", `/switch/v1/llaves/${created.body.id}/revocar`, { key: stack.demoKey })
+    const result: any = await client.callTool({ name: "listar_links", arguments: {} })
     expect(result.isError).toBe(true)
     expect(text(result)).toContain("unauthorized")
-    // The bank list is public, but a tool call with an unknown key is still refused.
-    const banks: any = await bad.callTool({ name: "listar_bancos", arguments: {} })
+    const banks: any = await client.callTool({ name: "listar_bancos", arguments: {} })
     expect(banks.isError).toBe(true)
     expect(text(banks)).toContain("unauthorized")
-    await bad.close()
+    await client.close()
     expect(mcpOutput).not.toContain(stack.demoKey.split(":")[1])
   })
 

@@ -46,6 +46,29 @@ const ok = <T extends Record<string, unknown>>(value: T): CallToolResult => ({
   structuredContent: value
 })
 
+/** What each link state means, for an assistant explaining why a link could not be cancelled. */
+const STATE_WORDS: Readonly<Record<string, string>> = {
+  pendiente: "pendiente de pago",
+  cobrando: "con un cobro en curso",
+  procesando: "con un pago en proceso en el banco",
+  revision: "con un pago en revisión",
+  pagado: "ya pagado",
+  expirado: "expirado",
+  cancelado: "ya cancelado"
+}
+
+/** The detail, with what an error code alone would leave unsaid (a link's state, a missing scope). */
+const inWords = (error: SwitchError, detail: string): string => {
+  const raw = (error.raw ?? {}) as { estado?: unknown }
+  if (error.code === "no_cancelable" && typeof raw.estado === "string")
+    return `el link no se puede cancelar porque está ${STATE_WORDS[raw.estado] ?? raw.estado} (estado: ${raw.estado}). ${detail}`
+  if (error.code === "insufficient_scope")
+    return `esta conexión no tiene permiso para esto; el comercio puede darlo al autorizar de nuevo. ${detail}`
+  if (error.code === "not_found")
+    return `no existe, es de otro comercio o del otro modo (prueba/live). ${detail}`
+  return detail
+}
+
 /** API errors come back as tool results carrying SPEC's code and detail, never as a protocol error. */
 export const toolError = (error: unknown): CallToolResult => {
   if (error instanceof SwitchError) {
@@ -59,7 +82,12 @@ export const toolError = (error: unknown): CallToolResult => {
           : JSON.stringify(error.detail)
     return {
       isError: true,
-      content: [{ type: "text", text: `${error.code ?? "error"} (HTTP ${error.status ?? "?"}): ${detail}` }]
+      content: [
+        {
+          type: "text",
+          text: `${error.code ?? "error"} (HTTP ${error.status ?? "?"}): ${inWords(error, detail)}`
+        }
+      ]
     }
   }
   return {
@@ -92,8 +120,35 @@ const linkView = (l: Record<string, unknown>) => ({
   paid_at: l.paid_at ?? null
 })
 
-/** Registers every tool on `server`, calling the API as `client`. */
-export const registerTools = (server: McpServer, client: Switch) => {
+/** The OAuth scopes of the MCP sign-in (the API's `OAuth.SCOPES`). */
+export const SCOPES = [
+  "links:read",
+  "links:write",
+  "transacciones:read",
+  "liquidaciones:read",
+  "bancos:read"
+] as const
+
+/** The scope an access token needs for each tool; a missing one is `403 insufficient_scope`. */
+export const TOOL_SCOPES: Readonly<Record<string, (typeof SCOPES)[number]>> = {
+  listar_bancos: "bancos:read",
+  consultar_estado: "transacciones:read",
+  crear_link_cobro: "links:write",
+  listar_links: "links:read",
+  ver_link: "links:read",
+  cancelar_link: "links:write",
+  ver_liquidaciones: "liquidaciones:read"
+}
+
+/**
+ * Registers every tool on `server`, calling the API as `client`. With `checkKey` (a key caller)
+ * the bank list checks the key first; a token was checked by its introspection.
+ */
+export const registerTools = (
+  server: McpServer,
+  client: Switch,
+  options: { readonly checkKey: boolean } = { checkKey: true }
+) => {
   server.registerTool(
     "listar_bancos",
     {
@@ -107,7 +162,7 @@ export const registerTools = (server: McpServer, client: Switch) => {
     guarded(async () => {
       // The list is public, but the key is checked as on every tool: an unknown or revoked key
       // gets SPEC's 401 here too.
-      await client.config.get()
+      if (options.checkKey) await client.config.get()
       return ok({ bancos: banks.map((b) => ({ codigo: b.codigo, nombre: b.nombre })) })
     })
   )
@@ -117,12 +172,39 @@ export const registerTools = (server: McpServer, client: Switch) => {
     {
       title: "Consultar estado de una transacción",
       description:
-        "Estado actualizado de una operación (cobro o pago) por su id. / Current state of an operation (collection or payout) by id.",
-      inputSchema: strict({ id: z.string().min(1).max(100).describe("Id de la operación / operation id") }),
-      outputSchema: resultado.shape,
+        "Estado actualizado de una operación (cobro o pago) por su id; dado el id de un link, la transacción que lo pagó. / Current state of an operation by id; given a link's id, the transaction that paid it.",
+      inputSchema: strict({
+        id: z.string().min(1).max(100).describe("Id de la operación o del link / operation or link id")
+      }),
+      outputSchema: { ...resultado.shape, link_id: z.string().optional() },
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false }
     },
-    guarded(async ({ id }: { id: string }) => ok({ ...(await client.operaciones.consultar(id)) }))
+    guarded(async ({ id }: { id: string }) => {
+      try {
+        return ok({ ...(await client.operaciones.consultar(id)) })
+      } catch (error) {
+        if (!(error instanceof SwitchError) || error.code !== "not_found") throw error
+        // Not an operation: perhaps a link, whose paying transaction is what was meant.
+        let found: Record<string, unknown>
+        try {
+          found = (await client.links.get(id)) as unknown as Record<string, unknown>
+        } catch {
+          throw error
+        }
+        const txn = found.txn_id
+        if (typeof txn !== "string" || txn === "")
+          return {
+            isError: true,
+            content: [
+              {
+                type: "text",
+                text: `sin_transaccion: el link ${id} no tiene una transacción que lo pagara; está ${STATE_WORDS[String(found.estado)] ?? found.estado} (estado: ${found.estado}).`
+              }
+            ]
+          }
+        return ok({ ...(await client.operaciones.consultar(txn)), link_id: id })
+      }
+    })
   )
 
   server.registerTool(
@@ -138,6 +220,23 @@ export const registerTools = (server: McpServer, client: Switch) => {
           .describe("Monto en Bs, hasta 2 decimales / amount in VES, up to 2 decimals"),
         concepto: z.string().min(1).max(140).describe("Concepto, hasta 140 caracteres / concept"),
         expira_horas: z.number().int().min(1).max(720).optional().describe("1 a 720 horas, por defecto 24"),
+        expira_en: z
+          .string()
+          .max(40)
+          .optional()
+          .describe("Fecha y hora ISO 8601 futura en que vence; gana sobre expira_horas / ISO 8601 expiry"),
+        success_url: z
+          .string()
+          .max(400)
+          .optional()
+          .describe("https://: adónde vuelve el pagador tras pagar / where the payer returns after paying"),
+        failure_url: z
+          .string()
+          .max(400)
+          .optional()
+          .describe(
+            "https://: adónde vuelve el pagador si el pago falla / where the payer returns on failure"
+          ),
         metadata: z
           .record(z.string().max(40), z.string().max(200))
           .refine((m) => Object.keys(m).length <= 20, "hasta 20 claves / up to 20 keys")
@@ -244,7 +343,13 @@ export const registerTools = (server: McpServer, client: Switch) => {
       title: "Ver liquidaciones",
       description:
         "Liquidaciones del comercio: lo acreditado a su cuenta. / The merchant's settlements: what was credited to its account.",
-      inputSchema: strict({ limit: z.number().int().min(1).max(200).optional() }),
+      inputSchema: strict({
+        limit: z.number().int().min(1).max(200).optional(),
+        estado: z
+          .enum(["PENDIENTE", "LIQUIDADA", "REVISION", "RECHAZADA"])
+          .optional()
+          .describe("Solo las de este estado / only this state")
+      }),
       outputSchema: {
         liquidaciones: z.array(
           z
@@ -254,19 +359,21 @@ export const registerTools = (server: McpServer, client: Switch) => {
       },
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false }
     },
-    guarded(async ({ limit }: { limit?: number | undefined }) => {
-      const rows = (await client.transacciones.list({ limit: 200 })) as unknown as ReadonlyArray<
-        Record<string, unknown>
-      >
-      const liquidaciones = rows
-        .filter((t) => t.operacion === "liquidacion")
-        .slice(0, limit ?? 50)
-        .map((t) => ({
-          id: String(t.id),
-          estado: String(t.estado),
-          monto: Number(t.monto),
-          created_at: String(t.created_at)
-        }))
+    guarded(async ({ limit, estado }: { limit?: number | undefined; estado?: string | undefined }) => {
+      const page = await client.liquidaciones.list({
+        limit: limit ?? 50,
+        ...(estado === undefined ? {} : { estado })
+      })
+      const liquidaciones = (page as unknown as ReadonlyArray<Record<string, unknown>>).map((t) => ({
+        id: String(t.id),
+        estado: String(t.estado),
+        monto: Number(t.neto),
+        cobrado: t.cobrado === null || t.cobrado === undefined ? null : Number(t.cobrado),
+        link_id: (t.link_id as string | null) ?? null,
+        referencia_banco: (t.referencia_banco as string | null) ?? null,
+        liquidada_at: (t.liquidada_at as string | null) ?? null,
+        created_at: String(t.created_at)
+      }))
       return ok({ liquidaciones })
     })
   )

@@ -13,7 +13,20 @@ const apiUrl = (process.env.SWITCH_API_URL ?? `http://127.0.0.1:${process.env.PO
 )
 const quiet = (process.env.SWITCH_LOG_LEVEL ?? "info") !== "info"
 
-const running = await startMcpServer({ apiUrl, port, host, ...(quiet ? { log: () => undefined } : {}) })
+const publicUrl = process.env.MCP_URL
+// The OAuth authorization server: the API's public address (BASE_URL), where assistants sign in.
+const authorizationServer = (process.env.BASE_URL ?? `http://localhost:${process.env.PORT ?? 8080}`).replace(
+  /\/+$/,
+  ""
+)
+const running = await startMcpServer({
+  apiUrl,
+  port,
+  host,
+  ...(publicUrl ? { publicUrl } : {}),
+  ...(authorizationServer ? { authorizationServer } : {}),
+  ...(quiet ? { log: () => undefined } : {})
+})
 console.log(`Servidor MCP     ${(process.env.MCP_URL ?? `http://localhost:${port}`).replace(/\/+$/, "")}/mcp`)
 
 const stop = () => {

@@ -5,6 +5,8 @@ import { errorText, onSessionLost, sw } from "./api.js"
 import { Session, Title, useSesion } from "./context.js"
 import { Link, navigate, useLocation } from "./router.js"
 import { Actividad } from "./screens/Actividad.js"
+import { Aplicaciones } from "./screens/Aplicaciones.js"
+import { Autorizar } from "./screens/Autorizar.js"
 import { Clientes } from "./screens/Clientes.js"
 import { Configuracion } from "./screens/Configuracion.js"
 import { DefinirContrasena, Olvide } from "./screens/Contrasena.js"
@@ -21,6 +23,8 @@ import { Transacciones } from "./screens/Transacciones.js"
 import { WebhookDetalle } from "./screens/WebhookDetalle.js"
 
 const PUBLIC = new Set(["/ingresar", "/registro"])
+/** Where to go after signing in: an OAuth authorization request that found no session. */
+const VOLVER = "switch_volver"
 /** Open with or without a session: the one-time password links (screens/Contrasena.tsx). */
 const OPEN = new Set(["/contrasena", "/olvide"])
 
@@ -83,6 +87,7 @@ const NAV: ReadonlyArray<readonly [string, string]> = [
   ["/desarrolladores", "Desarrolladores"],
   ["/equipo", "Equipo"],
   ["/seguridad", "Seguridad"],
+  ["/aplicaciones", "Aplicaciones conectadas"],
   ["/actividad", "Actividad"],
   ["/configuracion", "Configuración"]
 ]
@@ -130,6 +135,8 @@ const Shell = ({ path, search }: { readonly path: string; readonly search: strin
   else if (path === "/equipo") screen = <Equipo />
   else if (path === "/seguridad") screen = <Seguridad />
   else if (path === "/actividad") screen = <Actividad />
+  else if (path === "/aplicaciones") screen = <Aplicaciones />
+  else if (path === "/oauth/autorizar") screen = <Autorizar search={search} />
   else
     screen = (
       <section>
@@ -197,9 +204,15 @@ export const App = () => {
 
   useEffect(() => {
     if (OPEN.has(path)) return
+    // An application's authorization request waits for the sign-in, then opens again.
+    if (sesion === null && path === "/oauth/autorizar") sessionStorage.setItem(VOLVER, `${path}${search}`)
     if (sesion === null && !PUBLIC.has(path)) navigate("/ingresar", { replace: true })
-    if (sesion !== null && sesion !== "cargando" && PUBLIC.has(path)) navigate("/", { replace: true })
-  }, [sesion, path])
+    if (sesion !== null && sesion !== "cargando" && PUBLIC.has(path)) {
+      const volver = sessionStorage.getItem(VOLVER)
+      sessionStorage.removeItem(VOLVER)
+      navigate(volver ?? "/", { replace: true })
+    }
+  }, [sesion, path, search])
 
   if (sesion === "cargando")
     return (

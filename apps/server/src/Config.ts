@@ -78,6 +78,11 @@ export interface ServerSettings {
    * in transaction mode; unset, they use DATABASE_URL like the rest.
    */
   readonly colaDatabaseUrl: Option.Option<Redacted.Redacted<string>>
+  /**
+   * The MCP server's endpoint, `MCP_URL` + `/mcp` (default http://localhost:$MCP_PORT/mcp): the
+   * one resource (RFC 8707) OAuth access tokens are issued for, their audience (oauth/).
+   */
+  readonly mcpResource: string
 }
 
 const ABIERTO: BankCalendar.BankCloseStatus = { _tag: "Abierto" }
@@ -183,5 +188,6 @@ export const fromEnv = (
   correosDir: environment === "development" ? resolve(env.SWITCH_DATA_DIR ?? ".switch", "correos") : null,
   colaDatabaseUrl: env.SWITCH_COLA_DATABASE_URL
     ? Option.some(Redacted.make(env.SWITCH_COLA_DATABASE_URL))
-    : Option.none()
+    : Option.none(),
+  mcpResource: `${(env.MCP_URL ?? `http://localhost:${env.MCP_PORT ?? 8081}`).replace(/\/+$/, "")}/mcp`
 })

@@ -45,6 +45,8 @@ import { LotesApiLive } from "./lotes/LotesApi.js"
 import { LotesServiceLive } from "./lotes/LotesService.js"
 import { ConfigApiLive, LlavesApiLive, RegistroApiLive } from "./merchants/MerchantsApi.js"
 import { MerchantsServiceLive } from "./merchants/MerchantsService.js"
+import { OAuthRoutesLive } from "./oauth/OAuthRoutes.js"
+import { pruneOAuth } from "./oauth/Prune.js"
 import { ComercioAcciones } from "./operador/Comercios.js"
 import { OperadorPageLive } from "./operador/OperadorPage.js"
 import { OperadorRoutesLive } from "./operador/OperadorRoutes.js"
@@ -153,7 +155,8 @@ export const HousekeepingLive = Layer.scopedDiscard(
       sesiones.prune,
       Effect.provideService(pruneGrowing, SqlClient.SqlClient, sql),
       operadores.prune,
-      Effect.provideService(unlockAbandoned, SqlClient.SqlClient, sql)
+      Effect.provideService(unlockAbandoned, SqlClient.SqlClient, sql),
+      Effect.provideService(pruneOAuth, SqlClient.SqlClient, sql)
     ]).pipe(Effect.catchAllCause((cause) => Effect.logWarning("housekeeping failed", cause)))
     yield* Effect.forkScoped(Effect.repeat(round, Schedule.spaced(`${settings.housekeepingSeconds} seconds`)))
   })
@@ -208,7 +211,8 @@ const PagesLive = Layer.mergeAll(
   PanelRoutesLive,
   DevCorreosRoutesLive,
   OperadorPageLive,
-  OperadorRoutesLive.pipe(Layer.provide(ComercioAccionesLive))
+  OperadorRoutesLive.pipe(Layer.provide(ComercioAccionesLive)),
+  OAuthRoutesLive
 )
 
 /**

@@ -29,5 +29,6 @@ export const testSettings = (overrides: Partial<ServerSettings> = {}): ServerSet
   smtpUrl: Option.none(),
   correosDir: null,
   colaDatabaseUrl: Option.none(),
+  mcpResource: "http://mcp.test/mcp",
   ...overrides
 })

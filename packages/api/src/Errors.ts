@@ -66,7 +66,8 @@ export const ForbiddenCode = Schema.Literal(
   "comercio_no_aprobado",
   "solo_llave",
   "totp_requerido",
-  "codigo_requerido"
+  "codigo_requerido",
+  "insufficient_scope"
 )
 /** `403`: the key may not do this. */
 export class Forbidden extends Schema.Class<Forbidden>("Forbidden")(

@@ -58,6 +58,22 @@ export interface SwitchSessionConfig {
   readonly fetch?: FetchLike
 }
 
+/**
+ * A client holding an OAuth access token of an MCP sign-in (issue 34) instead of a key: sent as
+ * `Authorization: Bearer`. The service accepts it only on the routes its scopes open (links,
+ * a transaction's query, settlements), for its one merchant and mode.
+ */
+export interface SwitchTokenConfig {
+  readonly accessToken: string
+  /** The grant's mode, as the token's introspection says (default `test`). */
+  readonly mode?: Mode
+  readonly baseUrl?: string
+  readonly maxRetries?: number
+  readonly timeout?: number
+  readonly retry?: RetryConfig
+  readonly fetch?: FetchLike
+}
+
 /** Options of the public, keyless calls (`Switch.registrar`). */
 export interface PublicCallOptions extends RequestOptions {
   readonly baseUrl?: string
@@ -68,6 +84,7 @@ const KEY_FORMAT = /^[^:\s]+:sk_(test|live)_\S+$/
 
 const transportFor = (config: {
   readonly key?: string | undefined
+  readonly accessToken?: string | undefined
   readonly session?: SessionState | undefined
   readonly baseUrl?: string | undefined
   readonly maxRetries?: number | undefined
@@ -76,6 +93,7 @@ const transportFor = (config: {
   readonly fetch?: FetchLike | undefined
 }): TransportConfig => ({
   key: config.key,
+  accessToken: config.accessToken,
   session: config.session,
   baseUrl: config.baseUrl ?? DEFAULT_BASE_URL,
   maxRetries: config.maxRetries ?? 2,
@@ -150,9 +168,14 @@ export class Switch {
   /** The users' audit log (a `propietario`'s portal session). */
   readonly actividad: ActividadLog
 
-  constructor(config: SwitchConfig | SwitchSessionConfig) {
+  constructor(config: SwitchConfig | SwitchSessionConfig | SwitchTokenConfig) {
     let transport: TransportConfig
-    if ("session" in config && config.session === true) {
+    if ("accessToken" in config && typeof config.accessToken === "string" && config.accessToken !== "") {
+      transport = transportFor({ ...config, key: undefined })
+      const mode: Mode = config.mode ?? "test"
+      this.#mode = () => mode
+      this.sesion = new Sesion(transport, { csrf: undefined, mode, credentials: "same-origin" })
+    } else if ("session" in config && config.session === true) {
       const state: SessionState = {
         csrf: undefined,
         mode: "test",

@@ -26,6 +26,7 @@ export {
   Switch as default,
   type SwitchConfig,
   type SwitchSessionConfig,
+  type SwitchTokenConfig,
   VERSION
 } from "./Switch.js"
 export type * from "./Types.js"

@@ -16,6 +16,7 @@ import {
   type Caller,
   CSRF_HEADER,
   Forbidden,
+  OAuth,
   SESSION_COOKIE,
   sessionRefusal,
   TooManyRequests,
@@ -26,6 +27,7 @@ import { Effect, FiberRef, Layer, Option, Redacted } from "effect"
 import { Settings } from "../Config.js"
 import { recordActivity } from "../platform/Activity.js"
 import { RateLimiter } from "../platform/RateLimiter.js"
+import { lookupAccessToken } from "./Bearer.js"
 import { KeyCache } from "./KeyCache.js"
 import * as Keys from "./Keys.js"
 import { currentRequestId } from "./Middleware.js"
@@ -194,6 +196,48 @@ export const makeSessionCheck = Effect.gen(function* () {
 })
 
 /**
+ * The OAuth access token check (Bearer.ts) for one request: the caller of a live token whose
+ * audience is the MCP server and whose scopes open the route, within its merchant's limit;
+ * otherwise `401` (counted per address), `403 insufficient_scope` or `429`.
+ */
+export const makeBearerCheck = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  const limiter = yield* RateLimiter
+  const settings = yield* Settings
+  const perMerchant: RateLimit.Policy = { ...RateLimit.API, limit: settings.apiPorMinuto }
+  const perIp: RateLimit.Policy = { ...perMerchant, name: "api_ip", scope: "ip" }
+  return (request: HttpServerRequest.HttpServerRequest, token: string) =>
+    Effect.gen(function* () {
+      const found = yield* Effect.provideService(lookupAccessToken(token), SqlClient.SqlClient, sql)
+      if (Option.isNone(found) || found.value.resource !== settings.mcpResource) {
+        const address = Option.getOrElse(request.remoteAddress, () => "desconocida")
+        const decision = yield* limiter.hit(perIp, address)
+        return yield* Effect.fail(
+          decision.allowed
+            ? new Unauthorized({ detail: "El token de acceso es inválido, expiró o fue revocado." })
+            : tooMany(decision.retryAfterSeconds)
+        )
+      }
+      const grant = found.value
+      const path = pathOf(request.url)
+      if (!OAuth.tokenAllows(grant.scopes, request.method, path)) {
+        const needed = OAuth.scopeFor(request.method, path)
+        return yield* Effect.fail(
+          new Forbidden({
+            error: "insufficient_scope",
+            detail:
+              needed === undefined
+                ? "Un token de acceso de una aplicación conectada no puede usar esta ruta."
+                : `El token de acceso no tiene el alcance ${needed}.`
+          })
+        )
+      }
+      const decision = yield* limiter.hit(perMerchant, grant.caller.comercioId)
+      return decision.allowed ? grant.caller : yield* Effect.fail(tooMany(decision.retryAfterSeconds))
+    })
+})
+
+/**
  * Once the caller is known, its request goes into the merchant's request log when answered,
  * whatever the answer (a handler's error included). Reading the log is not logged: a tail that
  * polls it would otherwise fill it with itself.
@@ -226,6 +270,7 @@ export const AuthenticationLive = Layer.effect(
   Effect.gen(function* () {
     const authenticate = yield* makeAuthenticate
     const session = yield* makeSessionCheck
+    const bearer = yield* makeBearerCheck
     const log = yield* RequestLog
     return {
       "x-switch-key": (header: Redacted.Redacted) =>
@@ -233,9 +278,9 @@ export const AuthenticationLive = Layer.effect(
           Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
             const key = Redacted.value(header)
             const token = request.cookies[SESSION_COOKIE]
-            return key === "" && token !== undefined && token !== ""
-              ? session(request, token)
-              : authenticate(key, clientIp)
+            if (key === "" && token !== undefined && token !== "") return session(request, token)
+            const access = key === "" ? OAuth.BEARER.exec(request.headers.authorization ?? "") : null
+            return access?.[1] !== undefined ? bearer(request, access[1]) : authenticate(key, clientIp)
           }),
           (caller) => logWhenAnswered(log, caller)
         )

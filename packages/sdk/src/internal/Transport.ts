@@ -34,6 +34,8 @@ export interface TransportConfig {
   readonly key: string | undefined
   /** Set for a portal session (no key). */
   readonly session?: SessionState | undefined
+  /** An OAuth access token, sent as `Authorization: Bearer` (no key). */
+  readonly accessToken?: string | undefined
   readonly baseUrl: string
   readonly maxRetries: number
   readonly timeout: number
@@ -132,6 +134,8 @@ const attemptOnce = async (
   signal?.addEventListener("abort", onAbort, { once: true })
   const headers: Record<string, string> = { accept: "application/json" }
   if (spec.auth !== false && config.key !== undefined) headers["x-switch-key"] = config.key
+  if (spec.auth !== false && config.accessToken !== undefined)
+    headers.authorization = `Bearer ${config.accessToken}`
   const session = config.session
   if (session?.csrf !== undefined && spec.method !== "GET") headers["x-csrf-token"] = session.csrf
   if (spec.body !== undefined) headers["content-type"] = "application/json"
