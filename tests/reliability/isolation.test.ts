@@ -250,7 +250,11 @@ const OTHER_ROUTES = [
   "POST /switch/v1/sesion/totp/desactivar",
   // The audit log: an owner's session only; another merchant's entries never show, checked in
   // apps/server/src/actividad/actividad.test.ts.
-  "GET /switch/v1/actividad"
+  "GET /switch/v1/actividad",
+  // The merchant's own payment page's settings: a session only (a key is 401), of the session's
+  // own merchant, no id in the path; checked in apps/server/src/mipagina/mipagina.test.ts.
+  "GET /switch/v1/mi-pagina",
+  "PUT /switch/v1/mi-pagina"
 ]
 
 /** What the owner sees of an object, to compare before and after strangers tried it. */

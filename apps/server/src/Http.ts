@@ -45,6 +45,8 @@ import { LotesApiLive } from "./lotes/LotesApi.js"
 import { LotesServiceLive } from "./lotes/LotesService.js"
 import { ConfigApiLive, LlavesApiLive, RegistroApiLive } from "./merchants/MerchantsApi.js"
 import { MerchantsServiceLive } from "./merchants/MerchantsService.js"
+import { MiPaginaApiLive } from "./mipagina/MiPaginaApi.js"
+import { MiPaginaRoutesLive } from "./mipagina/MiPaginaRoutes.js"
 import { ComercioAcciones } from "./operador/Comercios.js"
 import { OperadorPageLive } from "./operador/OperadorPage.js"
 import { OperadorRoutesLive } from "./operador/OperadorRoutes.js"
@@ -95,7 +97,8 @@ const GroupsLive = Layer.mergeAll(
   ContrasenaApiLive,
   EquipoApiLive,
   TotpApiLive,
-  ActividadApiLive
+  ActividadApiLive,
+  MiPaginaApiLive
 )
 
 export const ApiLive = HttpApiBuilder.api(SwitchApi).pipe(
@@ -208,7 +211,8 @@ const PagesLive = Layer.mergeAll(
   PanelRoutesLive,
   DevCorreosRoutesLive,
   OperadorPageLive,
-  OperadorRoutesLive.pipe(Layer.provide(ComercioAccionesLive))
+  OperadorRoutesLive.pipe(Layer.provide(ComercioAccionesLive)),
+  MiPaginaRoutesLive
 )
 
 /**

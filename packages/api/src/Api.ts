@@ -14,6 +14,7 @@ import { LinksGroup } from "./Links.js"
 import { LiquidacionesGroup } from "./Liquidaciones.js"
 import { LogsGroup } from "./Logs.js"
 import { LotesGroup } from "./Lotes.js"
+import { MiPaginaGroup } from "./MiPagina.js"
 import { notices, webhooksSection } from "./Notices.js"
 import { RecibosGroup, TransaccionesGroup } from "./Recibos.js"
 import { ResumenGroup } from "./Resumen.js"
@@ -48,6 +49,7 @@ export class SwitchApi extends HttpApi.make("switch")
   .add(EquipoGroup)
   .add(TotpGroup)
   .add(ActividadGroup)
+  .add(MiPaginaGroup)
   .addError(InternalError)
   .annotate(OpenApi.Title, "Switch API")
   .annotate(OpenApi.Version, VERSION)
