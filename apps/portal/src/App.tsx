@@ -16,6 +16,7 @@ import { Inicio } from "./screens/Inicio.js"
 import { LinkDetalle, LinkNuevo, Links } from "./screens/Links.js"
 import { Liquidaciones } from "./screens/Liquidaciones.js"
 import { LoteDetalle, LoteNuevo, Lotes } from "./screens/Lotes.js"
+import { MiPagina } from "./screens/MiPagina.js"
 import { Seguridad } from "./screens/Seguridad.js"
 import { Transacciones } from "./screens/Transacciones.js"
 import { WebhookDetalle } from "./screens/WebhookDetalle.js"
@@ -80,6 +81,7 @@ const NAV: ReadonlyArray<readonly [string, string]> = [
   ["/transacciones", "Transacciones"],
   ["/clientes", "Clientes"],
   ["/liquidaciones", "Liquidaciones"],
+  ["/mi-pagina", "Mi página"],
   ["/desarrolladores", "Desarrolladores"],
   ["/equipo", "Equipo"],
   ["/seguridad", "Seguridad"],
@@ -130,6 +132,7 @@ const Shell = ({ path, search }: { readonly path: string; readonly search: strin
   else if (path === "/equipo") screen = <Equipo />
   else if (path === "/seguridad") screen = <Seguridad />
   else if (path === "/actividad") screen = <Actividad />
+  else if (path === "/mi-pagina") screen = <MiPagina />
   else
     screen = (
       <section>

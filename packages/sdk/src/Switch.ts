@@ -14,6 +14,7 @@ import { Eventos } from "./resources/Eventos.js"
 import { Links } from "./resources/Links.js"
 import { Liquidaciones } from "./resources/Liquidaciones.js"
 import { Lotes } from "./resources/Lotes.js"
+import { MiPaginaAjustes } from "./resources/MiPagina.js"
 import { Resumen } from "./resources/Resumen.js"
 import { Sesion } from "./resources/Sesion.js"
 import { Webhooks } from "./resources/Webhooks.js"
@@ -149,6 +150,8 @@ export class Switch {
   readonly totp: Totp
   /** The users' audit log (a `propietario`'s portal session). */
   readonly actividad: ActividadLog
+  /** The merchant's own payment page's settings (portal session; only a `propietario` changes them). */
+  readonly miPagina: MiPaginaAjustes
 
   constructor(config: SwitchConfig | SwitchSessionConfig) {
     let transport: TransportConfig
@@ -190,5 +193,6 @@ export class Switch {
     this.contrasena = new Contrasena(transport)
     this.totp = new Totp(transport)
     this.actividad = new ActividadLog(transport)
+    this.miPagina = new MiPaginaAjustes(transport)
   }
 }

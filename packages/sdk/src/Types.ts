@@ -556,6 +556,26 @@ export type Actividad = {
   readonly ip: string
 }
 
+/** The merchant's own payment page's settings (`GET /mi-pagina`), its address and its QR. */
+export type MiPagina = {
+  readonly url: string
+  readonly qr_png: string
+  readonly mode: "test" | "live"
+  readonly activa: boolean
+  readonly monto_min: number
+  readonly monto_max: number
+  readonly concepto_permitido: boolean
+  readonly updated_at: string | null
+}
+
+/** `PUT /mi-pagina`: on or off, the amounts the payer may type, whether a concept is allowed. */
+export type MiPaginaParams = {
+  readonly activa: boolean
+  readonly monto_min: number
+  readonly monto_max: number
+  readonly concepto_permitido: boolean
+}
+
 // ---- Direct API (SPEC "Collect", "Pay", "Query an operation") ------------------------------
 
 /** An account or phone at a bank with its holder (`cobrador`, `pagador`, `ordenante`, `beneficiario`). */
@@ -729,8 +749,8 @@ export type Webhook = {
   readonly url: string
   readonly estado: "activo" | "inactivo"
   readonly created_at: string
-  readonly eventos: readonly string[]
   readonly updated_at: string
+  readonly eventos: readonly string[]
 }
 
 /** The creation answer: the webhook and its `secret` (`whsec_...`), shown only here. */
@@ -739,8 +759,8 @@ export type WebhookCreated = {
   readonly url: string
   readonly estado: "activo" | "inactivo"
   readonly created_at: string
-  readonly eventos: readonly string[]
   readonly updated_at: string
+  readonly eventos: readonly string[]
   readonly secret: string
 }
 

@@ -14,6 +14,7 @@ import type {
   Eventos as ApiEventos,
   Events as ApiEvents,
   Historial as ApiHistorial,
+  MiPagina as ApiMiPagina,
   Resumen as ApiResumen,
   Webhooks as ApiWebhooks,
   Comercios,
@@ -149,6 +150,10 @@ export type TotpInscripcion = Encoded<typeof Seguridad.TotpInscripcion>
 export type TotpEstado = Encoded<typeof Seguridad.TotpEstado>
 /** One entry of the users' audit log (`GET /actividad`). */
 export type Actividad = Encoded<typeof ApiActividad.Actividad>
+/** The merchant's own payment page's settings (`GET /mi-pagina`), its address and its QR. */
+export type MiPagina = Encoded<typeof ApiMiPagina.MiPagina>
+/** `PUT /mi-pagina`: on or off, the amounts the payer may type, whether a concept is allowed. */
+export type MiPaginaParams = Encoded<typeof ApiMiPagina.MiPaginaBody>
 
 // ---- Direct API (SPEC "Collect", "Pay", "Query an operation") ------------------------------
 
