@@ -452,6 +452,17 @@ export const exists = (id: string) =>
   )
 
 /**
+ * A link opened from the pay button (`boton.js`) or from its WhatsApp share link takes that
+ * `origen`, once: only a link still `api` (made through a key) changes; one made in the portal
+ * or by the merchant's own page keeps its origin, and the first opening wins.
+ */
+export const markOpenedFrom = (id: string, origen: Extract<LinkRequest.Origen, "boton" | "whatsapp">) =>
+  Effect.flatMap(
+    SqlClient.SqlClient,
+    (sql) => sql`update links set origen = ${origen} where id = ${id} and origen = 'api'`
+  )
+
+/**
  * The payment attempts still waiting on the bank whose link is still in flight, oldest first
  * (up to 100): what the payment page's reconciler asks the bank about.
  */
