@@ -4,7 +4,9 @@
  * payer on a 360-px phone opens `/p/<codigo>`, types an amount under the minimum (refused,
  * announced and tied to the field), then a valid amount and a concept, continues to the link's
  * own page and pays it with the test code: the link is paid, with `origen` `mi_pagina`. A page
- * turned off is a 404 page. axe-core on every screen, screenshots at 360 and 1280 px (artifacts/).
+ * turned off is a 404 page. Then the owner's bulk action: the open links a Links filter chooses,
+ * cancelled as one job with its progress and summary, and exported as CSV. axe-core on every
+ * screen, screenshots at 360 and 1280 px (artifacts/).
  */
 import { mkdirSync, readFileSync } from "node:fs"
 import { createRequire } from "node:module"
@@ -188,6 +190,54 @@ describe("mi página", () => {
       await screen(page, "Pagar a Panadería La Esquina", "pagina-1280")
     } finally {
       await close()
+    }
+  })
+
+  it("the owner cancels the open links chosen by a filter as one bulk action, with progress and a summary, then exports them", async () => {
+    const lote = await call(stack.url, "POST", "/switch/v1/lotes", {
+      key,
+      body: { items: Array.from({ length: 40 }, (_, i) => ({ monto: 20 + i, concepto: `Masiva ${i}` })) }
+    })
+    expect(lote.status).toBe(201)
+    for (const width of [1280, 360]) {
+      const { page, errors, close } = await open(width)
+      try {
+        await signIn(page, email)
+        await page.goto(`${stack.url}/panel/links?q=masiva`)
+        await expect.poll(() => page.locator("h1").textContent()).toBe("Links")
+        await page.getByRole("link", { name: "Acciones masivas con estos filtros" }).click()
+        await screen(page, "Acciones masivas", `masiva-${width}`)
+        await expect(page.locator("main").textContent()).resolves.toContain("«masiva» en el concepto")
+        if (width === 1280) {
+          await page.getByLabel(/Cancelar los abiertos/).check()
+          await page.getByRole("button", { name: "Ejecutar" }).click()
+          await page.getByRole("status").filter({ hasText: "Terminada: 40 de 40 links revisados." }).waitFor()
+          await expect(page.locator("#am-hechos").textContent()).resolves.toBe("40")
+          await expect(page.locator("#am-omitidos").textContent()).resolves.toBe("Ninguno")
+          await screen(page, "Acciones masivas", `masiva-resumen-${width}`)
+          const listed = await call(stack.url, "GET", "/switch/v1/links?q=masiva&limit=200", { key })
+          expect(new Set(listed.body.map((l: { estado: string }) => l.estado))).toEqual(
+            new Set(["cancelado"])
+          )
+          // Once more: every link is cancelled now, so each is skipped with its state as the reason.
+          await page.getByRole("button", { name: "Ejecutar" }).click()
+          await expect
+            .poll(() => page.locator("#am-omitidos").textContent(), { timeout: 20_000 })
+            .toBe("40 por estar cancelado")
+        } else {
+          await page.getByLabel(/Exportar a un archivo CSV/).check()
+          await page.getByRole("button", { name: "Ejecutar" }).click()
+          await page.getByRole("status").filter({ hasText: "Terminada: 40 de 40 links revisados." }).waitFor()
+          const download = page.getByRole("link", { name: "Descargar el CSV (40 links)" })
+          const href = (await download.getAttribute("href")) ?? ""
+          const csv = await page.evaluate<string>(`fetch(${JSON.stringify(href)}).then((r) => r.text())`)
+          expect(csv.trim().split("\r\n")).toHaveLength(41)
+          await screen(page, "Acciones masivas", `masiva-resumen-${width}`)
+        }
+        expect(errors).toEqual([])
+      } finally {
+        await close()
+      }
     }
   })
 })

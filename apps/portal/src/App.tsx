@@ -4,6 +4,7 @@ import { type ReactElement, useCallback, useEffect, useState } from "react"
 import { errorText, onSessionLost, sw } from "./api.js"
 import { Session, Title, useSesion } from "./context.js"
 import { Link, navigate, useLocation } from "./router.js"
+import { AccionesMasivas } from "./screens/AccionesMasivas.js"
 import { Actividad } from "./screens/Actividad.js"
 import { Clientes } from "./screens/Clientes.js"
 import { Configuracion } from "./screens/Configuracion.js"
@@ -133,6 +134,7 @@ const Shell = ({ path, search }: { readonly path: string; readonly search: strin
   else if (path === "/seguridad") screen = <Seguridad />
   else if (path === "/actividad") screen = <Actividad />
   else if (path === "/mi-pagina") screen = <MiPagina />
+  else if (path === "/acciones-masivas") screen = <AccionesMasivas search={search} />
   else
     screen = (
       <section>

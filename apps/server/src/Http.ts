@@ -35,6 +35,8 @@ import { KeyCacheLive } from "./http/KeyCache.js"
 import { withBoundary } from "./http/Middleware.js"
 import { RequestLog, RequestLogLive } from "./http/RequestLog.js"
 import { MAX_BODY_BYTES } from "./http/Respond.js"
+import * as AccionesMasivas from "./links/AccionesMasivas.js"
+import { AccionesMasivasApiLive } from "./links/AccionesMasivasApi.js"
 import { CreateLinkLaneLive, CreateLinkLive } from "./links/CreateLink.js"
 import { LinkQrRoutesLive } from "./links/LinkQr.js"
 import { LinksApiLive } from "./links/LinksApi.js"
@@ -98,7 +100,8 @@ const GroupsLive = Layer.mergeAll(
   EquipoApiLive,
   TotpApiLive,
   ActividadApiLive,
-  MiPaginaApiLive
+  MiPaginaApiLive,
+  AccionesMasivasApiLive
 )
 
 export const ApiLive = HttpApiBuilder.api(SwitchApi).pipe(
@@ -194,7 +197,8 @@ const JobsLive = Layer.unwrapEffect(
       [Settlement.TASK]: (p) =>
         Settlement.runSettlement({ link_id: String(p.link_id), consulta: Number(p.consulta ?? 0) }).pipe(
           Effect.provideService(Banks, banks)
-        )
+        ),
+      [AccionesMasivas.TASK]: AccionesMasivas.runAccion
     }
     return JobQueueLive(tasks)
   })

@@ -1,5 +1,6 @@
 /** The public Switch API: the source of the server, the SDK clients and `/openapi.json`. */
 import { HttpApi, OpenApi } from "@effect/platform"
+import { AccionesMasivasGroup } from "./AccionesMasivas.js"
 import { ActividadGroup } from "./Actividad.js"
 import { ClientesGroup } from "./Clientes.js"
 import { ConfigGroup, LlavesGroup, RegistroGroup } from "./Comercios.js"
@@ -50,6 +51,7 @@ export class SwitchApi extends HttpApi.make("switch")
   .add(TotpGroup)
   .add(ActividadGroup)
   .add(MiPaginaGroup)
+  .add(AccionesMasivasGroup)
   .addError(InternalError)
   .annotate(OpenApi.Title, "Switch API")
   .annotate(OpenApi.Version, VERSION)

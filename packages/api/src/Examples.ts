@@ -4,6 +4,7 @@
  * keys and secrets replaced; `test/openapi.test.ts` in apps/server checks each one against its
  * schema, so an example that drifts from the contract fails there.
  */
+import { accionesMasivasExamples } from "./AccionesMasivasExamples.js"
 import { equipoExamples } from "./EquipoExamples.js"
 import { miPaginaExamples } from "./MiPaginaExamples.js"
 
@@ -18,6 +19,7 @@ export interface OperationExamples {
 export const operationExamples: Readonly<Record<string, OperationExamples>> = {
   ...equipoExamples,
   ...miPaginaExamples,
+  ...accionesMasivasExamples,
   "registro.registrar": {
     request: {
       codigo: "panaderia-ana",

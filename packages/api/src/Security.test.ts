@@ -71,4 +71,12 @@ describe("who may call with a portal session", () => {
     expect(sessionRefusal("propietario", "PUT", "/switch/v1/mi-pagina")).toBeUndefined()
     expect(sessionOnly("/switch/v1/mi-pagina")).toBe(true)
   })
+
+  it("bulk actions: a propietario's session only, reading included", () => {
+    for (const rol of ["cajero", "lectura"] as const)
+      for (const method of ["GET", "POST"])
+        expect(sessionRefusal(rol, method, "/switch/v1/acciones-masivas/x")).toBe("rol_no_permitido")
+    expect(sessionRefusal("propietario", "POST", "/switch/v1/acciones-masivas")).toBeUndefined()
+    expect(sessionOnly("/switch/v1/acciones-masivas")).toBe(true)
+  })
 })

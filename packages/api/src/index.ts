@@ -1,4 +1,5 @@
 /** @switch/api: the HTTP contract of Switch as an @effect/platform HttpApi. */
+export * as AccionesMasivas from "./AccionesMasivas.js"
 export * as Actividad from "./Actividad.js"
 export * from "./Api.js"
 export * from "./Body.js"

@@ -7,6 +7,7 @@ import {
   type TransportConfig
 } from "./internal/Transport.js"
 import type { RetryConfig } from "./Retry.js"
+import { AccionesMasivas } from "./resources/AccionesMasivas.js"
 import { Clientes, Config, Llaves, Recibos, Transacciones } from "./resources/Account.js"
 import { Cobros, Operaciones, Pagos } from "./resources/Direct.js"
 import { ActividadLog, Contrasena, Equipo, Totp } from "./resources/Equipo.js"
@@ -152,6 +153,8 @@ export class Switch {
   readonly actividad: ActividadLog
   /** The merchant's own payment page's settings (portal session; only a `propietario` changes them). */
   readonly miPagina: MiPaginaAjustes
+  /** Bulk actions on links chosen by filter (a `propietario`'s portal session). */
+  readonly accionesMasivas: AccionesMasivas
 
   constructor(config: SwitchConfig | SwitchSessionConfig) {
     let transport: TransportConfig
@@ -194,5 +197,6 @@ export class Switch {
     this.totp = new Totp(transport)
     this.actividad = new ActividadLog(transport)
     this.miPagina = new MiPaginaAjustes(transport)
+    this.accionesMasivas = new AccionesMasivas(transport)
   }
 }

@@ -576,6 +576,35 @@ export type MiPaginaParams = {
   readonly concepto_permitido: boolean
 }
 
+/** A bulk action on links (`/acciones-masivas`): its progress and its summary. */
+export type AccionMasiva = {
+  readonly id: string
+  readonly estado: "en_cola" | "en_curso" | "terminada"
+  readonly created_at: string
+  readonly total: number
+  readonly accion: "cancelar" | "exportar"
+  readonly filtros: {
+    readonly [x: string]: string
+  }
+  readonly procesados: number
+  readonly hechos: number
+  readonly omitidos: {
+    readonly [x: string]: number
+  }
+  readonly archivo: string | null
+  readonly terminada_at: string | null
+}
+
+/** `POST /acciones-masivas`: `cancelar` or `exportar` the links the filters of `GET /links` choose. */
+export type AccionMasivaParams = {
+  readonly accion: "cancelar" | "exportar"
+  readonly filtros?:
+    | {
+        readonly [x: string]: string
+      }
+    | undefined
+}
+
 // ---- Direct API (SPEC "Collect", "Pay", "Query an operation") ------------------------------
 
 /** An account or phone at a bank with its holder (`cobrador`, `pagador`, `ordenante`, `beneficiario`). */

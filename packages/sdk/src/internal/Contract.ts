@@ -9,6 +9,7 @@
  * schemas with the idempotency key made optional (the SDK fills it in).
  */
 import type {
+  AccionesMasivas as ApiAccionesMasivas,
   Actividad as ApiActividad,
   Clientes as ApiClientes,
   Eventos as ApiEventos,
@@ -154,6 +155,10 @@ export type Actividad = Encoded<typeof ApiActividad.Actividad>
 export type MiPagina = Encoded<typeof ApiMiPagina.MiPagina>
 /** `PUT /mi-pagina`: on or off, the amounts the payer may type, whether a concept is allowed. */
 export type MiPaginaParams = Encoded<typeof ApiMiPagina.MiPaginaBody>
+/** A bulk action on links (`/acciones-masivas`): its progress and its summary. */
+export type AccionMasiva = Encoded<typeof ApiAccionesMasivas.AccionMasiva>
+/** `POST /acciones-masivas`: `cancelar` or `exportar` the links the filters of `GET /links` choose. */
+export type AccionMasivaParams = Encoded<typeof ApiAccionesMasivas.AccionMasivaBody>
 
 // ---- Direct API (SPEC "Collect", "Pay", "Query an operation") ------------------------------
 
