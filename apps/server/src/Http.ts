@@ -69,7 +69,7 @@ import * as Settlement from "./settlement/Settlement.js"
 import { JobQueueLive, type JobTask, unlockAbandoned } from "./webhooks/JobQueue.js"
 import { WebhookSenderLive } from "./webhooks/Sender.js"
 import { WebhooksApiLive } from "./webhooks/WebhooksApi.js"
-import { WebhooksServiceLive } from "./webhooks/WebhooksService.js"
+import { WebhooksService, WebhooksServiceLive } from "./webhooks/WebhooksService.js"
 
 /** The console acts on merchants through the admin service, under the same rules. */
 const ComercioAccionesLive = Layer.effect(ComercioAcciones, AdminService).pipe(
@@ -190,15 +190,18 @@ const DOCS_CONFIG = {
   authentication: { preferredSecurityScheme: "x-switch-key" }
 } as HttpApiScalar.ScalarConfig
 
-/** The job runner, with its tasks besides the webhook deliveries: immediate settlement. */
+/** The job runner, with its tasks besides the webhook deliveries: immediate settlement, bulk actions. */
 const JobsLive = Layer.unwrapEffect(
-  Effect.map(Banks, (banks) => {
+  Effect.map(Effect.zip(Banks, WebhooksService), ([banks, webhooks]) => {
+    // A bulk action's resend goes through the webhooks' own (links imports no other feature).
+    const reenviar: AccionesMasivas.Reenviar = (owner, eventoId) =>
+      Effect.map(webhooks.reenviar({ ...owner, codigo: "", llaveId: "" }, eventoId), (sent) => sent.length)
     const tasks: Readonly<Record<string, JobTask>> = {
       [Settlement.TASK]: (p) =>
         Settlement.runSettlement({ link_id: String(p.link_id), consulta: Number(p.consulta ?? 0) }).pipe(
           Effect.provideService(Banks, banks)
         ),
-      [AccionesMasivas.TASK]: AccionesMasivas.runAccion
+      [AccionesMasivas.TASK]: AccionesMasivas.runAccion(reenviar)
     }
     return JobQueueLive(tasks)
   })

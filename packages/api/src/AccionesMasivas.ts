@@ -1,8 +1,8 @@
 /**
  * Bulk actions on links from the portal (SPEC's Limits: "Bulk actions in the portal: up to 5,000
  * per action"): the links are chosen by the same filters as `GET /links` (not only by ticking
- * rows), frozen when the action is made, and a durable job cancels the open ones or exports them
- * as CSV, with its progress and a summary (done, skipped and why).
+ * rows), frozen when the action is made, and a durable job cancels the open ones, exports them
+ * as CSV or resends each one's last notice, with its progress and a summary (done, skipped and why).
  *
  * Who may call: a `propietario`'s portal session only (a key is `401`, another role `403
  * rol_no_permitido`). Each action is written to the users' audit log.
@@ -16,7 +16,7 @@ import { Authentication } from "./Security.js"
 /** At most this many links in one action (SPEC). */
 export const MAX_LINKS = 5000
 
-export const Accion = Schema.Literal("cancelar", "exportar")
+export const Accion = Schema.Literal("cancelar", "exportar", "reenviar")
 
 export const AccionMasiva = Schema.Struct({
   id: Schema.String,
@@ -29,10 +29,11 @@ export const AccionMasiva = Schema.Struct({
   }),
   total: Schema.Int.annotations({ description: "Links elegidos (hasta 5.000)" }),
   procesados: Schema.Int,
-  hechos: Schema.Int.annotations({ description: "Cancelados, o exportados" }),
+  hechos: Schema.Int.annotations({ description: "Cancelados, exportados, o con su último aviso reenviado" }),
   omitidos: Schema.Record({ key: Schema.String, value: Schema.Int }).annotations({
     description:
-      "Links no cancelados por motivo: el estado en que estaban (`pagado`, `cobrando`, `expirado`...)"
+      "Links omitidos por motivo: al cancelar, el estado en que estaban (`pagado`, `cobrando`, `expirado`...); " +
+      "al reenviar, `sin_aviso` (el link nunca tuvo uno) o `sin_webhook` (ningún webhook activo lo recibe)"
   }),
   archivo: Schema.NullOr(Schema.String).annotations({
     description: "Ruta del CSV de una exportación terminada; null en otro caso"
@@ -61,13 +62,14 @@ export class AccionesMasivasGroup extends HttpApiGroup.make("accionesMasivas")
       .addError(ValidationError)
       .annotate(
         OpenApi.Summary,
-        "Cancelar o exportar hasta 5.000 links elegidos por filtros, como un trabajo (solo propietario)"
+        "Cancelar, exportar o reenviar el último aviso de hasta 5.000 links elegidos por filtros (solo propietario)"
       )
       .annotate(
         OpenApi.Description,
         "Los links se eligen con los filtros de `GET /links` en el modo de la sesión y quedan fijos. " +
           "Más de 5.000 es `400` con `parametro` `filtros`. `cancelar` cancela los `pendiente` (un link " +
-          "nunca queda pagado y cancelado: los que empezaron a cobrarse se omiten); `exportar` arma un CSV."
+          "nunca queda pagado y cancelado: los que empezaron a cobrarse se omiten); `exportar` arma un CSV; " +
+          "`reenviar` envía de nuevo el último aviso de cada link a los webhooks activos que lo reciben."
       )
   )
   .add(

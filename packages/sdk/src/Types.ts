@@ -582,7 +582,7 @@ export type AccionMasiva = {
   readonly estado: "en_cola" | "en_curso" | "terminada"
   readonly created_at: string
   readonly total: number
-  readonly accion: "cancelar" | "exportar"
+  readonly accion: "cancelar" | "exportar" | "reenviar"
   readonly filtros: {
     readonly [x: string]: string
   }
@@ -597,7 +597,7 @@ export type AccionMasiva = {
 
 /** `POST /acciones-masivas`: `cancelar` or `exportar` the links the filters of `GET /links` choose. */
 export type AccionMasivaParams = {
-  readonly accion: "cancelar" | "exportar"
+  readonly accion: "cancelar" | "exportar" | "reenviar"
   readonly filtros?:
     | {
         readonly [x: string]: string

@@ -1,5 +1,6 @@
 /**
- * Acciones masivas: the owner cancels the open links, or exports them as CSV, among up to 5,000
+ * Acciones masivas: the owner cancels the open links, exports them as CSV, or resends each
+ * one's last notice, among up to 5,000
  * chosen by the Links screen's filters (carried in the address), not only ticked rows. The
  * action runs on the server as a durable job; the screen follows its progress and shows its
  * summary: how many were done, how many skipped and why.
@@ -26,13 +27,23 @@ export const filtrosDe = (search: string): Record<string, string> => {
   return Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)]))
 }
 
-const motivo = (estado: string) => ESTADO_LABEL[estado as Estado] ?? estado
+const TITULO = { cancelar: "Cancelación", exportar: "Exportación", reenviar: "Reenvío de avisos" } as const
+const HECHOS = { cancelar: "Cancelados", exportar: "Exportados", reenviar: "Avisos reenviados" } as const
+
+const MOTIVOS: Readonly<Record<string, string>> = {
+  sin_aviso: "no tener ningún aviso",
+  sin_webhook: "no tener un webhook activo que lo reciba",
+  no_encontrado: "no existir"
+}
+
+const motivo = (razon: string) =>
+  MOTIVOS[razon] ?? `estar ${(ESTADO_LABEL[razon as Estado] ?? razon).toLowerCase()}`
 
 export const AccionesMasivas = ({ search }: { readonly search: string }) => {
   const { sesion } = useSesion()
   const filters = fromSearch(search)
   const filtros = filtrosDe(search)
-  const [accion, setAccion] = useState<"cancelar" | "exportar">("cancelar")
+  const [accion, setAccion] = useState<"cancelar" | "exportar" | "reenviar">("cancelar")
   const [actual, setActual] = useState<AccionMasiva | null>(null)
   const [error, setError] = useState<string | null>(null)
   const [enviando, setEnviando] = useState(false)
@@ -112,6 +123,16 @@ export const AccionesMasivas = ({ search }: { readonly search: string }) => {
             />{" "}
             Exportar a un archivo CSV
           </label>
+          <label className="opcion-masiva">
+            <input
+              type="radio"
+              name="accion"
+              value="reenviar"
+              checked={accion === "reenviar"}
+              onChange={() => setAccion("reenviar")}
+            />{" "}
+            Reenviar el último aviso de cada link a tus webhooks
+          </label>
           <button type="submit" className="primario">
             {enviando ? "Enviando…" : "Ejecutar"}
           </button>
@@ -124,7 +145,7 @@ export const AccionesMasivas = ({ search }: { readonly search: string }) => {
       </form>
       {actual === null ? null : (
         <div className="tarjeta angosta resumen-masivo">
-          <h2>{actual.accion === "cancelar" ? "Cancelación" : "Exportación"}</h2>
+          <h2>{TITULO[actual.accion]}</h2>
           <label htmlFor="am-avance">Avance</label>
           <progress id="am-avance" max={actual.total} value={actual.procesados}>
             {actual.procesados} de {actual.total}
@@ -139,7 +160,7 @@ export const AccionesMasivas = ({ search }: { readonly search: string }) => {
           {actual.estado !== "terminada" ? null : (
             <dl className="datos" id="am-resumen">
               <div>
-                <dt>{actual.accion === "cancelar" ? "Cancelados" : "Exportados"}</dt>
+                <dt>{HECHOS[actual.accion]}</dt>
                 <dd id="am-hechos">{actual.hechos}</dd>
               </div>
               <div>
@@ -147,9 +168,7 @@ export const AccionesMasivas = ({ search }: { readonly search: string }) => {
                 <dd id="am-omitidos">
                   {omitidos.length === 0
                     ? "Ninguno"
-                    : omitidos
-                        .map(([estado, n]) => `${n} por estar ${motivo(estado).toLowerCase()}`)
-                        .join(", ")}
+                    : omitidos.map(([razon, n]) => `${n} por ${motivo(razon)}`).join(", ")}
                 </dd>
               </div>
               {actual.terminada_at === null ? null : (

@@ -11,6 +11,11 @@
  * conditional update (LinksRepo's `cancelMany`): a link a payment already took (`cobrando`,
  * `procesando`, `pagado`) is not `pendiente`, so it is skipped with that state as the reason, and
  * a payment that starts after the cancel finds it `cancelado`. A link is never both.
+ *
+ * Resending (`reenviar`) sends each link's last notice again to the merchant's active webhooks
+ * that receive it, through the webhooks' own resend (handed in by Http.ts as {@link Reenviar}).
+ * Those deliveries commit on their own, so a part cut by a crash may resend its notices twice
+ * when it runs again; a notice is delivered at least once anyway.
  */
 import { randomUUID } from "node:crypto"
 import { SqlClient } from "@effect/sql"
@@ -33,7 +38,7 @@ const FILTROS = ["estado", "desde", "hasta", "q", "min", "max", "con_propina", "
 
 interface Row {
   readonly id: string
-  readonly accion: "cancelar" | "exportar"
+  readonly accion: "cancelar" | "exportar" | "reenviar"
   readonly estado: "en_cola" | "en_curso" | "terminada"
   readonly filtros: Record<string, string>
   readonly total: number
@@ -167,7 +172,7 @@ const csvLine = (l: LinkPart) =>
 interface Claimed {
   readonly comercio_id: string
   readonly mode: "test" | "live"
-  readonly accion: "cancelar" | "exportar"
+  readonly accion: "cancelar" | "exportar" | "reenviar"
   readonly estado: string
   readonly procesados: number
   readonly part: ReadonlyArray<string>
@@ -176,11 +181,17 @@ interface Claimed {
   readonly email: string
 }
 
+/** Resends a notice of the merchant's to its webhooks: how many deliveries it made or reopened. */
+export type Reenviar = (
+  owner: { readonly comercioId: string; readonly mode: "test" | "live" },
+  eventoId: string
+) => Effect.Effect<number, unknown, never>
+
 /**
  * One part: under the action's row lock, its next links' effect and the progress, committed
  * together. Answers whether links remain.
  */
-const runPart = (id: string) =>
+const runPart = (id: string, reenviar: Reenviar) =>
   Effect.gen(function* () {
     const sql = yield* PgClient.PgClient
     return yield* sql.withTransaction(
@@ -219,7 +230,23 @@ const runPart = (id: string) =>
           at,
           "id, monto, concepto, origen, created_at, paid_at"
         )
-        if (a.accion === "cancelar") {
+        if (a.accion === "reenviar") {
+          const last = yield* sql<{ link_id: string; id: string }>`
+            select distinct on (data->>'link_id') data->>'link_id' as link_id, id from eventos
+            where comercio_id = ${a.comercio_id} and mode = ${a.mode} and data->>'link_id' = any(${a.part}::text[])
+            order by data->>'link_id', created_at desc, id desc`
+          const byLink = new Map(last.map((e) => [e.link_id, e.id]))
+          for (const l of links) {
+            const evento = byLink.get(l.id)
+            const sent =
+              evento === undefined ? -1 : yield* reenviar(owner, evento).pipe(Effect.orElseSucceed(() => 0))
+            if (sent > 0) hechos += 1
+            else {
+              const reason = sent < 0 ? "sin_aviso" : "sin_webhook"
+              omitidos[reason] = (omitidos[reason] ?? 0) + 1
+            }
+          }
+        } else if (a.accion === "cancelar") {
           hechos = cancelled.size
           for (const l of links)
             if (!cancelled.has(l.id)) omitidos[l.estado_visible] = (omitidos[l.estado_visible] ?? 0) + 1
@@ -248,10 +275,10 @@ const runPart = (id: string) =>
   })
 
 /** The job: its parts until none remains (each part commits on its own). */
-export const runAccion = (payload: Record<string, unknown>) =>
+export const runAccion = (reenviar: Reenviar) => (payload: Record<string, unknown>) =>
   Effect.gen(function* () {
     const id = String(payload.id ?? "")
     if (!isUuid(id)) return
     let more = true
-    while (more) more = yield* runPart(id)
+    while (more) more = yield* runPart(id, reenviar)
   })

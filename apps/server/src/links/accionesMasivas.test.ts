@@ -2,25 +2,30 @@
  * The portal's bulk actions against the real server: 5,000 links chosen by a filter and
  * cancelled by one durable job while payments race on some of them (none ends both paid and
  * cancelled, and the summary adds up), an export to CSV, more than 5,000 refused, a key and a
- * stranger refused, the audit log, and an action that resumes on a restarted server.
+ * stranger refused, the audit log, each link's last notice resent, and an action that resumes
+ * on a restarted server.
  */
 import { randomUUID } from "node:crypto"
 import Pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { openPage, PAYER } from "../../test/checkoutHarness.js"
 import { call, startServer, type TestServer } from "../../test/harness.js"
+import { type Receiver, startReceiver } from "../../test/webhooksReceiver.js"
 
 let server: TestServer
 let db: Pg.Client
+let receiver: Receiver
 
 beforeAll(async () => {
-  server = await startServer({ settings: { apiPorMinuto: 100_000 } })
+  receiver = await startReceiver()
+  server = await startServer({ settings: { apiPorMinuto: 100_000, webhookAllowPrivate: true } })
   db = new Pg.Client({ connectionString: server.databaseUrl })
   await db.connect()
 })
 afterAll(async () => {
   await db?.end()
   await server?.close()
+  await receiver?.close()
 })
 
 const PASSWORD = "una-clave-larga-1"
@@ -158,6 +163,40 @@ describe("bulk actions", () => {
     })
     expect(bad.status).toBe(400)
   }, 240_000)
+
+  it("resends each chosen link's last notice to the webhooks that receive it; a link with none is skipped", async () => {
+    const { key, headers } = await merchant()
+    const hook = await call(server.url, "POST", "/switch/v1/webhooks", {
+      headers,
+      body: { url: `${receiver.url}?masiva`, eventos: ["link.pagado"] }
+    })
+    expect(hook.status).toBe(201)
+    const ids = await links(key, 3, "avisos")
+    for (const id of ids.slice(0, 2))
+      expect(
+        (
+          await call(server.url, "POST", `/switch/v1/links/${id}/simular`, {
+            key,
+            body: { resultado: "pagado" }
+          })
+        ).status
+      ).toBe(200)
+    const notices = (id: string) =>
+      receiver.received.filter((r) => r.body.includes('"link.pagado"') && r.body.includes(id)).length
+    await expect.poll(() => notices(ids[0] ?? "") + notices(ids[1] ?? ""), { timeout: 10_000 }).toBe(2)
+
+    const made = await call(server.url, "POST", "/switch/v1/acciones-masivas", {
+      headers,
+      body: { accion: "reenviar", filtros: { q: "avisos" } }
+    })
+    expect(made.status).toBe(202)
+    const done = await untilDone(server.url, headers, made.body.id)
+    expect(done).toMatchObject({ total: 3, procesados: 3, hechos: 2, omitidos: { sin_aviso: 1 } })
+    // Each paid link's link.pagado reached the webhook a second time.
+    await expect
+      .poll(() => [notices(ids[0] ?? ""), notices(ids[1] ?? "")], { timeout: 10_000 })
+      .toEqual([2, 2])
+  })
 
   it("is a session's only (a key is 401) and another merchant's action is 404", async () => {
     const a = await merchant()

@@ -29,7 +29,7 @@ export default Effect.gen(function* () {
       mode text not null check (mode in ('test', 'live')),
       usuario_id uuid,
       email text not null,
-      accion text not null check (accion in ('cancelar', 'exportar')),
+      accion text not null check (accion in ('cancelar', 'exportar', 'reenviar')),
       filtros jsonb not null,
       ids uuid[] not null,
       estado text not null default 'en_cola' check (estado in ('en_cola', 'en_curso', 'terminada')),
