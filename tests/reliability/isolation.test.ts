@@ -250,7 +250,16 @@ const OTHER_ROUTES = [
   "POST /switch/v1/sesion/totp/desactivar",
   // The audit log: an owner's session only; another merchant's entries never show, checked in
   // apps/server/src/actividad/actividad.test.ts.
-  "GET /switch/v1/actividad"
+  "GET /switch/v1/actividad",
+  // The merchant's own payment page's settings: a session only (a key is 401), of the session's
+  // own merchant, no id in the path; checked in apps/server/src/mipagina/mipagina.test.ts.
+  "GET /switch/v1/mi-pagina",
+  "PUT /switch/v1/mi-pagina",
+  // Bulk actions: an owner's session only (a key is 401); another merchant's action is 404,
+  // checked in apps/server/src/links/accionesMasivas.test.ts.
+  "POST /switch/v1/acciones-masivas",
+  "GET /switch/v1/acciones-masivas/{id}",
+  "GET /switch/v1/acciones-masivas/{id}/archivo"
 ]
 
 /** What the owner sees of an object, to compare before and after strangers tried it. */

@@ -4,6 +4,7 @@ import { type ReactElement, useCallback, useEffect, useState } from "react"
 import { errorText, onSessionLost, sw } from "./api.js"
 import { Session, Title, useSesion } from "./context.js"
 import { Link, navigate, useLocation } from "./router.js"
+import { AccionesMasivas } from "./screens/AccionesMasivas.js"
 import { Actividad } from "./screens/Actividad.js"
 import { Aplicaciones } from "./screens/Aplicaciones.js"
 import { Autorizar } from "./screens/Autorizar.js"
@@ -18,6 +19,7 @@ import { Inicio } from "./screens/Inicio.js"
 import { LinkDetalle, LinkNuevo, Links } from "./screens/Links.js"
 import { Liquidaciones } from "./screens/Liquidaciones.js"
 import { LoteDetalle, LoteNuevo, Lotes } from "./screens/Lotes.js"
+import { MiPagina } from "./screens/MiPagina.js"
 import { Seguridad } from "./screens/Seguridad.js"
 import { Transacciones } from "./screens/Transacciones.js"
 import { WebhookDetalle } from "./screens/WebhookDetalle.js"
@@ -84,6 +86,7 @@ const NAV: ReadonlyArray<readonly [string, string]> = [
   ["/transacciones", "Transacciones"],
   ["/clientes", "Clientes"],
   ["/liquidaciones", "Liquidaciones"],
+  ["/mi-pagina", "Mi página"],
   ["/desarrolladores", "Desarrolladores"],
   ["/equipo", "Equipo"],
   ["/seguridad", "Seguridad"],
@@ -137,6 +140,8 @@ const Shell = ({ path, search }: { readonly path: string; readonly search: strin
   else if (path === "/actividad") screen = <Actividad />
   else if (path === "/aplicaciones") screen = <Aplicaciones />
   else if (path === "/oauth/autorizar") screen = <Autorizar search={search} />
+  else if (path === "/mi-pagina") screen = <MiPagina />
+  else if (path === "/acciones-masivas") screen = <AccionesMasivas search={search} />
   else
     screen = (
       <section>

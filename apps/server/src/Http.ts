@@ -35,6 +35,8 @@ import { KeyCacheLive } from "./http/KeyCache.js"
 import { withBoundary } from "./http/Middleware.js"
 import { RequestLog, RequestLogLive } from "./http/RequestLog.js"
 import { MAX_BODY_BYTES } from "./http/Respond.js"
+import * as AccionesMasivas from "./links/AccionesMasivas.js"
+import { AccionesMasivasApiLive } from "./links/AccionesMasivasApi.js"
 import { CreateLinkLaneLive, CreateLinkLive } from "./links/CreateLink.js"
 import { LinkQrRoutesLive } from "./links/LinkQr.js"
 import { LinksApiLive } from "./links/LinksApi.js"
@@ -45,6 +47,8 @@ import { LotesApiLive } from "./lotes/LotesApi.js"
 import { LotesServiceLive } from "./lotes/LotesService.js"
 import { ConfigApiLive, LlavesApiLive, RegistroApiLive } from "./merchants/MerchantsApi.js"
 import { MerchantsServiceLive } from "./merchants/MerchantsService.js"
+import { MiPaginaApiLive } from "./mipagina/MiPaginaApi.js"
+import { MiPaginaRoutesLive } from "./mipagina/MiPaginaRoutes.js"
 import { OAuthRoutesLive } from "./oauth/OAuthRoutes.js"
 import { pruneOAuth } from "./oauth/Prune.js"
 import { ComercioAcciones } from "./operador/Comercios.js"
@@ -67,7 +71,7 @@ import * as Settlement from "./settlement/Settlement.js"
 import { JobQueueLive, type JobTask, unlockAbandoned } from "./webhooks/JobQueue.js"
 import { WebhookSenderLive } from "./webhooks/Sender.js"
 import { WebhooksApiLive } from "./webhooks/WebhooksApi.js"
-import { WebhooksServiceLive } from "./webhooks/WebhooksService.js"
+import { WebhooksService, WebhooksServiceLive } from "./webhooks/WebhooksService.js"
 
 /** The console acts on merchants through the admin service, under the same rules. */
 const ComercioAccionesLive = Layer.effect(ComercioAcciones, AdminService).pipe(
@@ -97,7 +101,9 @@ const GroupsLive = Layer.mergeAll(
   ContrasenaApiLive,
   EquipoApiLive,
   TotpApiLive,
-  ActividadApiLive
+  ActividadApiLive,
+  MiPaginaApiLive,
+  AccionesMasivasApiLive
 )
 
 export const ApiLive = HttpApiBuilder.api(SwitchApi).pipe(
@@ -187,14 +193,18 @@ const DOCS_CONFIG = {
   authentication: { preferredSecurityScheme: "x-switch-key" }
 } as HttpApiScalar.ScalarConfig
 
-/** The job runner, with its tasks besides the webhook deliveries: immediate settlement. */
+/** The job runner, with its tasks besides the webhook deliveries: immediate settlement, bulk actions. */
 const JobsLive = Layer.unwrapEffect(
-  Effect.map(Banks, (banks) => {
+  Effect.map(Effect.zip(Banks, WebhooksService), ([banks, webhooks]) => {
+    // A bulk action's resend goes through the webhooks' own (links imports no other feature).
+    const reenviar: AccionesMasivas.Reenviar = (owner, eventoId) =>
+      Effect.map(webhooks.reenviar({ ...owner, codigo: "", llaveId: "" }, eventoId), (sent) => sent.length)
     const tasks: Readonly<Record<string, JobTask>> = {
       [Settlement.TASK]: (p) =>
         Settlement.runSettlement({ link_id: String(p.link_id), consulta: Number(p.consulta ?? 0) }).pipe(
           Effect.provideService(Banks, banks)
-        )
+        ),
+      [AccionesMasivas.TASK]: AccionesMasivas.runAccion(reenviar)
     }
     return JobQueueLive(tasks)
   })
@@ -212,7 +222,8 @@ const PagesLive = Layer.mergeAll(
   DevCorreosRoutesLive,
   OperadorPageLive,
   OperadorRoutesLive.pipe(Layer.provide(ComercioAccionesLive)),
-  OAuthRoutesLive
+  OAuthRoutesLive,
+  MiPaginaRoutesLive
 )
 
 /**

@@ -1,5 +1,6 @@
 /** The public Switch API: the source of the server, the SDK clients and `/openapi.json`. */
 import { HttpApi, OpenApi } from "@effect/platform"
+import { AccionesMasivasGroup } from "./AccionesMasivas.js"
 import { ActividadGroup } from "./Actividad.js"
 import { ClientesGroup } from "./Clientes.js"
 import { ConfigGroup, LlavesGroup, RegistroGroup } from "./Comercios.js"
@@ -14,6 +15,7 @@ import { LinksGroup } from "./Links.js"
 import { LiquidacionesGroup } from "./Liquidaciones.js"
 import { LogsGroup } from "./Logs.js"
 import { LotesGroup } from "./Lotes.js"
+import { MiPaginaGroup } from "./MiPagina.js"
 import { notices, webhooksSection } from "./Notices.js"
 import { RecibosGroup, TransaccionesGroup } from "./Recibos.js"
 import { ResumenGroup } from "./Resumen.js"
@@ -48,6 +50,8 @@ export class SwitchApi extends HttpApi.make("switch")
   .add(EquipoGroup)
   .add(TotpGroup)
   .add(ActividadGroup)
+  .add(MiPaginaGroup)
+  .add(AccionesMasivasGroup)
   .addError(InternalError)
   .annotate(OpenApi.Title, "Switch API")
   .annotate(OpenApi.Version, VERSION)

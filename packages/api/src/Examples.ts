@@ -4,7 +4,9 @@
  * keys and secrets replaced; `test/openapi.test.ts` in apps/server checks each one against its
  * schema, so an example that drifts from the contract fails there.
  */
+import { accionesMasivasExamples } from "./AccionesMasivasExamples.js"
 import { equipoExamples } from "./EquipoExamples.js"
+import { miPaginaExamples } from "./MiPaginaExamples.js"
 
 /** One operation's examples: its body, its parameters, and its main answer (`status`, default 200). */
 export interface OperationExamples {
@@ -16,6 +18,8 @@ export interface OperationExamples {
 
 export const operationExamples: Readonly<Record<string, OperationExamples>> = {
   ...equipoExamples,
+  ...miPaginaExamples,
+  ...accionesMasivasExamples,
   "registro.registrar": {
     request: {
       codigo: "panaderia-ana",

@@ -62,4 +62,21 @@ describe("who may call with a portal session", () => {
     expect(sessionOnly("/switch/v1/equipo/abc")).toBe(true)
     expect(sessionOnly("/switch/v1/links")).toBe(false)
   })
+
+  it("mi página: every role reads, only the owner changes it, and a key never reaches it", () => {
+    for (const rol of ["cajero", "lectura"] as const) {
+      expect(sessionRefusal(rol, "GET", "/switch/v1/mi-pagina")).toBeUndefined()
+      expect(sessionRefusal(rol, "PUT", "/switch/v1/mi-pagina")).toBe("rol_no_permitido")
+    }
+    expect(sessionRefusal("propietario", "PUT", "/switch/v1/mi-pagina")).toBeUndefined()
+    expect(sessionOnly("/switch/v1/mi-pagina")).toBe(true)
+  })
+
+  it("bulk actions: a propietario's session only, reading included", () => {
+    for (const rol of ["cajero", "lectura"] as const)
+      for (const method of ["GET", "POST"])
+        expect(sessionRefusal(rol, method, "/switch/v1/acciones-masivas/x")).toBe("rol_no_permitido")
+    expect(sessionRefusal("propietario", "POST", "/switch/v1/acciones-masivas")).toBeUndefined()
+    expect(sessionOnly("/switch/v1/acciones-masivas")).toBe(true)
+  })
 })

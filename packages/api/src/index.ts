@@ -1,4 +1,5 @@
 /** @switch/api: the HTTP contract of Switch as an @effect/platform HttpApi. */
+export * as AccionesMasivas from "./AccionesMasivas.js"
 export * as Actividad from "./Actividad.js"
 export * from "./Api.js"
 export * from "./Body.js"
@@ -15,6 +16,7 @@ export * as Links from "./Links.js"
 export * as Liquidaciones from "./Liquidaciones.js"
 export * as Logs from "./Logs.js"
 export * as Lotes from "./Lotes.js"
+export * as MiPagina from "./MiPagina.js"
 export * as OAuth from "./OAuth.js"
 export * from "./Page.js"
 export * as Recibos from "./Recibos.js"

@@ -7,6 +7,7 @@ import {
   type TransportConfig
 } from "./internal/Transport.js"
 import type { RetryConfig } from "./Retry.js"
+import { AccionesMasivas } from "./resources/AccionesMasivas.js"
 import { Clientes, Config, Llaves, Recibos, Transacciones } from "./resources/Account.js"
 import { Cobros, Operaciones, Pagos } from "./resources/Direct.js"
 import { ActividadLog, Contrasena, Equipo, Totp } from "./resources/Equipo.js"
@@ -14,6 +15,7 @@ import { Eventos } from "./resources/Eventos.js"
 import { Links } from "./resources/Links.js"
 import { Liquidaciones } from "./resources/Liquidaciones.js"
 import { Lotes } from "./resources/Lotes.js"
+import { MiPaginaAjustes } from "./resources/MiPagina.js"
 import { Resumen } from "./resources/Resumen.js"
 import { Sesion } from "./resources/Sesion.js"
 import { Webhooks } from "./resources/Webhooks.js"
@@ -167,6 +169,10 @@ export class Switch {
   readonly totp: Totp
   /** The users' audit log (a `propietario`'s portal session). */
   readonly actividad: ActividadLog
+  /** The merchant's own payment page's settings (portal session; only a `propietario` changes them). */
+  readonly miPagina: MiPaginaAjustes
+  /** Bulk actions on links chosen by filter (a `propietario`'s portal session). */
+  readonly accionesMasivas: AccionesMasivas
 
   constructor(config: SwitchConfig | SwitchSessionConfig | SwitchTokenConfig) {
     let transport: TransportConfig
@@ -213,5 +219,7 @@ export class Switch {
     this.contrasena = new Contrasena(transport)
     this.totp = new Totp(transport)
     this.actividad = new ActividadLog(transport)
+    this.miPagina = new MiPaginaAjustes(transport)
+    this.accionesMasivas = new AccionesMasivas(transport)
   }
 }

@@ -556,6 +556,55 @@ export type Actividad = {
   readonly ip: string
 }
 
+/** The merchant's own payment page's settings (`GET /mi-pagina`), its address and its QR. */
+export type MiPagina = {
+  readonly url: string
+  readonly qr_png: string
+  readonly mode: "test" | "live"
+  readonly activa: boolean
+  readonly monto_min: number
+  readonly monto_max: number
+  readonly concepto_permitido: boolean
+  readonly updated_at: string | null
+}
+
+/** `PUT /mi-pagina`: on or off, the amounts the payer may type, whether a concept is allowed. */
+export type MiPaginaParams = {
+  readonly activa: boolean
+  readonly monto_min: number
+  readonly monto_max: number
+  readonly concepto_permitido: boolean
+}
+
+/** A bulk action on links (`/acciones-masivas`): its progress and its summary. */
+export type AccionMasiva = {
+  readonly id: string
+  readonly estado: "en_cola" | "en_curso" | "terminada"
+  readonly created_at: string
+  readonly total: number
+  readonly accion: "cancelar" | "exportar" | "reenviar"
+  readonly filtros: {
+    readonly [x: string]: string
+  }
+  readonly procesados: number
+  readonly hechos: number
+  readonly omitidos: {
+    readonly [x: string]: number
+  }
+  readonly archivo: string | null
+  readonly terminada_at: string | null
+}
+
+/** `POST /acciones-masivas`: `cancelar` or `exportar` the links the filters of `GET /links` choose. */
+export type AccionMasivaParams = {
+  readonly accion: "cancelar" | "exportar" | "reenviar"
+  readonly filtros?:
+    | {
+        readonly [x: string]: string
+      }
+    | undefined
+}
+
 // ---- Direct API (SPEC "Collect", "Pay", "Query an operation") ------------------------------
 
 /** An account or phone at a bank with its holder (`cobrador`, `pagador`, `ordenante`, `beneficiario`). */
@@ -729,8 +778,8 @@ export type Webhook = {
   readonly url: string
   readonly estado: "activo" | "inactivo"
   readonly created_at: string
-  readonly eventos: readonly string[]
   readonly updated_at: string
+  readonly eventos: readonly string[]
 }
 
 /** The creation answer: the webhook and its `secret` (`whsec_...`), shown only here. */
@@ -739,8 +788,8 @@ export type WebhookCreated = {
   readonly url: string
   readonly estado: "activo" | "inactivo"
   readonly created_at: string
-  readonly eventos: readonly string[]
   readonly updated_at: string
+  readonly eventos: readonly string[]
   readonly secret: string
 }
 

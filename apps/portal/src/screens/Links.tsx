@@ -84,6 +84,11 @@ export const Links = ({ search }: { readonly search: string }) => {
             Crear link
           </Link>
         )}
+        {sesion.usuario.rol === "propietario" ? (
+          <Link to={`/acciones-masivas${key}`} className="boton secundario">
+            Acciones masivas con estos filtros
+          </Link>
+        ) : null}
       </div>
       <form className="filtros" onSubmit={apply} aria-label="Filtrar links">
         <div className="campo">

@@ -2,7 +2,8 @@
  * `GET /boton.js`: a merchant puts
  * `<script src="{base_url}/boton.js" data-link="<link id>" [data-abrir="ventana"]></script>`
  * on its page and gets a pay button that opens the link's payment page, in the same tab or a
- * popup. It carries no key: the link id is all the payer's page needs.
+ * popup. It carries no key: the link id is all the payer's page needs. The button's address says
+ * `?origen=boton`, so a link made through the API and opened from it counts as `boton`.
  */
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
@@ -15,7 +16,7 @@ export const boton = String.raw`(function () {
     s.setAttribute("data-switch-listo", "1");
     var id = (s.getAttribute("data-link") || "").replace(/^.*\/l\//, "").replace(/[^0-9a-fA-F-]/g, "");
     if (!id) return;
-    var url = new URL("/l/" + id, s.src).toString();
+    var url = new URL("/l/" + id + "?origen=boton", s.src).toString();
     var a = document.createElement("a");
     a.href = url;
     a.textContent = s.getAttribute("data-texto") || "Pagar con Switch";

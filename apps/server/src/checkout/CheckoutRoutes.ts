@@ -9,12 +9,16 @@
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto"
 import { HttpApiBuilder, HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { SqlClient } from "@effect/sql"
 import { PageForbidden } from "@switch/api"
 import { Effect, Either, Redacted } from "effect"
 import { Settings } from "../Config.js"
 import { byOwnClass } from "../http/ApiErrors.js"
 import { clientIp } from "../http/Auth.js"
 import { json, jsonBody } from "../http/Respond.js"
+import * as LinksRepo from "../platform/LinksRepo.js"
+import { OPENED_FROM } from "../platform/LinkText.js"
+import { isUuid } from "../platform/Uuid.js"
 import { js } from "./assets/script.js"
 import { css } from "./assets/style.js"
 import { Checkout } from "./CheckoutService.js"
@@ -59,6 +63,7 @@ const COOKIE = "sw_csrf"
 export const CheckoutRoutesLive = HttpApiBuilder.Router.use((router) =>
   Effect.gen(function* () {
     const checkout = yield* Checkout
+    const sql = yield* SqlClient.SqlClient
     const settings = yield* Settings
     const secure = settings.baseUrl.startsWith("https://")
     const tokenFor = (nonce: string) =>
@@ -111,6 +116,14 @@ export const CheckoutRoutesLive = HttpApiBuilder.Router.use((router) =>
       Effect.gen(function* () {
         const request = yield* HttpServerRequest.HttpServerRequest
         const id = yield* linkId
+        // Opened from the pay button or the WhatsApp share link: the link's origen says so.
+        const from = new URL(request.url, "http://pagina").searchParams.get("origen")
+        const opened = OPENED_FROM.find((o) => o === from)
+        if (opened !== undefined && isUuid(id))
+          yield* LinksRepo.markOpenedFrom(id.toLowerCase(), opened).pipe(
+            Effect.provideService(SqlClient.SqlClient, sql),
+            Effect.catchAllCause((cause) => Effect.logWarning("origen not recorded", cause))
+          )
         const model = yield* Effect.either(checkout.page(id))
         if (model._tag === "Left") {
           return HttpServerResponse.text(notFoundPage(ASSETS), {

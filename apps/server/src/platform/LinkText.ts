@@ -7,9 +7,16 @@ import { Money } from "@switch/core"
 /** The payment page of a link. */
 export const linkUrl = (baseUrl: string, id: string) => `${baseUrl}/l/${id}`
 
-/** A WhatsApp share link whose text carries the concept, the amount and the url. */
+/**
+ * Where a link's page was opened from, as the query its address carries (`?origen=boton` from the
+ * pay button, `?origen=whatsapp` from the WhatsApp share link): the page records it
+ * (LinksRepo's `markOpenedFrom`).
+ */
+export const OPENED_FROM = ["boton", "whatsapp"] as const
+
+/** A WhatsApp share link whose text carries the concept, the amount and the url (opened as `whatsapp`). */
 export const waDeeplink = (url: string, concepto: string | null, monto: number): string => {
-  const text = `${concepto ?? "Pago"} · ${Money.format(Money.Cents(monto))}\nPaga aquí: ${url}`
+  const text = `${concepto ?? "Pago"} · ${Money.format(Money.Cents(monto))}\nPaga aquí: ${url}?origen=whatsapp`
   return `https://wa.me/?text=${encodeURIComponent(text)}`
 }
 

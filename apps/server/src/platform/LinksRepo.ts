@@ -156,6 +156,37 @@ export const move = <R extends object = { readonly id: string }>(input: {
 export const cancel = (id: string, t: Move, at: Date) =>
   Effect.flatMap(PgClient.PgClient, (sql) => move({ move: t, where: [sql`id = ${id}`, unexpired(sql, at)] }))
 
+/**
+ * `Cancelar` for the owner's open, unexpired links among `ids` (a bulk action's part), in one
+ * statement: a link a payment already moved (`cobrando`...) is not `pendiente` and stays as it is.
+ */
+export const cancelMany = (owner: Owner, ids: ReadonlyArray<string>, at: Date) =>
+  Effect.flatMap(PgClient.PgClient, (sql) =>
+    move({
+      move: { from: "pendiente", to: "cancelado" },
+      where: [
+        sql`id = any(${ids}::uuid[])`,
+        sql`comercio_id = ${owner.comercioId}`,
+        sql`mode = ${owner.mode}`,
+        unexpired(sql, at)
+      ]
+    })
+  )
+
+/** The owner's links among `ids` with the state readers see at `at` as `estado_visible`. */
+export const byIds = <R extends object>(
+  owner: Owner,
+  ids: ReadonlyArray<string>,
+  at: Date,
+  columns: string
+) =>
+  Effect.flatMap(
+    PgClient.PgClient,
+    (sql) => sql<R>`
+      select ${sql.unsafe(columns)}, ${visibleEstado(sql, at)} as estado_visible from links
+      where id = any(${ids}::uuid[]) and comercio_id = ${owner.comercioId} and mode = ${owner.mode}`
+  )
+
 /** `Cancelar` for every open, unexpired link of a batch, in one statement. */
 export const cancelBatch = (
   lote: { readonly id: string; readonly comercioId: string; readonly mode: string },
@@ -449,6 +480,17 @@ export const list = <R extends object>(owner: Owner, q: LinkQuery, at: Date, col
 export const exists = (id: string) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
     Effect.map(sql<{ id: string }>`select id from links where id = ${id}`, (rows) => rows.length > 0)
+  )
+
+/**
+ * A link opened from the pay button (`boton.js`) or from its WhatsApp share link takes that
+ * `origen`, once: only a link still `api` (made through a key) changes; one made in the portal
+ * or by the merchant's own page keeps its origin, and the first opening wins.
+ */
+export const markOpenedFrom = (id: string, origen: Extract<LinkRequest.Origen, "boton" | "whatsapp">) =>
+  Effect.flatMap(
+    SqlClient.SqlClient,
+    (sql) => sql`update links set origen = ${origen} where id = ${id} and origen = 'api'`
   )
 
 /**

@@ -20,6 +20,7 @@ import equipo from "../migrations/0013_equipo.js"
 import operadores from "../migrations/0014_operadores.js"
 import listIndexes from "../migrations/0017_list_indexes.js"
 import oauth from "../migrations/0018_oauth.js"
+import miPagina from "../migrations/0020_mi_pagina.js"
 import * as Metrics from "./Metrics.js"
 import { preparingClient, registry } from "./Prepared.js"
 
@@ -113,7 +114,8 @@ export const migrations = PgMigrator.fromRecord({
   "0013_equipo": equipo,
   "0014_operadores": operadores,
   "0017_list_indexes": listIndexes,
-  "0018_oauth": oauth
+  "0018_oauth": oauth,
+  "0020_mi_pagina": miPagina
 })
 
 /** Runs pending migrations; several processes starting at once wait on the migrator's lock. */

@@ -9,11 +9,13 @@
  * schemas with the idempotency key made optional (the SDK fills it in).
  */
 import type {
+  AccionesMasivas as ApiAccionesMasivas,
   Actividad as ApiActividad,
   Clientes as ApiClientes,
   Eventos as ApiEventos,
   Events as ApiEvents,
   Historial as ApiHistorial,
+  MiPagina as ApiMiPagina,
   Resumen as ApiResumen,
   Webhooks as ApiWebhooks,
   Comercios,
@@ -149,6 +151,14 @@ export type TotpInscripcion = Encoded<typeof Seguridad.TotpInscripcion>
 export type TotpEstado = Encoded<typeof Seguridad.TotpEstado>
 /** One entry of the users' audit log (`GET /actividad`). */
 export type Actividad = Encoded<typeof ApiActividad.Actividad>
+/** The merchant's own payment page's settings (`GET /mi-pagina`), its address and its QR. */
+export type MiPagina = Encoded<typeof ApiMiPagina.MiPagina>
+/** `PUT /mi-pagina`: on or off, the amounts the payer may type, whether a concept is allowed. */
+export type MiPaginaParams = Encoded<typeof ApiMiPagina.MiPaginaBody>
+/** A bulk action on links (`/acciones-masivas`): its progress and its summary. */
+export type AccionMasiva = Encoded<typeof ApiAccionesMasivas.AccionMasiva>
+/** `POST /acciones-masivas`: `cancelar` or `exportar` the links the filters of `GET /links` choose. */
+export type AccionMasivaParams = Encoded<typeof ApiAccionesMasivas.AccionMasivaBody>
 
 // ---- Direct API (SPEC "Collect", "Pay", "Query an operation") ------------------------------
 
