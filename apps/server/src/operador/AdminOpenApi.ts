@@ -99,7 +99,61 @@ export const ADMIN_OPERATIONS: ReadonlyArray<Op> = [
     "Leer la auditoría, la más reciente primero, por páginas",
     "operador"
   ],
-  ["get", "/admin/v1/operador/auditoria.csv", "Exportar la auditoría en CSV", "operador"]
+  ["get", "/admin/v1/operador/auditoria.csv", "Exportar la auditoría en CSV", "operador"],
+  [
+    "get",
+    "/admin/v1/operador/revision/respuestas",
+    "Historial de respuestas del banco sobre un elemento de la cola (objeto_tipo, objeto_id)",
+    "operador"
+  ],
+  [
+    "post",
+    "/admin/v1/operador/revision/repartos/{link_id}/{indice}/marcar-pagada",
+    "Marcar pagada una parte del reparto con la referencia del banco (rol tesorería)",
+    "operador"
+  ],
+  [
+    "post",
+    "/admin/v1/operador/revision/repartos/{link_id}/{indice}/cerrar",
+    "Cerrar sin pagar una parte del reparto, con una nota (rol tesorería)",
+    "operador"
+  ],
+  [
+    "post",
+    "/admin/v1/operador/revision/repartos/{link_id}/{indice}/consultar",
+    "Consultar al banco ahora por la orden de una parte del reparto (rol tesorería)",
+    "operador"
+  ],
+  [
+    "post",
+    "/admin/v1/operador/revision/repartos/{link_id}/{indice}/pagar",
+    "Pedir el pago de una parte del reparto por el banco (rol tesorería; cuatro ojos)",
+    "operador"
+  ],
+  [
+    "post",
+    "/admin/v1/operador/revision/repartos/{link_id}/{indice}/pagar/confirmar",
+    "Confirmar el pago de una parte del reparto pedido por otro operador y enviarlo al banco",
+    "operador"
+  ],
+  [
+    "post",
+    "/admin/v1/operador/revision/transacciones/{id}/consultar",
+    "Consultar al banco ahora por una operación de la API directa (rol tesorería)",
+    "operador"
+  ],
+  [
+    "post",
+    "/admin/v1/operador/revision/transacciones/{id}/marcar-pagada",
+    "Dar por liquidada una operación de la API directa con la referencia del banco (rol tesorería)",
+    "operador"
+  ],
+  [
+    "post",
+    "/admin/v1/operador/revision/transacciones/{id}/cerrar",
+    "Cerrar una operación de la API directa como no hecha, o su revisión, con una nota (rol tesorería)",
+    "operador"
+  ]
 ]
 
 const params = (path: string) =>

@@ -32,6 +32,8 @@ import * as Outbox from "../platform/Outbox.js"
 import { RateLimiter } from "../platform/RateLimiter.js"
 import { adminOpenApi } from "./AdminOpenApi.js"
 import { type AccionError, ComercioAcciones } from "./Comercios.js"
+import * as Cola from "./cola/Cola.js"
+import { colaRoutes, conRespuestas, listarFuentes } from "./cola/Fuentes.js"
 import {
   ABSOLUTE_HOURS,
   type AuditRow,
@@ -499,9 +501,8 @@ export const OperadorRoutesLive = HttpApiBuilder.Router.use((router) =>
               from links l join comercios c on c.id = l.comercio_id
               where l.estado = 'revision'
             ) q order by desde asc limit 500`.pipe(Effect.orDie)
-          const now = Date.now()
-          return json({
-            data: rows.map((r) => ({
+          const propias = rows.map(
+            (r): Cola.Item => ({
               tipo: r.tipo,
               id: r.id,
               link_id: r.link_id,
@@ -510,9 +511,18 @@ export const OperadorRoutesLive = HttpApiBuilder.Router.use((router) =>
               monto: Money.toNumber(Money.Cents(r.monto)),
               motivo: r.motivo,
               con_reparto: r.con_reparto,
-              desde: r.desde.toISOString(),
-              edad_segundos: Math.max(0, Math.floor((now - r.desde.getTime()) / 1000))
-            }))
+              desde: r.desde,
+              respuestas: { objeto_tipo: r.tipo, objeto_id: r.id }
+            })
+          )
+          return json({
+            data: yield* conRespuestas(sql, [
+              ...propias,
+              ...(yield* listarFuentes.pipe(
+                Effect.provideService(SqlClient.SqlClient, sql),
+                Effect.provideService(Settings, settings)
+              ))
+            ])
           })
         })
       )
@@ -653,12 +663,19 @@ export const OperadorRoutesLive = HttpApiBuilder.Router.use((router) =>
     )
     yield* router.post(
       "/admin/v1/operador/revision/liquidaciones/:id/consultar",
-      resolve("liquidacion.consultar_banco", (_who, row) =>
+      resolve("liquidacion.consultar_banco", (who, row) =>
         Effect.gen(function* () {
           // Asks about the order by its own id (a payment under way: its request's id); nothing is sent again.
           const [pago] = yield* sql<{ id: string }>`
             select id from pagos_revision where transaccion_id = ${row.id} and estado = 'enviado'`
           const answer = yield* banks.forMode(row.mode).query(pago?.id ?? row.id)
+          yield* Cola.guardarRespuesta(sql, {
+            objeto_tipo: "liquidacion",
+            objeto_id: row.id,
+            answer,
+            origen: "operador",
+            operadorId: who.id
+          })
           if (pago !== undefined && answer.estado === "LIQUIDADA" && answer.referencia_banco !== null)
             yield* sql`update pagos_revision set estado = 'pagado' where id = ${pago.id}`
           const extra = {
@@ -712,6 +729,13 @@ export const OperadorRoutesLive = HttpApiBuilder.Router.use((router) =>
         }
         return yield* sql.withTransaction(
           Effect.gen(function* () {
+            yield* Cola.guardarRespuesta(sql, {
+              objeto_tipo: "liquidacion",
+              objeto_id: row.id,
+              answer,
+              origen: "envio",
+              operadorId: who.id
+            })
             const antes = yield* lockSettlement(row.id).pipe(Effect.option)
             const liquidada = answer.estado === "LIQUIDADA" && answer.referencia_banco !== null
             const paid = liquidada && antes._tag === "Some"
@@ -830,5 +854,11 @@ export const OperadorRoutesLive = HttpApiBuilder.Router.use((router) =>
         })
       )
     )
+
+    // The queue's other sources (cola/Fuentes.ts): their actions and the bank answers' history.
+    for (const ruta of yield* colaRoutes({ operador, body }))
+      yield* ruta.method === "get"
+        ? router.get(ruta.path, gate(ruta.handler))
+        : router.post(ruta.path, gate(ruta.handler))
   })
 )
