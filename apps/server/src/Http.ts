@@ -11,6 +11,7 @@ import { Settings } from "./Config.js"
 import { BotonLive } from "./checkout/Boton.js"
 import { CheckoutRoutesLive } from "./checkout/CheckoutRoutes.js"
 import { CheckoutLive, CheckoutReconcilerLive } from "./checkout/CheckoutService.js"
+import { LinksEnRevisionLive } from "./checkout/EnRevision.js"
 import { StatusPageLive } from "./checkout/StatusPage.js"
 import { ClientesApiLive } from "./clientes/ClientesApi.js"
 import { DevCorreosRoutesLive } from "./correos/DevCorreosRoutes.js"
@@ -115,6 +116,7 @@ export const ServicesLive = Layer.mergeAll(
   LotesServiceLive,
   MerchantsServiceLive,
   CheckoutLive,
+  LinksEnRevisionLive,
   WebhooksServiceLive,
   EventosServiceLive,
   SesionesServiceLive,

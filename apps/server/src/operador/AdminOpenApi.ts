@@ -153,6 +153,24 @@ export const ADMIN_OPERATIONS: ReadonlyArray<Op> = [
     "/admin/v1/operador/revision/transacciones/{id}/cerrar",
     "Cerrar una operación de la API directa como no hecha, o su revisión, con una nota (rol tesorería)",
     "operador"
+  ],
+  [
+    "post",
+    "/admin/v1/operador/revision/links/{id}/consultar",
+    "Consultar al banco ahora por el pago de un link en revisión (rol tesorería)",
+    "operador"
+  ],
+  [
+    "post",
+    "/admin/v1/operador/revision/links/{id}/marcar-pagada",
+    "Dar por pagado un link en revisión con la referencia del banco (rol tesorería)",
+    "operador"
+  ],
+  [
+    "post",
+    "/admin/v1/operador/revision/links/{id}/cerrar",
+    "Cerrar sin cobro un link en revisión, con una nota: vuelve a quedar pendiente (rol tesorería)",
+    "operador"
   ]
 ]
 

@@ -303,3 +303,78 @@ describe("direct-API operations waiting for a person", () => {
     ])
   })
 })
+
+describe("links in revision", () => {
+  const links: Array<string> = []
+
+  /** Two test links whose payment attempt the bank cannot tell about: in `revision`. */
+  beforeAll(async () => {
+    const m = await registerMerchant(server.url)
+    const comercio = (await admin("GET", `/admin/v1/comercios/${m.codigo}`)).body.id
+    for (let i = 0; i < 2; i++) {
+      const created = await call(server.url, "POST", "/switch/v1/links", {
+        key: m.key,
+        body: { monto: 50, concepto: "En revisión" }
+      })
+      expect(created.status).toBe(201)
+      const attempt = randomUUID()
+      await db("update links set estado = 'revision' where id = $1", [created.body.id])
+      await db(
+        `insert into intentos_pago (id, link_id, comercio_id, mode, estado, created_at, actualizado_at, revision_desde)
+         values ($1, $2, $3, 'test', 'DESCONOCIDA', now() - interval '2 hours', now(), now())`,
+        [attempt, created.body.id, comercio]
+      )
+      // The bank knows the order but cannot say how it ended.
+      await db("insert into banco_prueba (operacion_id, estado) values ($1, 'DESCONOCIDA')", [attempt])
+      links.push(created.body.id)
+    }
+  })
+
+  it("tesoreria asks the bank (kept in the history), marks one paid (link.pagado once) and closes the other (the link reopens)", async () => {
+    const tesoreria = await signedIn("tesoreria")
+    const soporte = await signedIn("soporte")
+    const [paid, closed] = links as [string, string]
+    const base = "/admin/v1/operador/revision/links"
+    expect((await soporte("POST", `${base}/${paid}/consultar`)).status).toBe(403)
+
+    const asked = await tesoreria("POST", `${base}/${paid}/consultar`)
+    expect(asked.status, JSON.stringify(asked.body)).toBe(200)
+    expect(asked.body).toMatchObject({ estado: "revision", banco: { estado: "DESCONOCIDA" } })
+    const queue = await tesoreria("GET", "/admin/v1/operador/revision")
+    const item = queue.body.data.find((i: any) => i.tipo === "link" && i.id === paid)
+    expect(item.ultima_respuesta).toMatchObject({ estado: "DESCONOCIDA", origen: "operador" })
+
+    expect((await tesoreria("POST", `${base}/${paid}/marcar-pagada`, {})).status).toBe(400)
+    const marked = await tesoreria("POST", `${base}/${paid}/marcar-pagada`, {
+      referencia_banco: "REF-445566",
+      nota: "el banco lo confirmó por teléfono"
+    })
+    expect(marked.status, JSON.stringify(marked.body)).toBe(200)
+    expect(marked.body.estado).toBe("pagado")
+    expect(
+      (await tesoreria("POST", `${base}/${paid}/marcar-pagada`, { referencia_banco: "REF-445566" })).body
+        .error
+    ).toBe("no_en_revision")
+    const pagado = await events("link.pagado", "link_id", paid)
+    expect(pagado).toHaveLength(1)
+    const [link] = await db("select estado, referencia_banco from links where id = $1", [paid])
+    expect(link.estado).toBe("pagado")
+
+    const reopened = await tesoreria("POST", `${base}/${closed}/cerrar`, { nota: "no hubo débito" })
+    expect(reopened.status, JSON.stringify(reopened.body)).toBe(200)
+    expect(reopened.body.estado).toBe("pendiente")
+    expect((await db("select estado from links where id = $1", [closed]))[0].estado).toBe("pendiente")
+    expect(await events("link.pagado", "link_id", closed)).toHaveLength(0)
+
+    const audit = await db<{ accion: string; objeto_id: string }>(
+      "select accion, objeto_id from auditoria where objeto_tipo = 'link' order by id"
+    )
+    expect(audit).toEqual([
+      { accion: "link.consultar_banco", objeto_id: paid },
+      { accion: "link.marcar_pagado", objeto_id: paid },
+      { accion: "link.cerrar_sin_cobro", objeto_id: closed }
+    ])
+    const after = await tesoreria("GET", "/admin/v1/operador/revision")
+    expect(after.body.data.filter((i: any) => i.tipo === "link")).toEqual([])
+  })
+})

@@ -12,9 +12,10 @@ import { json } from "../../http/Respond.js"
 import { OperadorError } from "../OperadorService.js"
 import { type Contexto, historial, type Item, type Ruta, ultimas } from "./Cola.js"
 import { directas } from "./Directas.js"
+import { linksEnRevision } from "./Links.js"
 import { repartos } from "./Repartos.js"
 
-export const FUENTES = [repartos, directas] as const
+export const FUENTES = [repartos, directas, linksEnRevision] as const
 
 export const listarFuentes = Effect.map(
   Effect.all(
