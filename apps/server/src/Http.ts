@@ -46,10 +46,13 @@ import { LotesApiLive } from "./lotes/LotesApi.js"
 import { LotesServiceLive } from "./lotes/LotesService.js"
 import { ConfigApiLive, LlavesApiLive, RegistroApiLive } from "./merchants/MerchantsApi.js"
 import { MerchantsServiceLive } from "./merchants/MerchantsService.js"
+import * as Alertas from "./operador/alertas/Alertas.js"
 import { ComercioAcciones } from "./operador/Comercios.js"
+import { listarCola } from "./operador/cola/Fuentes.js"
 import { OperadorPageLive } from "./operador/OperadorPage.js"
 import { OperadorRoutesLive } from "./operador/OperadorRoutes.js"
 import { OperadorService, OperadorServiceLive } from "./operador/OperadorService.js"
+import * as FuenteTasa from "./operador/tasa/FuenteTasa.js"
 import { makeDrain, OpsRoutesLive } from "./ops/OpsRoutes.js"
 import { PanelRoutesLive } from "./panel/PanelRoutes.js"
 import { Banks, BanksLive } from "./platform/bank/Banks.js"
@@ -64,7 +67,8 @@ import { SesionApiLive, SesionPublicApiLive } from "./sesiones/SesionesApi.js"
 import { SesionesService, SesionesServiceLive } from "./sesiones/SesionesService.js"
 import * as Settlement from "./settlement/Settlement.js"
 import { JobQueueLive, type JobTask, unlockAbandoned } from "./webhooks/JobQueue.js"
-import { WebhookSenderLive } from "./webhooks/Sender.js"
+import { WebhookSender, WebhookSenderLive } from "./webhooks/Sender.js"
+import { signedHeaders } from "./webhooks/Signature.js"
 import { WebhooksApiLive } from "./webhooks/WebhooksApi.js"
 import { WebhooksServiceLive } from "./webhooks/WebhooksService.js"
 
@@ -186,6 +190,56 @@ const DOCS_CONFIG = {
   authentication: { preferredSecurityScheme: "x-switch-key" }
 } as HttpApiScalar.ScalarConfig
 
+/**
+ * The console's durable jobs (issue 32): the BCV rate's source (operador/tasa/FuenteTasa.ts) and
+ * the operators' alerts, checked and sent (operador/alertas/Alertas.ts); each check queues its
+ * next run, and every process queues the first one at start-up (one job key: one schedule).
+ */
+const consolaTasks: Readonly<Record<string, JobTask>> = {
+  [FuenteTasa.TASK]: () =>
+    Effect.gen(function* () {
+      yield* FuenteTasa.run(yield* SqlClient.SqlClient, yield* Settings)
+    }),
+  [Alertas.TASK_REVISAR]: () =>
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      const settings = yield* Settings
+      yield* Alertas.revisar(sql, settings, yield* listarCola(sql, settings))
+      yield* Alertas.programar(sql, settings.alertasRevisarSegundos ?? 60, "replace")
+    }),
+  [Alertas.TASK_ENVIO]: (p) =>
+    Effect.gen(function* () {
+      const sender = yield* WebhookSender
+      yield* Alertas.enviar(
+        yield* SqlClient.SqlClient,
+        yield* Settings,
+        { send: sender.send, sign: signedHeaders },
+        Number(p.id)
+      )
+    })
+}
+
+const ConsolaJobsStartLive = Layer.scopedDiscard(
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const settings = yield* Settings
+    const start = Effect.gen(function* () {
+      yield* Alertas.programar(sql, Math.min(5, settings.alertasRevisarSegundos ?? 60), "preserve_run_at")
+      if ((settings.tasaFuenteUrl ?? null) !== null) yield* FuenteTasa.programar(sql, 0, "preserve_run_at")
+    })
+    // graphile-worker creates its schema as the runner starts: until then, try again.
+    yield* Effect.forkScoped(
+      start.pipe(
+        Effect.sandbox,
+        Effect.retry(Schedule.spaced("1 second").pipe(Schedule.intersect(Schedule.recurs(60)))),
+        Effect.catchAllCause((cause) =>
+          Effect.logWarning("no se pudieron programar los trabajos de la consola", cause)
+        )
+      )
+    )
+  })
+)
+
 /** The job runner, with its tasks besides the webhook deliveries: immediate settlement. */
 const JobsLive = Layer.unwrapEffect(
   Effect.map(Banks, (banks) => {
@@ -193,7 +247,8 @@ const JobsLive = Layer.unwrapEffect(
       [Settlement.TASK]: (p) =>
         Settlement.runSettlement({ link_id: String(p.link_id), consulta: Number(p.consulta ?? 0) }).pipe(
           Effect.provideService(Banks, banks)
-        )
+        ),
+      ...consolaTasks
     }
     return JobQueueLive(tasks)
   })
@@ -210,7 +265,8 @@ const PagesLive = Layer.mergeAll(
   PanelRoutesLive,
   DevCorreosRoutesLive,
   OperadorPageLive,
-  OperadorRoutesLive.pipe(Layer.provide(ComercioAccionesLive))
+  OperadorRoutesLive.pipe(Layer.provide(ComercioAccionesLive)),
+  ConsolaJobsStartLive
 )
 
 /**

@@ -28,5 +28,11 @@ export const testSettings = (overrides: Partial<ServerSettings> = {}): ServerSet
   drenajeSegundos: 0,
   smtpUrl: Option.none(),
   correosDir: null,
+  tasaFuenteUrl: null,
+  tasaFuenteMinutos: 60,
+  alertasUrl: null,
+  alertasSecreto: null,
+  alertaColaMinutos: 60,
+  alertasRevisarSegundos: 60,
   ...overrides
 })

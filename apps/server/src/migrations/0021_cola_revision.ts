@@ -10,6 +10,11 @@
  * - `revisiones_cerradas`: items an operator closed that keep their state (a payout the bank
  *   rejected as `SIN_DEBITO_EN_EXTRACTO` is already final: closing it says a person reviewed it).
  * - Partial indexes so the queue reads only what waits for a person.
+ * - `tasas_bcv` says who set each rate: `fuente` (`token`: the admin token, `operador`: by hand
+ *   in the console, `url`: fetched from SWITCH_TASA_FUENTE_URL), and the operator.
+ * - `incidentes`: incidents by bank that operators open and close; /estado shows them 7 days.
+ * - `alertas`: what the console's home shows and SWITCH_ALERTAS_URL receives; one open alert per
+ *   `clave` (the same alert is not raised twice while open), `enviada_at` once sent.
  */
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
@@ -59,4 +64,34 @@ export default Effect.gen(function* () {
   yield* sql`
     create index if not exists transacciones_directas_revision on transacciones (created_at)
     where estado in ('DESCONOCIDA', 'ERROR') or motivo_rechazo = 'SIN_DEBITO_EN_EXTRACTO'`
+  yield* sql`alter table tasas_bcv add column fuente text not null default 'token'
+    check (fuente in ('token', 'operador', 'url'))`
+  yield* sql`alter table tasas_bcv add column operador_id uuid references operadores (id)`
+  yield* sql`alter table tasas_bcv add column actor text`
+  yield* sql`
+    create table incidentes (
+      id uuid primary key,
+      banco text not null check (banco ~ '^[0-9]{4}$'),
+      titulo text not null,
+      detalle text,
+      abierto_por uuid not null references operadores (id),
+      abierto_at timestamptz not null default now(),
+      cerrado_por uuid references operadores (id),
+      cerrado_at timestamptz,
+      nota_cierre text
+    )`
+  yield* sql`create index incidentes_recientes on incidentes (abierto_at desc)`
+  yield* sql`create index incidentes_abiertos on incidentes (banco) where cerrado_at is null`
+  yield* sql`
+    create table alertas (
+      id bigserial primary key,
+      clave text not null,
+      tipo text not null,
+      detalle jsonb not null,
+      created_at timestamptz not null default now(),
+      resuelta_at timestamptz,
+      enviada_at timestamptz
+    )`
+  yield* sql`create unique index alertas_abierta on alertas (clave) where resuelta_at is null`
+  yield* sql`create index alertas_por_enviar on alertas (id) where enviada_at is null`
 })

@@ -171,7 +171,39 @@ export const ADMIN_OPERATIONS: ReadonlyArray<Op> = [
     "/admin/v1/operador/revision/links/{id}/cerrar",
     "Cerrar sin cobro un link en revisión, con una nota: vuelve a quedar pendiente (rol tesorería)",
     "operador"
-  ]
+  ],
+  [
+    "get",
+    "/admin/v1/operador/tasa-bcv",
+    "Tasa BCV vigente, si está vencida, y su historial con quién fijó cada una",
+    "operador"
+  ],
+  ["post", "/admin/v1/operador/tasa-bcv", "Fijar la tasa BCV a mano (rol tesorería)", "operador"],
+  [
+    "post",
+    "/admin/v1/operador/tasa-bcv/fuente",
+    "Traer ahora la tasa BCV de la fuente configurada (rol tesorería)",
+    "operador"
+  ],
+  [
+    "get",
+    "/admin/v1/operador/incidentes",
+    "Incidentes por banco: abiertos y de los últimos 7 días",
+    "operador"
+  ],
+  [
+    "post",
+    "/admin/v1/operador/incidentes",
+    "Abrir un incidente de un banco, visible en /estado (rol riesgo o tesorería)",
+    "operador"
+  ],
+  [
+    "post",
+    "/admin/v1/operador/incidentes/{id}/cerrar",
+    "Cerrar un incidente (rol riesgo o tesorería)",
+    "operador"
+  ],
+  ["get", "/admin/v1/operador/alertas", "Alertas abiertas de la consola", "operador"]
 ]
 
 const params = (path: string) =>

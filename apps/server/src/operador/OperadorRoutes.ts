@@ -32,8 +32,9 @@ import * as Outbox from "../platform/Outbox.js"
 import { RateLimiter } from "../platform/RateLimiter.js"
 import { adminOpenApi } from "./AdminOpenApi.js"
 import { type AccionError, ComercioAcciones } from "./Comercios.js"
+import { consolaRoutes } from "./Consola.js"
 import * as Cola from "./cola/Cola.js"
-import { colaRoutes, conRespuestas, listarFuentes } from "./cola/Fuentes.js"
+import { colaRoutes, listarCola } from "./cola/Fuentes.js"
 import {
   ABSOLUTE_HOURS,
   type AuditRow,
@@ -86,18 +87,6 @@ const sessionView = (s: OperadorSession) => ({
 })
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
-
-interface RevisionRow {
-  readonly tipo: "liquidacion" | "link"
-  readonly id: string
-  readonly link_id: string | null
-  readonly comercio: string
-  readonly mode: Mode
-  readonly monto: number
-  readonly motivo: string | null
-  readonly desde: Date
-  readonly con_reparto: boolean
-}
 
 interface SettlementRow {
   readonly id: string
@@ -488,42 +477,7 @@ export const OperadorRoutesLive = HttpApiBuilder.Router.use((router) =>
       gate(
         Effect.gen(function* () {
           yield* operador("todos")
-          const rows = yield* sql<RevisionRow>`
-            select * from (
-              select 'liquidacion' as tipo, t.id::text as id, t.link_id::text as link_id, c.codigo as comercio,
-                t.mode, t.monto, t.motivo_rechazo as motivo, t.created_at as desde,
-                (l.split is not null) as con_reparto
-              from transacciones t join comercios c on c.id = t.comercio_id left join links l on l.id = t.link_id
-              where t.operacion = 'liquidacion' and t.estado = 'REVISION'
-              union all
-              select 'link' as tipo, l.id::text as id, l.id::text as link_id, c.codigo as comercio,
-                l.mode, l.monto, null as motivo, l.created_at as desde, (l.split is not null) as con_reparto
-              from links l join comercios c on c.id = l.comercio_id
-              where l.estado = 'revision'
-            ) q order by desde asc limit 500`.pipe(Effect.orDie)
-          const propias = rows.map(
-            (r): Cola.Item => ({
-              tipo: r.tipo,
-              id: r.id,
-              link_id: r.link_id,
-              comercio: r.comercio,
-              mode: r.mode,
-              monto: Money.toNumber(Money.Cents(r.monto)),
-              motivo: r.motivo,
-              con_reparto: r.con_reparto,
-              desde: r.desde,
-              respuestas: { objeto_tipo: r.tipo, objeto_id: r.id }
-            })
-          )
-          return json({
-            data: yield* conRespuestas(sql, [
-              ...propias,
-              ...(yield* listarFuentes.pipe(
-                Effect.provideService(SqlClient.SqlClient, sql),
-                Effect.provideService(Settings, settings)
-              ))
-            ])
-          })
+          return json({ data: yield* listarCola(sql, settings) })
         })
       )
     )
@@ -856,7 +810,10 @@ export const OperadorRoutesLive = HttpApiBuilder.Router.use((router) =>
     )
 
     // The queue's other sources (cola/Fuentes.ts): their actions and the bank answers' history.
-    for (const ruta of yield* colaRoutes({ operador, body }))
+    for (const ruta of [
+      ...(yield* colaRoutes({ operador, body })),
+      ...(yield* consolaRoutes({ operador, body }))
+    ])
       yield* ruta.method === "get"
         ? router.get(ruta.path, gate(ruta.handler))
         : router.post(ruta.path, gate(ruta.handler))

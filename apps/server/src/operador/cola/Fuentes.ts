@@ -8,14 +8,16 @@
 import { HttpServerRequest } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
+import { type ServerSettings, Settings } from "../../Config.js"
 import { json } from "../../http/Respond.js"
 import { OperadorError } from "../OperadorService.js"
 import { type Contexto, historial, type Item, type Ruta, ultimas } from "./Cola.js"
 import { directas } from "./Directas.js"
 import { linksEnRevision } from "./Links.js"
+import { propias } from "./Propias.js"
 import { repartos } from "./Repartos.js"
 
-export const FUENTES = [repartos, directas, linksEnRevision] as const
+export const FUENTES = [propias, repartos, directas, linksEnRevision] as const
 
 export const listarFuentes = Effect.map(
   Effect.all(
@@ -24,6 +26,16 @@ export const listarFuentes = Effect.map(
   ),
   (lists) => lists.flat()
 )
+
+/** The whole queue, oldest first, as `GET /admin/v1/operador/revision` answers it. */
+export const listarCola = (sql: SqlClient.SqlClient, settings: ServerSettings) =>
+  Effect.flatMap(
+    listarFuentes.pipe(
+      Effect.provideService(SqlClient.SqlClient, sql),
+      Effect.provideService(Settings, settings)
+    ),
+    (items) => conRespuestas(sql, items)
+  )
 
 /** Items as JSON with their age and the bank's latest answer about each (null: none yet). */
 export const conRespuestas = (sql: SqlClient.SqlClient, items: ReadonlyArray<Item>) =>
