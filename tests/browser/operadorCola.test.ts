@@ -187,3 +187,80 @@ describe("split parts in review in the console", () => {
     }
   })
 })
+
+describe("BCV rate, incidents and alerts in the console", () => {
+  it("tesoreria sets the rate by hand and sees who set each; opens and closes an incident shown by /estado; the home lists the alerts (1280 and 360 px)", async () => {
+    const op = await tesoreria()
+    const other = await tesoreria()
+    const a = await open(1280)
+    const b = await open(360)
+    try {
+      await a.page.goto(`${stack.url}/operador`)
+      await signIn(a.page, op)
+      await expect.poll(() => a.page.locator("h1").textContent()).toBe("Inicio")
+      // No rate yet: the checks raise the stale-rate alert, which the home lists.
+      await expect
+        .poll(
+          async () => {
+            await a.page.reload()
+            await expect.poll(() => a.page.locator("h1").textContent()).toBe("Inicio")
+            await expect.poll(() => a.page.getByText("Cargando…").count()).toBe(0)
+            return a.page.getByRole("list", { name: "Alertas abiertas" }).textContent()
+          },
+          { timeout: 20_000, interval: 1000 }
+        )
+        .toContain("La tasa BCV tiene más de 48 h o no existe")
+      await screen(a.page, "Inicio", "inicio-alertas-1280")
+
+      await a.page.getByRole("link", { name: "Tasa BCV" }).click()
+      await screen(a.page, "Tasa BCV", "tasa-1280")
+      const form = a.page.getByRole("form", { name: "Fijar la tasa a mano" })
+      await form.getByLabel("Bolívares por dólar").fill("36,5012")
+      await form.getByLabel("Nota").fill("Publicada por el BCV")
+      await form.getByRole("button", { name: "Fijar tasa" }).click()
+      await expect
+        .poll(() => a.page.getByRole("status").textContent())
+        .toBe("Tasa fijada: Bs 36,5012 por dólar.")
+      await expect.poll(() => a.page.getByRole("table").textContent()).toContain(op.email)
+      expect(await a.page.getByText("Al día").count()).toBe(1)
+
+      await a.page.getByRole("link", { name: "Incidentes" }).click()
+      await screen(a.page, "Incidentes", "incidentes-1280")
+      const incident = a.page.getByRole("form", { name: "Abrir un incidente" })
+      await incident.getByLabel("Código del banco (4 dígitos)").fill("0105")
+      await incident.getByLabel("Título").fill("Débitos con demora")
+      await incident.getByRole("button", { name: "Abrir incidente" }).click()
+      await expect
+        .poll(() => a.page.getByRole("status").textContent())
+        .toBe("Incidente abierto para el banco 0105.")
+      const estado = await call(stack.url, "GET", "/estado.json")
+      expect(estado.body.incidentes_bancos[0]).toMatchObject({
+        banco: "0105",
+        titulo: "Débitos con demora",
+        activo: true
+      })
+
+      await b.page.goto(`${stack.url}/operador/incidentes`)
+      await signIn(b.page, other)
+      await expect.poll(() => b.page.locator("h1").textContent()).toBe("Inicio")
+      await b.page.goto(`${stack.url}/operador/incidentes`)
+      await screen(b.page, "Incidentes", "incidentes-360")
+      await b.page
+        .getByRole("button", { name: "Cerrar incidente del banco 0105: Débitos con demora" })
+        .click()
+      await expect
+        .poll(() => b.page.getByRole("status").textContent())
+        .toBe("Incidente del banco 0105 cerrado.")
+      await b.page.goto(`${stack.url}/operador/tasa-bcv`)
+      await screen(b.page, "Tasa BCV", "tasa-360")
+      await b.page.goto(`${stack.url}/operador`)
+      await screen(b.page, "Inicio", "inicio-360")
+      expect((await call(stack.url, "GET", "/estado.json")).body.incidentes_bancos[0].activo).toBe(false)
+      expect(a.errors).toEqual([])
+      expect(b.errors).toEqual([])
+    } finally {
+      await a.close()
+      await b.close()
+    }
+  })
+})
