@@ -65,7 +65,11 @@ const CLASES: Record<string, Clase> = {
   "GET /admin/v1/operador/incidentes": "todos",
   "POST /admin/v1/operador/incidentes": "riesgo_tesoreria",
   "POST /admin/v1/operador/incidentes/{id}/cerrar": "riesgo_tesoreria",
-  "GET /admin/v1/operador/alertas": "todos"
+  "GET /admin/v1/operador/alertas": "todos",
+  "GET /admin/v1/operador/operadores": "todos",
+  "POST /admin/v1/operador/operadores/{id}/desactivar": "riesgo",
+  "POST /admin/v1/operador/operadores/{id}/activar": "riesgo",
+  "POST /admin/v1/operador/operadores/{id}/restablecer-totp": "riesgo"
 }
 
 const concrete = (path: string) =>

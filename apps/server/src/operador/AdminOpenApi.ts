@@ -203,7 +203,21 @@ export const ADMIN_OPERATIONS: ReadonlyArray<Op> = [
     "Cerrar un incidente (rol riesgo o tesorería)",
     "operador"
   ],
-  ["get", "/admin/v1/operador/alertas", "Alertas abiertas de la consola", "operador"]
+  ["get", "/admin/v1/operador/alertas", "Alertas abiertas de la consola", "operador"],
+  ["get", "/admin/v1/operador/operadores", "Listar los operadores", "operador"],
+  [
+    "post",
+    "/admin/v1/operador/operadores/{id}/desactivar",
+    "Desactivar un operador y cerrar sus sesiones (rol riesgo)",
+    "operador"
+  ],
+  ["post", "/admin/v1/operador/operadores/{id}/activar", "Reactivar un operador (rol riesgo)", "operador"],
+  [
+    "post",
+    "/admin/v1/operador/operadores/{id}/restablecer-totp",
+    "Restablecer el TOTP de un operador: nuevo secreto, mostrado una vez (rol riesgo)",
+    "operador"
+  ]
 ]
 
 const params = (path: string) =>

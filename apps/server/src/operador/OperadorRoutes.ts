@@ -35,6 +35,7 @@ import { type AccionError, ComercioAcciones } from "./Comercios.js"
 import { consolaRoutes } from "./Consola.js"
 import * as Cola from "./cola/Cola.js"
 import { colaRoutes, listarCola } from "./cola/Fuentes.js"
+import { operadoresRoutes } from "./Operadores.js"
 import {
   ABSOLUTE_HOURS,
   type AuditRow,
@@ -812,7 +813,8 @@ export const OperadorRoutesLive = HttpApiBuilder.Router.use((router) =>
     // The queue's other sources (cola/Fuentes.ts): their actions and the bank answers' history.
     for (const ruta of [
       ...(yield* colaRoutes({ operador, body })),
-      ...(yield* consolaRoutes({ operador, body }))
+      ...(yield* consolaRoutes({ operador, body })),
+      ...(yield* operadoresRoutes({ operador, body }))
     ])
       yield* ruta.method === "get"
         ? router.get(ruta.path, gate(ruta.handler))

@@ -120,8 +120,14 @@ describe("the BCV rate", () => {
       [41.5, tesoreria.email],
       [40.25, "fuente"]
     ])
-    const audit = await db("select accion, nota from auditoria where objeto_tipo = 'tasa_bcv'")
-    expect(audit).toEqual([{ accion: "tasa.fijar", nota: "BCV 9 a. m." }])
+    // Both changes are audited: the operator's, and the admin token's as token_admin.
+    const audit = await db(
+      "select accion, nota, actor from auditoria where objeto_tipo = 'tasa_bcv' order by id"
+    )
+    expect(audit).toEqual([
+      { accion: "tasa.fijar", nota: "BCV 9 a. m.", actor: tesoreria.email },
+      { accion: "tasa.fijar", nota: null, actor: "token_admin" }
+    ])
   })
 
   it("a failing source raises one alert (not repeated), resolved by the next good fetch", async () => {
@@ -247,5 +253,69 @@ describe("alerts", () => {
       15_000,
       200
     )
+  })
+})
+
+describe("managing operators", () => {
+  it("riesgo lists, deactivates (sessions end, no sign-in), reactivates and resets another's TOTP; never its own; each audited", async () => {
+    const riesgo = await signedIn("riesgo")
+    const soporte = await signedIn("soporte")
+    const email = `objetivo-${randomUUID().slice(0, 8)}@switch.test`
+    const created = await call(server.url, "POST", "/admin/v1/operadores", {
+      headers: TOKEN,
+      body: { email, password: PASSWORD, rol: "tesoreria" }
+    })
+    const signIn = (secret: string) =>
+      call(server.url, "POST", "/admin/v1/operador/sesion", {
+        body: { email, password: PASSWORD, codigo: totpCode(secret, totpStep(Date.now())) }
+      })
+    const first = await signIn(created.body.totp_secret)
+    expect(first.status).toBe(200)
+    const cookie = (first.headers.get("set-cookie") ?? "").split(";")[0] ?? ""
+
+    const list = await soporte("GET", "/admin/v1/operador/operadores")
+    expect(list.status).toBe(200)
+    const target = list.body.data.find((o: any) => o.email === email)
+    expect(target).toMatchObject({ rol: "tesoreria", activo: true })
+    expect((await soporte("POST", `/admin/v1/operador/operadores/${target.id}/desactivar`, {})).status).toBe(
+      403
+    )
+    const me = (await riesgo("GET", "/admin/v1/operador/sesion")).body.operador.id
+    expect((await riesgo("POST", `/admin/v1/operador/operadores/${me}/desactivar`, {})).body.error).toBe(
+      "operador_propio"
+    )
+
+    const off = await riesgo("POST", `/admin/v1/operador/operadores/${target.id}/desactivar`, {
+      nota: "dejó el equipo"
+    })
+    expect(off.status).toBe(200)
+    expect(off.body.activo).toBe(false)
+    expect((await call(server.url, "GET", "/admin/v1/operador/sesion", { headers: { cookie } })).status).toBe(
+      401
+    )
+    expect((await signIn(created.body.totp_secret)).status).toBe(401)
+
+    expect((await riesgo("POST", `/admin/v1/operador/operadores/${target.id}/activar`, {})).body.activo).toBe(
+      true
+    )
+    const reset = await riesgo("POST", `/admin/v1/operador/operadores/${target.id}/restablecer-totp`, {})
+    expect(reset.status).toBe(200)
+    expect(reset.headers.get("cache-control")).toBe("no-store")
+    expect(reset.body.totp_secret).not.toBe(created.body.totp_secret)
+    expect((await signIn(created.body.totp_secret)).status).toBe(401)
+    expect((await signIn(reset.body.totp_secret)).status).toBe(200)
+
+    const audit = await db<{ accion: string; nota: string | null; actor: string }>(
+      "select accion, nota, actor from auditoria where objeto_tipo = 'operador' and objeto_id = $1 order by id",
+      [target.id]
+    )
+    expect(audit.map((a) => a.accion)).toEqual([
+      "operador.crear",
+      "operador.desactivar",
+      "operador.activar",
+      "operador.restablecer_totp"
+    ])
+    expect(audit[1]?.nota).toBe("dejó el equipo")
+    expect(audit[0]?.actor).toBe("token_admin")
   })
 })
