@@ -78,9 +78,9 @@ const screen = async (page: Page, title: string, shot: string) => {
   await page.screenshot({ path: resolve(ARTIFACTS, `operador-${shot}.png`), fullPage: true })
 }
 
-const tesoreria = async () => {
+const tesoreria = async (rol = "tesoreria") => {
   const email = `tes-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@switch.example`
-  const reply = await admin("POST", "/admin/v1/operadores", { email, password: PASSWORD, rol: "tesoreria" })
+  const reply = await admin("POST", "/admin/v1/operadores", { email, password: PASSWORD, rol })
   expect(reply.status).toBe(201)
   return { email, secret: reply.body.totp_secret as string }
 }
@@ -256,6 +256,46 @@ describe("BCV rate, incidents and alerts in the console", () => {
       await b.page.goto(`${stack.url}/operador`)
       await screen(b.page, "Inicio", "inicio-360")
       expect((await call(stack.url, "GET", "/estado.json")).body.incidentes_bancos[0].activo).toBe(false)
+      expect(a.errors).toEqual([])
+      expect(b.errors).toEqual([])
+    } finally {
+      await a.close()
+      await b.close()
+    }
+  })
+})
+
+describe("operators in the console", () => {
+  it("riesgo deactivates another operator and resets its TOTP, the new secret shown once (1280 and 360 px)", async () => {
+    const riesgo = await tesoreria("riesgo")
+    const phone = await tesoreria("riesgo")
+    const target = await tesoreria("soporte")
+    const a = await open(1280)
+    const b = await open(360)
+    try {
+      await a.page.goto(`${stack.url}/operador/operadores`)
+      await signIn(a.page, riesgo)
+      await a.page.getByRole("link", { name: "Operadores" }).click()
+      await expect.poll(() => a.page.getByText(target.email).count()).toBe(1)
+      await screen(a.page, "Operadores", "operadores-1280")
+      await a.page.getByRole("button", { name: `Desactivar a ${target.email}` }).click()
+      await expect.poll(() => a.page.getByRole("status").textContent()).toBe(`${target.email} desactivado.`)
+      await a.page.getByRole("button", { name: `Restablecer TOTP de ${target.email}` }).click()
+      await expect
+        .poll(() => a.page.getByRole("status").textContent())
+        .toBe(`TOTP de ${target.email} restablecido.`)
+      await expect.poll(() => a.page.getByText("se muestra una sola vez").count()).toBe(1)
+      // Deactivated: it cannot sign in.
+      const refused = await call(stack.url, "POST", "/admin/v1/operador/sesion", {
+        body: { email: target.email, password: PASSWORD, codigo: "000000" }
+      })
+      expect(refused.status).toBe(401)
+
+      await b.page.goto(`${stack.url}/operador/operadores`)
+      await signIn(b.page, phone)
+      await expect.poll(() => b.page.locator("h1").textContent()).toBe("Inicio")
+      await b.page.goto(`${stack.url}/operador/operadores`)
+      await screen(b.page, "Operadores", "operadores-360")
       expect(a.errors).toEqual([])
       expect(b.errors).toEqual([])
     } finally {

@@ -5,6 +5,7 @@ import { errorText, onSessionLost, request, type SesionOperador, setCsrf } from 
 import { Comercios } from "./Comercios.js"
 import { Incidentes } from "./Incidentes.js"
 import { Inicio } from "./Inicio.js"
+import { Operadores } from "./Operadores.js"
 import { Revision } from "./Revision.js"
 import { Link, navigate, Title, useLocation } from "./router.js"
 import { TasaBcv } from "./Tasa.js"
@@ -92,7 +93,8 @@ const NAV: ReadonlyArray<readonly [string, string]> = [
   ["/revision", "Dinero en revisión"],
   ["/auditoria", "Auditoría"],
   ["/tasa-bcv", "Tasa BCV"],
-  ["/incidentes", "Incidentes"]
+  ["/incidentes", "Incidentes"],
+  ["/operadores", "Operadores"]
 ]
 
 export const Consola = () => {
@@ -149,6 +151,8 @@ export const Consola = () => {
       <TasaBcv sesion={sesion} />
     ) : path === "/incidentes" ? (
       <Incidentes sesion={sesion} />
+    ) : path === "/operadores" ? (
+      <Operadores sesion={sesion} />
     ) : (
       <Inicio sesion={sesion} />
     )
