@@ -103,7 +103,11 @@ describe("fuzzing the admin API", () => {
         if (path === "/admin/v1/operador/sesion" && method !== "post") continue
         for (const value of [codigo, "NO EXISTE", "a".repeat(300), "%00", "..%2f..%2fetc"])
           for (const id of ["00000000-0000-0000-0000-000000000000", "no-es-uuid"]) {
-            const concrete = path.replace("{codigo}", encodeURIComponent(value)).replace("{id}", id)
+            const concrete = path
+              .replace("{codigo}", encodeURIComponent(value))
+              .replace("{id}", id)
+              .replace("{link_id}", id)
+              .replace("{indice}", encodeURIComponent(value.slice(0, 3)))
             const creds = Object.values(credentials)
             const headers = creds[Math.floor(pick() * creds.length)] ?? {}
             if (method === "get") requests.push({ method: "GET", path: concrete, headers })

@@ -83,6 +83,18 @@ export interface ServerSettings {
    * one resource (RFC 8707) OAuth access tokens are issued for, their audience (oauth/).
    */
   readonly mcpResource: string
+  /** SWITCH_TASA_FUENTE_URL: where the BCV rate is fetched on a schedule (operador/tasa/FuenteTasa.ts); null: set by hand only. */
+  readonly tasaFuenteUrl?: string | null
+  /** SWITCH_TASA_FUENTE_MINUTOS (60): how often the rate's source is fetched. */
+  readonly tasaFuenteMinutos?: number
+  /** SWITCH_ALERTAS_URL: where the operators' alerts are sent as signed webhooks (operador/alertas/); null: console only. */
+  readonly alertasUrl?: string | null
+  /** SWITCH_ALERTAS_SECRETO (`whsec_…`): the key of the alerts' signatures, as a merchant's webhook secret. */
+  readonly alertasSecreto?: string | null
+  /** SWITCH_ALERTA_COLA_MINUTOS (60): an item of money in review older than this raises an alert. */
+  readonly alertaColaMinutos?: number
+  /** SWITCH_ALERTAS_REVISAR_SEGUNDOS (60): how often the alerts' conditions are checked. */
+  readonly alertasRevisarSegundos?: number
 }
 
 const ABIERTO: BankCalendar.BankCloseStatus = { _tag: "Abierto" }
@@ -189,5 +201,11 @@ export const fromEnv = (
   colaDatabaseUrl: env.SWITCH_COLA_DATABASE_URL
     ? Option.some(Redacted.make(env.SWITCH_COLA_DATABASE_URL))
     : Option.none(),
-  mcpResource: `${(env.MCP_URL ?? `http://localhost:${env.MCP_PORT ?? 8081}`).replace(/\/+$/, "")}/mcp`
+  mcpResource: `${(env.MCP_URL ?? `http://localhost:${env.MCP_PORT ?? 8081}`).replace(/\/+$/, "")}/mcp`,
+  tasaFuenteUrl: env.SWITCH_TASA_FUENTE_URL ? env.SWITCH_TASA_FUENTE_URL : null,
+  tasaFuenteMinutos: positiveNumber(env.SWITCH_TASA_FUENTE_MINUTOS, 60),
+  alertasUrl: env.SWITCH_ALERTAS_URL ? env.SWITCH_ALERTAS_URL : null,
+  alertasSecreto: env.SWITCH_ALERTAS_SECRETO ? env.SWITCH_ALERTAS_SECRETO : null,
+  alertaColaMinutos: positiveNumber(env.SWITCH_ALERTA_COLA_MINUTOS, 60),
+  alertasRevisarSegundos: positiveNumber(env.SWITCH_ALERTAS_REVISAR_SEGUNDOS, 60)
 })

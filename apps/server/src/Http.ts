@@ -11,6 +11,7 @@ import { Settings } from "./Config.js"
 import { BotonLive } from "./checkout/Boton.js"
 import { CheckoutRoutesLive } from "./checkout/CheckoutRoutes.js"
 import { CheckoutLive, CheckoutReconcilerLive } from "./checkout/CheckoutService.js"
+import { LinksEnRevisionLive } from "./checkout/EnRevision.js"
 import { StatusPageLive } from "./checkout/StatusPage.js"
 import { ClientesApiLive } from "./clientes/ClientesApi.js"
 import { DevCorreosRoutesLive } from "./correos/DevCorreosRoutes.js"
@@ -51,10 +52,13 @@ import { MiPaginaApiLive } from "./mipagina/MiPaginaApi.js"
 import { MiPaginaRoutesLive } from "./mipagina/MiPaginaRoutes.js"
 import { OAuthRoutesLive } from "./oauth/OAuthRoutes.js"
 import { pruneOAuth } from "./oauth/Prune.js"
+import * as Alertas from "./operador/alertas/Alertas.js"
 import { ComercioAcciones } from "./operador/Comercios.js"
+import { listarCola } from "./operador/cola/Fuentes.js"
 import { OperadorPageLive } from "./operador/OperadorPage.js"
 import { OperadorRoutesLive } from "./operador/OperadorRoutes.js"
 import { OperadorService, OperadorServiceLive } from "./operador/OperadorService.js"
+import * as FuenteTasa from "./operador/tasa/FuenteTasa.js"
 import { makeDrain, OpsRoutesLive } from "./ops/OpsRoutes.js"
 import { PanelRoutesLive } from "./panel/PanelRoutes.js"
 import { Banks, BanksLive } from "./platform/bank/Banks.js"
@@ -69,7 +73,8 @@ import { SesionApiLive, SesionPublicApiLive } from "./sesiones/SesionesApi.js"
 import { SesionesService, SesionesServiceLive } from "./sesiones/SesionesService.js"
 import * as Settlement from "./settlement/Settlement.js"
 import { JobQueueLive, type JobTask, unlockAbandoned } from "./webhooks/JobQueue.js"
-import { WebhookSenderLive } from "./webhooks/Sender.js"
+import { WebhookSender, WebhookSenderLive } from "./webhooks/Sender.js"
+import { signedHeaders } from "./webhooks/Signature.js"
 import { WebhooksApiLive } from "./webhooks/WebhooksApi.js"
 import { WebhooksService, WebhooksServiceLive } from "./webhooks/WebhooksService.js"
 
@@ -123,6 +128,7 @@ export const ServicesLive = Layer.mergeAll(
   LotesServiceLive,
   MerchantsServiceLive,
   CheckoutLive,
+  LinksEnRevisionLive,
   WebhooksServiceLive,
   EventosServiceLive,
   SesionesServiceLive,
@@ -193,7 +199,57 @@ const DOCS_CONFIG = {
   authentication: { preferredSecurityScheme: "x-switch-key" }
 } as HttpApiScalar.ScalarConfig
 
-/** The job runner, with its tasks besides the webhook deliveries: immediate settlement, bulk actions. */
+/**
+ * The console's durable jobs (issue 32): the BCV rate's source (operador/tasa/FuenteTasa.ts) and
+ * the operators' alerts, checked and sent (operador/alertas/Alertas.ts); each check queues its
+ * next run, and every process queues the first one at start-up (one job key: one schedule).
+ */
+const consolaTasks: Readonly<Record<string, JobTask>> = {
+  [FuenteTasa.TASK]: () =>
+    Effect.gen(function* () {
+      yield* FuenteTasa.run(yield* SqlClient.SqlClient, yield* Settings)
+    }),
+  [Alertas.TASK_REVISAR]: () =>
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      const settings = yield* Settings
+      yield* Alertas.revisar(sql, settings, yield* listarCola(sql, settings))
+      yield* Alertas.programar(sql, settings.alertasRevisarSegundos ?? 60, "replace")
+    }),
+  [Alertas.TASK_ENVIO]: (p) =>
+    Effect.gen(function* () {
+      const sender = yield* WebhookSender
+      yield* Alertas.enviar(
+        yield* SqlClient.SqlClient,
+        yield* Settings,
+        { send: sender.send, sign: signedHeaders },
+        Number(p.id)
+      )
+    })
+}
+
+const ConsolaJobsStartLive = Layer.scopedDiscard(
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const settings = yield* Settings
+    const start = Effect.gen(function* () {
+      yield* Alertas.programar(sql, Math.min(5, settings.alertasRevisarSegundos ?? 60), "preserve_run_at")
+      if ((settings.tasaFuenteUrl ?? null) !== null) yield* FuenteTasa.programar(sql, 0, "preserve_run_at")
+    })
+    // graphile-worker creates its schema as the runner starts: until then, try again.
+    yield* Effect.forkScoped(
+      start.pipe(
+        Effect.sandbox,
+        Effect.retry(Schedule.spaced("1 second").pipe(Schedule.intersect(Schedule.recurs(60)))),
+        Effect.catchAllCause((cause) =>
+          Effect.logWarning("no se pudieron programar los trabajos de la consola", cause)
+        )
+      )
+    )
+  })
+)
+
+/** The job runner, with its tasks besides the webhook deliveries: immediate settlement, bulk actions, the console's jobs. */
 const JobsLive = Layer.unwrapEffect(
   Effect.map(Effect.zip(Banks, WebhooksService), ([banks, webhooks]) => {
     // A bulk action's resend goes through the webhooks' own (links imports no other feature).
@@ -204,7 +260,8 @@ const JobsLive = Layer.unwrapEffect(
         Settlement.runSettlement({ link_id: String(p.link_id), consulta: Number(p.consulta ?? 0) }).pipe(
           Effect.provideService(Banks, banks)
         ),
-      [AccionesMasivas.TASK]: AccionesMasivas.runAccion(reenviar)
+      [AccionesMasivas.TASK]: AccionesMasivas.runAccion(reenviar),
+      ...consolaTasks
     }
     return JobQueueLive(tasks)
   })
@@ -223,7 +280,8 @@ const PagesLive = Layer.mergeAll(
   OperadorPageLive,
   OperadorRoutesLive.pipe(Layer.provide(ComercioAccionesLive)),
   OAuthRoutesLive,
-  MiPaginaRoutesLive
+  MiPaginaRoutesLive,
+  ConsolaJobsStartLive
 )
 
 /**

@@ -30,5 +30,11 @@ export const testSettings = (overrides: Partial<ServerSettings> = {}): ServerSet
   correosDir: null,
   colaDatabaseUrl: Option.none(),
   mcpResource: "http://mcp.test/mcp",
+  tasaFuenteUrl: null,
+  tasaFuenteMinutos: 60,
+  alertasUrl: null,
+  alertasSecreto: null,
+  alertaColaMinutos: 60,
+  alertasRevisarSegundos: 60,
   ...overrides
 })

@@ -3,9 +3,12 @@ import { type FormEvent, type ReactElement, useEffect, useState } from "react"
 import { Auditoria } from "./Auditoria.js"
 import { errorText, onSessionLost, request, type SesionOperador, setCsrf } from "./api.js"
 import { Comercios } from "./Comercios.js"
+import { Incidentes } from "./Incidentes.js"
 import { Inicio } from "./Inicio.js"
+import { Operadores } from "./Operadores.js"
 import { Revision } from "./Revision.js"
 import { Link, navigate, Title, useLocation } from "./router.js"
+import { TasaBcv } from "./Tasa.js"
 
 const Ingresar = ({ onSignedIn }: { readonly onSignedIn: (s: SesionOperador) => void }) => {
   const [email, setEmail] = useState("")
@@ -88,7 +91,10 @@ const NAV: ReadonlyArray<readonly [string, string]> = [
   ["/", "Inicio"],
   ["/comercios", "Comercios"],
   ["/revision", "Dinero en revisión"],
-  ["/auditoria", "Auditoría"]
+  ["/auditoria", "Auditoría"],
+  ["/tasa-bcv", "Tasa BCV"],
+  ["/incidentes", "Incidentes"],
+  ["/operadores", "Operadores"]
 ]
 
 export const Consola = () => {
@@ -141,6 +147,12 @@ export const Consola = () => {
       <Revision sesion={sesion} />
     ) : path === "/auditoria" ? (
       <Auditoria />
+    ) : path === "/tasa-bcv" ? (
+      <TasaBcv sesion={sesion} />
+    ) : path === "/incidentes" ? (
+      <Incidentes sesion={sesion} />
+    ) : path === "/operadores" ? (
+      <Operadores sesion={sesion} />
     ) : (
       <Inicio sesion={sesion} />
     )

@@ -1,7 +1,31 @@
 /** Home: the counts that need an operator. */
 import { useEffect, useState } from "react"
+import { fechaHora } from "../format.js"
 import { errorText, request, type SesionOperador } from "./api.js"
 import { Link, Title } from "./router.js"
+
+interface Alerta {
+  readonly id: number
+  readonly tipo: "cola_antigua" | "tasa_vencida" | "tasa_fuente_falla" | "webhook_fallando" | string
+  readonly detalle: Record<string, unknown>
+  readonly creada_en: string
+}
+
+const alertaTexto = (a: Alerta): string => {
+  const d = a.detalle
+  switch (a.tipo) {
+    case "cola_antigua":
+      return `Dinero en revisión sin resolver desde hace más de ${Math.round(Number(d.umbral_segundos) / 60)} min (${String(d.tipo)} ${String(d.id)}).`
+    case "tasa_vencida":
+      return `La tasa BCV tiene más de ${String(d.max_horas)} h o no existe: los cobros con límites en dólares se detienen.`
+    case "tasa_fuente_falla":
+      return `La fuente de la tasa BCV falla: ${String(d.motivo)}.`
+    case "webhook_fallando":
+      return `El webhook del comercio ${String(d.comercio)} (${String(d.host)}) está fallando.`
+    default:
+      return a.tipo
+  }
+}
 
 interface Resumen {
   readonly comercios_pendientes: number
@@ -13,9 +37,13 @@ interface Resumen {
 export const Inicio = ({ sesion }: { readonly sesion: SesionOperador }) => {
   const [resumen, setResumen] = useState<Resumen | null>(null)
   const [error, setError] = useState<string | null>(null)
+  const [alertas, setAlertas] = useState<ReadonlyArray<Alerta> | null>(null)
   useEffect(() => {
     request<Resumen>("GET", "/resumen")
       .then(setResumen)
+      .catch((e) => setError(errorText(e)))
+    request<{ data: ReadonlyArray<Alerta> }>("GET", "/alertas")
+      .then((page) => setAlertas(page.data))
       .catch((e) => setError(errorText(e)))
   }, [])
   return (
@@ -59,6 +87,18 @@ export const Inicio = ({ sesion }: { readonly sesion: SesionOperador }) => {
             </dd>
           </div>
         </dl>
+      )}
+      <h2>Alertas</h2>
+      {alertas === null ? null : alertas.length === 0 ? (
+        <p>Sin alertas abiertas.</p>
+      ) : (
+        <ul className="lista-simple" aria-label="Alertas abiertas">
+          {alertas.map((a) => (
+            <li key={a.id}>
+              {alertaTexto(a)} <span className="nota">Desde {fechaHora(a.creada_en)}.</span>
+            </li>
+          ))}
+        </ul>
       )}
     </section>
   )

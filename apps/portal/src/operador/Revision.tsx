@@ -1,15 +1,27 @@
 /**
- * Money in review, oldest first: settlements a bank left unclear and links in `revision`. A
- * `tesoreria` operator asks the bank again, marks a settlement paid with the bank's reference,
- * closes it without paying (with a note), or pays it through the bank, which a second operator
- * confirms (four eyes). The server checks the role and the second operator.
+ * Money in review, oldest first: settlements a bank left unclear, split parts in review,
+ * direct-API operations waiting for a person and links in `revision`, each with the bank's
+ * latest answer and its history. A `tesoreria` operator asks the bank again, marks it paid with
+ * the bank's reference, closes it without paying (with a note), or (settlements and split
+ * parts) pays it through the bank, which a second operator confirms (four eyes). The server
+ * checks the role and the second operator.
  */
 import { type FormEvent, useCallback, useEffect, useState } from "react"
+import { bolivares, fechaHora } from "../format.js"
 import { errorText, request, type SesionOperador } from "./api.js"
 import { Title } from "./router.js"
 
+interface Respuesta {
+  readonly estado: string
+  readonly referencia_banco: string | null
+  readonly motivo_rechazo: string | null
+  readonly origen: "operador" | "envio"
+  readonly created_at: string
+}
+
 interface Item {
-  readonly tipo: "liquidacion" | "link"
+  /** `liquidacion`, `link`, `reparto`, `transaccion`, or a source this screen does not act on yet. */
+  readonly tipo: string
   readonly id: string
   readonly link_id: string | null
   readonly comercio: string
@@ -19,16 +31,42 @@ interface Item {
   readonly con_reparto: boolean
   readonly desde: string
   readonly edad_segundos: number
+  readonly indice?: number
+  readonly beneficiario?: string
+  readonly operacion?: string
+  readonly ultima_respuesta?: Respuesta | null
 }
 
 interface Resultado {
-  readonly estado: string
+  readonly estado?: string
   readonly referencia_banco?: string | null
+  readonly parte?: { readonly estado: string; readonly referencia_bancaria: string | null }
   readonly banco?: { readonly estado: string; readonly motivo_rechazo: string | null }
   readonly pago?: { readonly estado: string; readonly requiere_confirmacion?: boolean }
 }
 
-const bs = new Intl.NumberFormat("es-VE", { style: "currency", currency: "VES" })
+/**
+ * What each source of the queue is called and where its actions live; a source with no entry
+ * is listed without actions. `pagar`: it can be paid through the bank (four eyes).
+ */
+const FUENTES: Record<
+  string,
+  { readonly nombre: string; readonly ruta: (i: Item) => string; readonly pagar: boolean }
+> = {
+  liquidacion: { nombre: "Liquidación", ruta: (i) => `/revision/liquidaciones/${i.id}`, pagar: true },
+  reparto: {
+    nombre: "Parte del reparto",
+    ruta: (i) => `/revision/repartos/${i.link_id}/${i.indice}`,
+    pagar: true
+  },
+  transaccion: { nombre: "Operación directa", ruta: (i) => `/revision/transacciones/${i.id}`, pagar: false },
+  link: { nombre: "Link", ruta: (i) => `/revision/links/${i.id}`, pagar: false }
+}
+
+const estadoDe = (r: Resultado) => r.banco?.estado ?? r.parte?.estado ?? r.estado ?? "—"
+
+const respuestaTexto = (r: Respuesta) =>
+  [r.estado, r.referencia_banco, r.motivo_rechazo].filter((v) => v !== null && v !== "").join(" · ")
 
 const edad = (segundos: number) =>
   segundos < 3600
@@ -79,6 +117,37 @@ const Form = (props: {
   )
 }
 
+const Historial = ({ item }: { readonly item: Item }) => {
+  const [data, setData] = useState<ReadonlyArray<Respuesta> | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  const ver = () => {
+    const q = new URLSearchParams({ objeto_tipo: item.tipo, objeto_id: item.id })
+    request<{ data: ReadonlyArray<Respuesta> }>("GET", `/revision/respuestas?${q}`)
+      .then((page) => setData(page.data))
+      .catch((e) => setError(errorText(e)))
+  }
+  return (
+    <div className="historial">
+      <button type="button" onClick={ver} aria-label={`Ver respuestas del banco de ${item.id}`}>
+        Ver respuestas del banco
+      </button>
+      {error === null ? null : <p className="error">{error}</p>}
+      {data === null ? null : data.length === 0 ? (
+        <p className="nota">Sin respuestas del banco todavía.</p>
+      ) : (
+        <ol aria-label={`Respuestas del banco de ${item.id}`}>
+          {data.map((r) => (
+            <li key={`${r.created_at}-${r.estado}`}>
+              {fechaHora(r.created_at)}: {respuestaTexto(r)} ({r.origen === "operador" ? "consulta" : "envío"}
+              )
+            </li>
+          ))}
+        </ol>
+      )}
+    </div>
+  )
+}
+
 export const Revision = ({ sesion }: { readonly sesion: SesionOperador }) => {
   const [items, setItems] = useState<ReadonlyArray<Item> | null>(null)
   const [error, setError] = useState<string | null>(null)
@@ -98,7 +167,9 @@ export const Revision = ({ sesion }: { readonly sesion: SesionOperador }) => {
       setAviso("")
       try {
         const clean = Object.fromEntries(Object.entries(body).filter(([, v]) => v.trim() !== ""))
-        const result = await request<Resultado>("POST", `/revision/liquidaciones/${item.id}/${path}`, clean)
+        const fuente = FUENTES[item.tipo]
+        if (fuente === undefined) return
+        const result = await request<Resultado>("POST", `${fuente.ruta(item)}/${path}`, clean)
         setAviso(done(result))
         load()
       } catch (e) {
@@ -129,8 +200,7 @@ export const Revision = ({ sesion }: { readonly sesion: SesionOperador }) => {
           {items.map((item) => (
             <li key={`${item.tipo}-${item.id}`}>
               <h2>
-                {item.tipo === "liquidacion" ? "Liquidación" : "Link"} de {item.comercio}:{" "}
-                {bs.format(item.monto)}
+                {FUENTES[item.tipo]?.nombre ?? item.tipo} de {item.comercio}: {bolivares(item.monto)}
               </h2>
               <dl className="datos">
                 <div>
@@ -142,72 +212,99 @@ export const Revision = ({ sesion }: { readonly sesion: SesionOperador }) => {
                   <dd>{item.mode}</dd>
                 </div>
                 <div>
-                  <dt>Última respuesta del banco</dt>
+                  <dt>Motivo</dt>
                   <dd>{item.motivo ?? "—"}</dd>
                 </div>
                 <div>
-                  <dt>Link</dt>
+                  <dt>Última respuesta del banco</dt>
                   <dd>
-                    <code>{item.link_id ?? "—"}</code>
+                    {item.ultima_respuesta === undefined || item.ultima_respuesta === null
+                      ? "—"
+                      : `${respuestaTexto(item.ultima_respuesta)}, ${fechaHora(item.ultima_respuesta.created_at)}`}
+                  </dd>
+                </div>
+                {item.beneficiario === undefined ? null : (
+                  <div>
+                    <dt>Beneficiario</dt>
+                    <dd>{item.beneficiario}</dd>
+                  </div>
+                )}
+                {item.operacion === undefined ? null : (
+                  <div>
+                    <dt>Operación</dt>
+                    <dd>{item.operacion}</dd>
+                  </div>
+                )}
+                <div>
+                  <dt>{item.tipo === "transaccion" ? "Operación" : "Link"}</dt>
+                  <dd>
+                    <code>{item.tipo === "transaccion" ? item.id : (item.link_id ?? "—")}</code>
                   </dd>
                 </div>
               </dl>
-              {item.con_reparto ? (
-                <p className="nota">Tiene reparto: se resuelve por partes (aún no desde la consola).</p>
+              <Historial item={item} />
+              {item.tipo === "liquidacion" && item.con_reparto ? (
+                <p className="nota">Tiene reparto: se resuelve por partes.</p>
               ) : null}
-              {actua && item.tipo === "liquidacion" && !item.con_reparto ? (
+              {actua &&
+              FUENTES[item.tipo] !== undefined &&
+              !(item.tipo === "liquidacion" && item.con_reparto) ? (
                 <div className="acciones">
                   <Form
                     label="Consultar al banco ahora"
                     name={`Consultar ${item.id}`}
-                    onSubmit={act(
-                      item,
-                      "consultar",
-                      {},
-                      (r) => `El banco responde: ${r.banco?.estado ?? r.estado}.`
-                    )}
+                    onSubmit={act(item, "consultar", {}, (r) => `El banco responde: ${estadoDe(r)}.`)}
                   />
                   <Form
-                    label="Marcar pagada"
+                    label={item.tipo === "link" ? "Marcar pagado" : "Marcar pagada"}
                     name={`Marcar pagada ${item.id}`}
                     fields={[
                       { key: "referencia_banco", label: "Referencia del banco", required: true },
                       { key: "nota", label: "Nota", required: false }
                     ]}
                     onSubmit={(v) =>
-                      act(
-                        item,
-                        "marcar-pagada",
-                        v,
-                        (r) => `Marcada pagada con la referencia ${r.referencia_banco}.`
+                      act(item, "marcar-pagada", v, () =>
+                        item.tipo === "link"
+                          ? `Marcado pagado con la referencia ${v.referencia_banco}.`
+                          : `Marcada pagada con la referencia ${v.referencia_banco}.`
                       )()
                     }
                   />
                   <Form
-                    label="Cerrar sin pagar"
+                    label={item.tipo === "link" ? "Cerrar sin cobro" : "Cerrar sin pagar"}
                     name={`Cerrar ${item.id}`}
                     peligro
                     fields={[{ key: "nota", label: "Nota (obligatoria)", required: true }]}
-                    onSubmit={(v) => act(item, "cerrar", v, () => "Cerrada sin pagar.")()}
+                    onSubmit={(v) =>
+                      act(item, "cerrar", v, () =>
+                        item.tipo === "link"
+                          ? "Cerrado sin cobro: el link vuelve a estar pendiente."
+                          : "Cerrada sin pagar."
+                      )()
+                    }
                   />
-                  <Form
-                    label="Pagar por el banco"
-                    name={`Pagar ${item.id}`}
-                    onSubmit={act(item, "pagar", {}, (r) =>
-                      r.pago?.requiere_confirmacion === true
-                        ? "Pago pedido: otro operador de tesorería debe confirmarlo."
-                        : `Pago enviado: ${r.pago?.estado ?? r.estado}.`
-                    )}
-                  />
-                  <Form
-                    label="Confirmar pago"
-                    name={`Confirmar pago ${item.id}`}
-                    onSubmit={act(item, "pagar/confirmar", {}, (r) =>
-                      r.estado === "LIQUIDADA"
-                        ? `Pagada: referencia ${r.referencia_banco}.`
-                        : `El banco responde: ${r.banco?.estado}.`
-                    )}
-                  />
+                  {FUENTES[item.tipo]?.pagar === true ? (
+                    <>
+                      <Form
+                        label="Pagar por el banco"
+                        name={`Pagar ${item.id}`}
+                        onSubmit={act(item, "pagar", {}, (r) =>
+                          r.pago?.requiere_confirmacion === true
+                            ? "Pago pedido: otro operador de tesorería debe confirmarlo."
+                            : `Pago enviado: ${r.pago?.estado ?? estadoDe(r)}.`
+                        )}
+                      />
+                      <Form
+                        label="Confirmar pago"
+                        name={`Confirmar pago ${item.id}`}
+                        onSubmit={act(item, "pagar/confirmar", {}, (r) =>
+                          r.pago?.estado === "pagado"
+                            ? `Pagada: referencia ${r.referencia_banco ?? r.parte?.referencia_bancaria ?? ""}.`
+                            : `El banco responde: ${estadoDe(r)}.`
+                        )}
+                      />
+                    </>
+                  ) : null}
                 </div>
               ) : null}
             </li>

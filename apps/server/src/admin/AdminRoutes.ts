@@ -29,6 +29,7 @@
  */
 import { timingSafeEqual } from "node:crypto"
 import { HttpApiBuilder, HttpRouter, HttpServerRequest, type HttpServerResponse } from "@effect/platform"
+import { SqlClient } from "@effect/sql"
 import { ValidationError } from "@switch/api"
 import type { RateLimit } from "@switch/core"
 import { Effect, Layer, Option, Redacted } from "effect"
@@ -70,6 +71,19 @@ export const AdminRoutesLive = HttpApiBuilder.Router.use((router) =>
     const settings = yield* Settings
     const limiter = yield* RateLimiter
     const admin = yield* AdminService
+    const sql = yield* SqlClient.SqlClient
+
+    /**
+     * An admin-token change in the operators' audit log, as `token_admin` (issue 32): the route's
+     * action, its object and the request's body (never an answer: an approval's carries a key).
+     */
+    const auditar = (accion: string, objetoTipo: string, objetoId: string, despues: unknown) =>
+      sql`
+        insert into auditoria (operador_id, actor, accion, objeto_tipo, objeto_id, despues)
+        values (null, 'token_admin', ${accion}, ${objetoTipo}, ${objetoId}, ${JSON.stringify(despues ?? null)}::jsonb)`.pipe(
+        Effect.asVoid,
+        Effect.orDie
+      )
 
     /** Wraps a handler with the token check and maps its failures to SPEC-shaped bodies. */
     const guarded = (
@@ -121,7 +135,11 @@ export const AdminRoutesLive = HttpApiBuilder.Router.use((router) =>
       "/admin/v1/comercios/:codigo",
       guarded(
         Effect.gen(function* () {
-          return json(yield* admin.patch(yield* codigo, yield* body))
+          const code = yield* codigo
+          const input = yield* body
+          const result = yield* admin.patch(code, input)
+          yield* auditar("comercio.cambiar", "comercio", code, input)
+          return json(result)
         })
       )
     )
@@ -130,19 +148,33 @@ export const AdminRoutesLive = HttpApiBuilder.Router.use((router) =>
       guarded(
         Effect.gen(function* () {
           // The first approval carries the live key: never kept by a cache.
-          return secretJson(yield* admin.approve(yield* codigo, yield* body))
+          const code = yield* codigo
+          const input = yield* body
+          const result = yield* admin.approve(code, input)
+          yield* auditar("comercio.aprobar", "comercio", code, input)
+          return secretJson(result)
         })
       )
     )
     yield* router.post(
       "/admin/v1/comercios/:codigo/revisar",
-      guarded(Effect.map(Effect.flatMap(codigo, admin.review), (view) => json(view)))
+      guarded(
+        Effect.gen(function* () {
+          const code = yield* codigo
+          const view = yield* admin.review(code)
+          yield* auditar("comercio.revisar", "comercio", code, null)
+          return json(view)
+        })
+      )
     )
     yield* router.post(
       "/admin/v1/comercios/:codigo/cuentas-aprobadas",
       guarded(
         Effect.gen(function* () {
-          const result = yield* admin.addApprovedAccount(yield* codigo, yield* body)
+          const code = yield* codigo
+          const input = yield* body
+          const result = yield* admin.addApprovedAccount(code, input)
+          if (result.added) yield* auditar("comercio.aprobar_cuenta", "comercio", code, input)
           // A repeated account is not added twice: 200 with the list as it was.
           return json({ cuentas_aprobadas: result.cuentas_aprobadas }, result.added ? 201 : 200)
         })
@@ -151,7 +183,14 @@ export const AdminRoutesLive = HttpApiBuilder.Router.use((router) =>
     yield* router.get("/admin/v1/tasa-bcv", guarded(Effect.map(admin.currentRate, (rate) => json(rate))))
     yield* router.put(
       "/admin/v1/tasa-bcv",
-      guarded(Effect.flatMap(body, (input) => Effect.map(admin.setRate(input), (rate) => json(rate))))
+      guarded(
+        Effect.gen(function* () {
+          const input = yield* body
+          const rate = yield* admin.setRate(input)
+          yield* auditar("tasa.fijar", "tasa_bcv", "token", input)
+          return json(rate)
+        })
+      )
     )
   })
 ).pipe(Layer.provide(AdminServiceLive))

@@ -34,6 +34,12 @@ const TEXTO: Record<Estado, string> = {
   sin_datos_recientes: "Sin datos recientes"
 }
 
+const escapeHtml = (text: string) =>
+  text.replace(
+    /[&<>"']/g,
+    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c
+  )
+
 export const StatusPageLive = HttpApiBuilder.Router.use((router) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
@@ -63,13 +69,31 @@ export const StatusPageLive = HttpApiBuilder.Router.use((router) =>
         } else incidentes.push({ desde: desde.toISOString(), hasta: hasta.toISOString(), estado })
       }
       const r = recent[0] ?? { total: 0, fallos: 0 }
+      // Incidents by bank that operators open and close in the console (issue 32), for 7 days.
+      const porBanco = yield* sql<{
+        banco: string
+        titulo: string
+        detalle: string | null
+        abierto_at: Date
+        cerrado_at: Date | null
+      }>`
+        select banco, titulo, detalle, abierto_at, cerrado_at from incidentes
+        where cerrado_at is null or cerrado_at > ${week} order by abierto_at desc limit 50`
       return {
         servicio: "debito_inmediato",
         estado: classify(r.total, r.fallos),
         actualizado_en: at.toISOString(),
         ventana_minutos: WINDOW_MIN,
         operaciones_recientes: r.total,
-        incidentes: incidentes.reverse()
+        incidentes: incidentes.reverse(),
+        incidentes_bancos: porBanco.map((i) => ({
+          banco: i.banco,
+          titulo: i.titulo,
+          detalle: i.detalle,
+          abierto_en: i.abierto_at.toISOString(),
+          cerrado_en: i.cerrado_at?.toISOString() ?? null,
+          activo: i.cerrado_at === null
+        }))
       }
     }).pipe(Effect.orDie)
 
@@ -91,6 +115,17 @@ export const StatusPageLive = HttpApiBuilder.Router.use((router) =>
 <p class="ayuda">Calculado con las operaciones reales de los últimos ${WINDOW_MIN} minutos. Actualizado: ${BankCalendar.formatCaracas(new Date(s.actualizado_en))} (hora de Venezuela).</p>
 <h2>Incidentes de los últimos 7 días</h2>
 ${items === "" ? "<p>Sin incidentes.</p>" : `<ul>${items}</ul>`}
+<h2>Incidentes por banco</h2>
+${
+  s.incidentes_bancos.length === 0
+    ? "<p>Sin incidentes reportados por el equipo.</p>"
+    : `<ul>${s.incidentes_bancos
+        .map(
+          (i) =>
+            `<li>Banco ${escapeHtml(i.banco)}: ${escapeHtml(i.titulo)}${i.detalle === null ? "" : `. ${escapeHtml(i.detalle)}`} (desde ${BankCalendar.formatCaracas(new Date(i.abierto_en))}${i.cerrado_en === null ? ", en curso" : `, resuelto ${BankCalendar.formatCaracas(new Date(i.cerrado_en))}`})</li>`
+        )
+        .join("")}</ul>`
+}
 <p><a href="/estado.json">Versión JSON</a></p>
 </main></body></html>`
       return HttpServerResponse.text(html, {

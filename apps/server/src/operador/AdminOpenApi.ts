@@ -99,7 +99,125 @@ export const ADMIN_OPERATIONS: ReadonlyArray<Op> = [
     "Leer la auditoría, la más reciente primero, por páginas",
     "operador"
   ],
-  ["get", "/admin/v1/operador/auditoria.csv", "Exportar la auditoría en CSV", "operador"]
+  ["get", "/admin/v1/operador/auditoria.csv", "Exportar la auditoría en CSV", "operador"],
+  [
+    "get",
+    "/admin/v1/operador/revision/respuestas",
+    "Historial de respuestas del banco sobre un elemento de la cola (objeto_tipo, objeto_id)",
+    "operador"
+  ],
+  [
+    "post",
+    "/admin/v1/operador/revision/repartos/{link_id}/{indice}/marcar-pagada",
+    "Marcar pagada una parte del reparto con la referencia del banco (rol tesorería)",
+    "operador"
+  ],
+  [
+    "post",
+    "/admin/v1/operador/revision/repartos/{link_id}/{indice}/cerrar",
+    "Cerrar sin pagar una parte del reparto, con una nota (rol tesorería)",
+    "operador"
+  ],
+  [
+    "post",
+    "/admin/v1/operador/revision/repartos/{link_id}/{indice}/consultar",
+    "Consultar al banco ahora por la orden de una parte del reparto (rol tesorería)",
+    "operador"
+  ],
+  [
+    "post",
+    "/admin/v1/operador/revision/repartos/{link_id}/{indice}/pagar",
+    "Pedir el pago de una parte del reparto por el banco (rol tesorería; cuatro ojos)",
+    "operador"
+  ],
+  [
+    "post",
+    "/admin/v1/operador/revision/repartos/{link_id}/{indice}/pagar/confirmar",
+    "Confirmar el pago de una parte del reparto pedido por otro operador y enviarlo al banco",
+    "operador"
+  ],
+  [
+    "post",
+    "/admin/v1/operador/revision/transacciones/{id}/consultar",
+    "Consultar al banco ahora por una operación de la API directa (rol tesorería)",
+    "operador"
+  ],
+  [
+    "post",
+    "/admin/v1/operador/revision/transacciones/{id}/marcar-pagada",
+    "Dar por liquidada una operación de la API directa con la referencia del banco (rol tesorería)",
+    "operador"
+  ],
+  [
+    "post",
+    "/admin/v1/operador/revision/transacciones/{id}/cerrar",
+    "Cerrar una operación de la API directa como no hecha, o su revisión, con una nota (rol tesorería)",
+    "operador"
+  ],
+  [
+    "post",
+    "/admin/v1/operador/revision/links/{id}/consultar",
+    "Consultar al banco ahora por el pago de un link en revisión (rol tesorería)",
+    "operador"
+  ],
+  [
+    "post",
+    "/admin/v1/operador/revision/links/{id}/marcar-pagada",
+    "Dar por pagado un link en revisión con la referencia del banco (rol tesorería)",
+    "operador"
+  ],
+  [
+    "post",
+    "/admin/v1/operador/revision/links/{id}/cerrar",
+    "Cerrar sin cobro un link en revisión, con una nota: vuelve a quedar pendiente (rol tesorería)",
+    "operador"
+  ],
+  [
+    "get",
+    "/admin/v1/operador/tasa-bcv",
+    "Tasa BCV vigente, si está vencida, y su historial con quién fijó cada una",
+    "operador"
+  ],
+  ["post", "/admin/v1/operador/tasa-bcv", "Fijar la tasa BCV a mano (rol tesorería)", "operador"],
+  [
+    "post",
+    "/admin/v1/operador/tasa-bcv/fuente",
+    "Traer ahora la tasa BCV de la fuente configurada (rol tesorería)",
+    "operador"
+  ],
+  [
+    "get",
+    "/admin/v1/operador/incidentes",
+    "Incidentes por banco: abiertos y de los últimos 7 días",
+    "operador"
+  ],
+  [
+    "post",
+    "/admin/v1/operador/incidentes",
+    "Abrir un incidente de un banco, visible en /estado (rol riesgo o tesorería)",
+    "operador"
+  ],
+  [
+    "post",
+    "/admin/v1/operador/incidentes/{id}/cerrar",
+    "Cerrar un incidente (rol riesgo o tesorería)",
+    "operador"
+  ],
+  ["get", "/admin/v1/operador/alertas", "Alertas abiertas de la consola", "operador"],
+  ["get", "/admin/v1/operador/operadores", "Listar los operadores", "operador"],
+  [
+    "post",
+    "/admin/v1/operador/operadores/{id}/desactivar",
+    "Desactivar un operador y cerrar sus sesiones (rol riesgo)",
+    "operador"
+  ],
+  ["post", "/admin/v1/operador/operadores/{id}/activar", "Reactivar un operador (rol riesgo)", "operador"],
+  [
+    "post",
+    "/admin/v1/operador/operadores/{id}/restablecer-totp",
+    "Restablecer el TOTP de un operador: nuevo secreto, mostrado una vez (rol riesgo)",
+    "operador"
+  ]
 ]
 
 const params = (path: string) =>

@@ -32,6 +32,10 @@ import * as Outbox from "../platform/Outbox.js"
 import { RateLimiter } from "../platform/RateLimiter.js"
 import { adminOpenApi } from "./AdminOpenApi.js"
 import { type AccionError, ComercioAcciones } from "./Comercios.js"
+import { consolaRoutes } from "./Consola.js"
+import * as Cola from "./cola/Cola.js"
+import { colaRoutes, listarCola } from "./cola/Fuentes.js"
+import { operadoresRoutes } from "./Operadores.js"
 import {
   ABSOLUTE_HOURS,
   type AuditRow,
@@ -84,18 +88,6 @@ const sessionView = (s: OperadorSession) => ({
 })
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
-
-interface RevisionRow {
-  readonly tipo: "liquidacion" | "link"
-  readonly id: string
-  readonly link_id: string | null
-  readonly comercio: string
-  readonly mode: Mode
-  readonly monto: number
-  readonly motivo: string | null
-  readonly desde: Date
-  readonly con_reparto: boolean
-}
 
 interface SettlementRow {
   readonly id: string
@@ -486,34 +478,7 @@ export const OperadorRoutesLive = HttpApiBuilder.Router.use((router) =>
       gate(
         Effect.gen(function* () {
           yield* operador("todos")
-          const rows = yield* sql<RevisionRow>`
-            select * from (
-              select 'liquidacion' as tipo, t.id::text as id, t.link_id::text as link_id, c.codigo as comercio,
-                t.mode, t.monto, t.motivo_rechazo as motivo, t.created_at as desde,
-                (l.split is not null) as con_reparto
-              from transacciones t join comercios c on c.id = t.comercio_id left join links l on l.id = t.link_id
-              where t.operacion = 'liquidacion' and t.estado = 'REVISION'
-              union all
-              select 'link' as tipo, l.id::text as id, l.id::text as link_id, c.codigo as comercio,
-                l.mode, l.monto, null as motivo, l.created_at as desde, (l.split is not null) as con_reparto
-              from links l join comercios c on c.id = l.comercio_id
-              where l.estado = 'revision'
-            ) q order by desde asc limit 500`.pipe(Effect.orDie)
-          const now = Date.now()
-          return json({
-            data: rows.map((r) => ({
-              tipo: r.tipo,
-              id: r.id,
-              link_id: r.link_id,
-              comercio: r.comercio,
-              mode: r.mode,
-              monto: Money.toNumber(Money.Cents(r.monto)),
-              motivo: r.motivo,
-              con_reparto: r.con_reparto,
-              desde: r.desde.toISOString(),
-              edad_segundos: Math.max(0, Math.floor((now - r.desde.getTime()) / 1000))
-            }))
-          })
+          return json({ data: yield* listarCola(sql, settings) })
         })
       )
     )
@@ -653,12 +618,19 @@ export const OperadorRoutesLive = HttpApiBuilder.Router.use((router) =>
     )
     yield* router.post(
       "/admin/v1/operador/revision/liquidaciones/:id/consultar",
-      resolve("liquidacion.consultar_banco", (_who, row) =>
+      resolve("liquidacion.consultar_banco", (who, row) =>
         Effect.gen(function* () {
           // Asks about the order by its own id (a payment under way: its request's id); nothing is sent again.
           const [pago] = yield* sql<{ id: string }>`
             select id from pagos_revision where transaccion_id = ${row.id} and estado = 'enviado'`
           const answer = yield* banks.forMode(row.mode).query(pago?.id ?? row.id)
+          yield* Cola.guardarRespuesta(sql, {
+            objeto_tipo: "liquidacion",
+            objeto_id: row.id,
+            answer,
+            origen: "operador",
+            operadorId: who.id
+          })
           if (pago !== undefined && answer.estado === "LIQUIDADA" && answer.referencia_banco !== null)
             yield* sql`update pagos_revision set estado = 'pagado' where id = ${pago.id}`
           const extra = {
@@ -712,6 +684,13 @@ export const OperadorRoutesLive = HttpApiBuilder.Router.use((router) =>
         }
         return yield* sql.withTransaction(
           Effect.gen(function* () {
+            yield* Cola.guardarRespuesta(sql, {
+              objeto_tipo: "liquidacion",
+              objeto_id: row.id,
+              answer,
+              origen: "envio",
+              operadorId: who.id
+            })
             const antes = yield* lockSettlement(row.id).pipe(Effect.option)
             const liquidada = answer.estado === "LIQUIDADA" && answer.referencia_banco !== null
             const paid = liquidada && antes._tag === "Some"
@@ -830,5 +809,15 @@ export const OperadorRoutesLive = HttpApiBuilder.Router.use((router) =>
         })
       )
     )
+
+    // The queue's other sources (cola/Fuentes.ts): their actions and the bank answers' history.
+    for (const ruta of [
+      ...(yield* colaRoutes({ operador, body })),
+      ...(yield* consolaRoutes({ operador, body })),
+      ...(yield* operadoresRoutes({ operador, body }))
+    ])
+      yield* ruta.method === "get"
+        ? router.get(ruta.path, gate(ruta.handler))
+        : router.post(ruta.path, gate(ruta.handler))
   })
 )

@@ -260,7 +260,7 @@ export const OperadorServiceLive = Layer.effect(
     const auditar = (who: Operador | "admin", entry: AuditEntry) =>
       sql`
         insert into auditoria (operador_id, actor, accion, objeto_tipo, objeto_id, antes, despues, nota)
-        values (${who === "admin" ? null : who.id}, ${who === "admin" ? "admin" : who.email}, ${entry.accion},
+        values (${who === "admin" ? null : who.id}, ${who === "admin" ? "token_admin" : who.email}, ${entry.accion},
           ${entry.objeto_tipo}, ${entry.objeto_id},
           ${entry.antes === undefined ? null : JSON.stringify(entry.antes)}::jsonb,
           ${entry.despues === undefined ? null : JSON.stringify(entry.despues)}::jsonb,

@@ -262,6 +262,15 @@ describe("money in review", () => {
       { accion: "liquidacion.consultar_banco", objeto_id: txns[2], nota: null }
     ])
     const queue = await tesoreria("GET", "/admin/v1/operador/revision")
+    // The bank's latest answer shows on the item; its history keeps every answer.
+    const unclear = queue.body.data.find((i: { id: string }) => i.id === txns[2])
+    expect(unclear.ultima_respuesta).toMatchObject({ estado: asked.body.banco.estado, origen: "operador" })
+    await tesoreria("POST", `${base}/${txns[2]}/consultar`)
+    const history = await tesoreria(
+      "GET",
+      `/admin/v1/operador/revision/respuestas?objeto_tipo=liquidacion&objeto_id=${txns[2]}`
+    )
+    expect(history.body.data).toHaveLength(2)
     expect(
       queue.body.data
         .filter((i: { tipo: string }) => i.tipo === "liquidacion")

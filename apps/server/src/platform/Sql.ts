@@ -21,6 +21,7 @@ import operadores from "../migrations/0014_operadores.js"
 import listIndexes from "../migrations/0017_list_indexes.js"
 import oauth from "../migrations/0018_oauth.js"
 import miPagina from "../migrations/0020_mi_pagina.js"
+import colaRevision from "../migrations/0021_cola_revision.js"
 import * as Metrics from "./Metrics.js"
 import { preparingClient, registry } from "./Prepared.js"
 
@@ -115,7 +116,8 @@ export const migrations = PgMigrator.fromRecord({
   "0014_operadores": operadores,
   "0017_list_indexes": listIndexes,
   "0018_oauth": oauth,
-  "0020_mi_pagina": miPagina
+  "0020_mi_pagina": miPagina,
+  "0021_cola_revision": colaRevision
 })
 
 /** Runs pending migrations; several processes starting at once wait on the migrator's lock. */

@@ -1,0 +1,108 @@
+/**
+ * The operators: everyone sees the list; `riesgo` deactivates, reactivates or resets the TOTP of
+ * another operator (the new secret is shown once, to hand over in person). The server checks the
+ * role and refuses an operator acting on itself.
+ */
+import { useCallback, useEffect, useState } from "react"
+import { fecha } from "../format.js"
+import { errorText, request, type SesionOperador } from "./api.js"
+import { Title } from "./router.js"
+
+interface Operador {
+  readonly id: string
+  readonly email: string
+  readonly rol: string
+  readonly activo: boolean
+  readonly creado_en: string
+}
+
+export const Operadores = ({ sesion }: { readonly sesion: SesionOperador }) => {
+  const [data, setData] = useState<ReadonlyArray<Operador> | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  const [aviso, setAviso] = useState("")
+  const [secreto, setSecreto] = useState<{ email: string; totp_secret: string } | null>(null)
+  const actua = sesion.operador.rol === "riesgo"
+
+  const load = useCallback(() => {
+    request<{ data: ReadonlyArray<Operador> }>("GET", "/operadores")
+      .then((page) => setData(page.data))
+      .catch((e) => setError(errorText(e)))
+  }, [])
+  useEffect(load, [load])
+
+  const act = (o: Operador, path: string, done: string) => async () => {
+    setError(null)
+    setAviso("")
+    setSecreto(null)
+    try {
+      const r = await request<Operador & { totp_secret?: string }>("POST", `/operadores/${o.id}/${path}`, {})
+      if (r.totp_secret !== undefined) setSecreto({ email: r.email, totp_secret: r.totp_secret })
+      setAviso(done)
+      load()
+    } catch (e) {
+      setError(errorText(e))
+    }
+  }
+
+  return (
+    <section>
+      <Title>Operadores</Title>
+      <p className="aviso" role="status">
+        {aviso}
+      </p>
+      {error === null ? null : (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
+      {secreto === null ? null : (
+        <p className="nota">
+          Nuevo secreto TOTP de {secreto.email} (se muestra una sola vez): <code>{secreto.totp_secret}</code>
+        </p>
+      )}
+      {data === null ? (
+        <p>Cargando…</p>
+      ) : (
+        <ul className="lista-simple comercios">
+          {data.map((o) => (
+            <li key={o.id}>
+              <h2>{o.email}</h2>
+              <p>
+                Rol {o.rol} · {o.activo ? "activo" : "desactivado"} · desde {fecha(o.creado_en)}
+              </p>
+              {actua && o.id !== sesion.operador.id ? (
+                <div className="acciones">
+                  {o.activo ? (
+                    <button
+                      type="button"
+                      className="peligro"
+                      aria-label={`Desactivar a ${o.email}`}
+                      onClick={act(o, "desactivar", `${o.email} desactivado.`)}
+                    >
+                      Desactivar
+                    </button>
+                  ) : (
+                    <button
+                      type="button"
+                      aria-label={`Reactivar a ${o.email}`}
+                      onClick={act(o, "activar", `${o.email} reactivado.`)}
+                    >
+                      Reactivar
+                    </button>
+                  )}
+                  <button
+                    type="button"
+                    aria-label={`Restablecer TOTP de ${o.email}`}
+                    onClick={act(o, "restablecer-totp", `TOTP de ${o.email} restablecido.`)}
+                  >
+                    Restablecer TOTP
+                  </button>
+                </div>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  )
+}

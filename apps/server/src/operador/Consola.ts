@@ -1,0 +1,253 @@
+/**
+ * The console's routes beyond merchants and the queue (issue 32):
+ *
+ * - the BCV rate: `GET /admin/v1/operador/tasa-bcv` (the rate in force, whether it is older than
+ *   SWITCH_TASA_MAX_HORAS, and the history with who set each), `POST …/tasa-bcv` (tesorería sets
+ *   it by hand) and `POST …/tasa-bcv/fuente` (tesorería fetches SWITCH_TASA_FUENTE_URL now);
+ * - incidents by bank: `GET /admin/v1/operador/incidentes` (open ones and those of the last 7
+ *   days), `POST …/incidentes` and `POST …/incidentes/{id}/cerrar` (riesgo or tesorería), which
+ *   /estado and /estado.json show for 7 days;
+ * - `GET /admin/v1/operador/alertas`: the open alerts (alertas/Alertas.ts).
+ *
+ * Every change is audited in its own transaction.
+ */
+import { randomUUID } from "node:crypto"
+import { HttpRouter } from "@effect/platform"
+import { SqlClient } from "@effect/sql"
+import { Money } from "@switch/core"
+import { Effect, Either, Schema } from "effect"
+import { Settings } from "../Config.js"
+import { json } from "../http/Respond.js"
+import * as Alertas from "./alertas/Alertas.js"
+import type { Contexto, Ruta } from "./cola/Cola.js"
+import { decodeBody, OperadorError, OperadorService } from "./OperadorService.js"
+import * as FuenteTasa from "./tasa/FuenteTasa.js"
+
+const TasaBody = Schema.Struct({
+  ves_por_usd: Schema.Union(Schema.Number, Schema.String.pipe(Schema.maxLength(30))),
+  nota: Schema.optional(Schema.String.pipe(Schema.maxLength(2000)))
+})
+const IncidenteBody = Schema.Struct({
+  banco: Schema.String.pipe(Schema.pattern(/^\d{4}$/)),
+  titulo: Schema.String.pipe(Schema.trimmed(), Schema.minLength(3), Schema.maxLength(140)),
+  detalle: Schema.optional(Schema.String.pipe(Schema.maxLength(2000)))
+})
+const CierreBody = Schema.Struct({ nota: Schema.optional(Schema.String.pipe(Schema.maxLength(2000))) })
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
+
+interface IncidenteRow {
+  readonly id: string
+  readonly banco: string
+  readonly titulo: string
+  readonly detalle: string | null
+  readonly abierto_por: string
+  readonly abierto_at: Date
+  readonly cerrado_por: string | null
+  readonly cerrado_at: Date | null
+  readonly nota_cierre: string | null
+}
+
+const incidenteJson = (r: IncidenteRow) => ({
+  id: r.id,
+  banco: r.banco,
+  titulo: r.titulo,
+  detalle: r.detalle,
+  abierto_por: r.abierto_por,
+  abierto_en: r.abierto_at.toISOString(),
+  cerrado_por: r.cerrado_por,
+  cerrado_en: r.cerrado_at?.toISOString() ?? null,
+  nota_cierre: r.nota_cierre
+})
+
+export const consolaRoutes = (ctx: Contexto) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const settings = yield* Settings
+    const operadores = yield* OperadorService
+
+    const tasaView = Effect.gen(function* () {
+      const rows = yield* sql<{
+        ves_por_usd: string
+        fuente: string
+        actor: string | null
+        created_at: Date
+      }>`
+        select ves_por_usd::text as ves_por_usd, fuente, actor, created_at from tasas_bcv order by id desc limit 100`
+      const now = Date.now()
+      const shown = rows.map((r) => ({
+        ves_por_usd: Number(r.ves_por_usd),
+        fuente: r.fuente,
+        fijada_por:
+          r.fuente === "token" ? "token de administración" : r.fuente === "url" ? "fuente" : r.actor,
+        actualizada_en: r.created_at.toISOString()
+      }))
+      const vigente = rows[0]
+      return {
+        vigente: shown[0] ?? null,
+        vencida:
+          vigente === undefined || now - vigente.created_at.getTime() > settings.tasaMaxHoras * 3600_000,
+        max_horas: settings.tasaMaxHoras,
+        fuente_configurada: (settings.tasaFuenteUrl ?? null) !== null,
+        historial: shown
+      }
+    }).pipe(Effect.orDie)
+
+    const incidenteId = Effect.flatMap(HttpRouter.params, (params) =>
+      UUID.test(params.id ?? "") ? Effect.succeed(params.id ?? "") : Effect.fail(OperadorError.notFound())
+    )
+
+    const routes: ReadonlyArray<Ruta> = [
+      {
+        method: "get",
+        path: "/admin/v1/operador/tasa-bcv",
+        handler: Effect.gen(function* () {
+          yield* ctx.operador("todos")
+          return json(yield* tasaView)
+        })
+      },
+      {
+        method: "post",
+        path: "/admin/v1/operador/tasa-bcv",
+        handler: Effect.gen(function* () {
+          const who = yield* ctx.operador(["tesoreria"])
+          const input = yield* decodeBody(TasaBody)(yield* ctx.body)
+          const rate = Money.rate(String(input.ves_por_usd))
+          if (Either.isLeft(rate) || !/^\d{1,12}(\.\d{1,8})?$/.test(String(input.ves_por_usd)))
+            return yield* Effect.fail(
+              OperadorError.validation({ fieldErrors: { ves_por_usd: ["mayor que 0, hasta 8 decimales"] } })
+            )
+          yield* sql
+            .withTransaction(
+              Effect.gen(function* () {
+                const antes = (yield* tasaView).vigente
+                const row = yield* FuenteTasa.registrar(sql, rate.right, {
+                  fuente: "operador",
+                  operadorId: who.id,
+                  actor: who.email
+                })
+                yield* operadores.auditar(who, {
+                  accion: "tasa.fijar",
+                  objeto_tipo: "tasa_bcv",
+                  objeto_id: String(row?.id ?? ""),
+                  antes,
+                  despues: { ves_por_usd: Money.rateToNumber(rate.right) },
+                  nota: input.nota
+                })
+              })
+            )
+            .pipe(Effect.orDie)
+          return json(yield* tasaView, 201)
+        })
+      },
+      {
+        method: "post",
+        path: "/admin/v1/operador/tasa-bcv/fuente",
+        handler: Effect.gen(function* () {
+          const who = yield* ctx.operador(["tesoreria"])
+          const got = yield* FuenteTasa.fetchOnce(sql, settings)
+          yield* operadores.auditar(who, {
+            accion: "tasa.consultar_fuente",
+            objeto_tipo: "tasa_bcv",
+            objeto_id: "fuente",
+            despues: Either.isRight(got)
+              ? { ves_por_usd: Money.rateToNumber(got.right) }
+              : { error: got.left }
+          })
+          if (Either.isLeft(got))
+            return yield* Effect.fail(
+              new OperadorError({ status: 502, error: "fuente_tasa_fallo", detail: got.left })
+            )
+          return json(yield* tasaView)
+        })
+      },
+      {
+        method: "get",
+        path: "/admin/v1/operador/incidentes",
+        handler: Effect.gen(function* () {
+          yield* ctx.operador("todos")
+          const rows = yield* sql<IncidenteRow>`
+            select id::text as id, banco, titulo, detalle, (select email from operadores o where o.id = abierto_por) as abierto_por,
+              abierto_at, (select email from operadores o where o.id = cerrado_por) as cerrado_por, cerrado_at, nota_cierre
+            from incidentes where cerrado_at is null or cerrado_at > now() - interval '7 days'
+            order by abierto_at desc limit 200`.pipe(Effect.orDie)
+          return json({ data: rows.map(incidenteJson) })
+        })
+      },
+      {
+        method: "post",
+        path: "/admin/v1/operador/incidentes",
+        handler: Effect.gen(function* () {
+          const who = yield* ctx.operador(["riesgo", "tesoreria"])
+          const input = yield* decodeBody(IncidenteBody)(yield* ctx.body)
+          const id = randomUUID()
+          const row = yield* sql
+            .withTransaction(
+              Effect.gen(function* () {
+                const [row] = yield* sql<IncidenteRow>`
+                  insert into incidentes (id, banco, titulo, detalle, abierto_por)
+                  values (${id}, ${input.banco}, ${input.titulo}, ${input.detalle ?? null}, ${who.id})
+                  returning id::text as id, banco, titulo, detalle, ${who.email} as abierto_por, abierto_at,
+                    null as cerrado_por, cerrado_at, nota_cierre`
+                yield* operadores.auditar(who, {
+                  accion: "incidente.abrir",
+                  objeto_tipo: "incidente",
+                  objeto_id: id,
+                  despues: { banco: input.banco, titulo: input.titulo, detalle: input.detalle ?? null }
+                })
+                return row as IncidenteRow
+              })
+            )
+            .pipe(Effect.orDie)
+          return json(incidenteJson(row), 201)
+        })
+      },
+      {
+        method: "post",
+        path: "/admin/v1/operador/incidentes/:id/cerrar",
+        handler: Effect.gen(function* () {
+          const who = yield* ctx.operador(["riesgo", "tesoreria"])
+          const id = yield* incidenteId
+          const input = yield* decodeBody(CierreBody)(yield* ctx.body)
+          const row = yield* sql
+            .withTransaction(
+              Effect.gen(function* () {
+                const [row] = yield* sql<IncidenteRow>`
+                  update incidentes set cerrado_at = now(), cerrado_por = ${who.id}, nota_cierre = ${input.nota ?? null}
+                  where id = ${id} and cerrado_at is null
+                  returning id::text as id, banco, titulo, detalle,
+                    (select email from operadores o where o.id = abierto_por) as abierto_por, abierto_at,
+                    ${who.email} as cerrado_por, cerrado_at, nota_cierre`
+                if (row === undefined) return undefined
+                yield* operadores.auditar(who, {
+                  accion: "incidente.cerrar",
+                  objeto_tipo: "incidente",
+                  objeto_id: id,
+                  despues: { cerrado_en: row.cerrado_at?.toISOString() },
+                  nota: input.nota
+                })
+                return row
+              })
+            )
+            .pipe(Effect.orDie)
+          if (row === undefined) {
+            const exists = yield* sql`select 1 from incidentes where id = ${id}`.pipe(Effect.orDie)
+            return yield* Effect.fail(
+              exists.length === 0
+                ? OperadorError.notFound()
+                : OperadorError.conflict("incidente_cerrado", "El incidente ya está cerrado.")
+            )
+          }
+          return json(incidenteJson(row))
+        })
+      },
+      {
+        method: "get",
+        path: "/admin/v1/operador/alertas",
+        handler: Effect.gen(function* () {
+          yield* ctx.operador("todos")
+          return json({ data: (yield* Alertas.abiertas(sql)).map(Alertas.alertaJson) })
+        })
+      }
+    ]
+    return routes
+  })

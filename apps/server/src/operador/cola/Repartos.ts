@@ -1,0 +1,475 @@
+/**
+ * Queue source: split parts `en_revision` (SPEC "Split states": "A person resolves a part in
+ * review by paying it, marking it paid with the bank reference, or closing it without paying
+ * (with a note)"). A part is `(link, indice)`: the link's stored `reparto.beneficiarios[indice]`.
+ *
+ * - pay: through the bank port with four eyes (below `SWITCH_CUATRO_OJOS_DESDE` one operator is
+ *   enough). The request row in `pagos_reparto` (its id is the bank order's id) is committed as
+ *   `enviado` before the order goes out, so a crash, a retry or a second click never sends a
+ *   second order: while one is `enviado` only asking the bank about it is allowed.
+ * - mark paid with the bank's reference, or close without paying with a note (`descartado`).
+ * - ask the bank now about the part's order.
+ *
+ * A paid part is recorded as its own `reparto` transaction; when no part is left in review the
+ * split is `repartido` (or `cerrado` when some part was closed unpaid) and `link.acreditado` is
+ * sent once (its dedupe is per link) with the `reparto`. Every action writes its audit row in the
+ * action's transaction.
+ */
+import { randomUUID } from "node:crypto"
+import { HttpRouter, type HttpServerRequest } from "@effect/platform"
+import { SqlClient } from "@effect/sql"
+import type { SqlError } from "@effect/sql/SqlError"
+import { PgClient } from "@effect/sql-pg"
+import type { Mode } from "@switch/api"
+import { Money, type Ports, Split } from "@switch/core"
+import { Effect, Either, Schema } from "effect"
+import { Settings } from "../../Config.js"
+import { json } from "../../http/Respond.js"
+import { Banks } from "../../platform/bank/Banks.js"
+import * as Outbox from "../../platform/Outbox.js"
+import { decodeBody, OperadorError, OperadorService, type OperadorSession } from "../OperadorService.js"
+import { bankView, type Contexto, type Fuente, guardarRespuesta, type Item, type Ruta } from "./Cola.js"
+
+export const TIPO = "reparto"
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
+
+/** The key of a part's bank answers and audit rows. */
+export const parteId = (linkId: string, indice: number) => `${linkId}:${indice}`
+
+const ORDENANTE: Ports.Party = {
+  tipo: "cuenta",
+  valor: "01020000000000000000",
+  banco: "0102",
+  identificacion: "J000000000",
+  tipo_doc: "J",
+  nombre: "Switch liquidaciones"
+}
+
+const bs = (cents: number) => Money.toNumber(Money.Cents(cents))
+
+const listar: Fuente["listar"] = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql<{
+    link_id: string
+    comercio: string
+    mode: Mode
+    indice: number
+    monto: number
+    nombre: string
+    desde: Date
+  }>`
+    select l.id::text as link_id, c.codigo as comercio, l.mode, (b.n - 1)::int as indice,
+      (b.value->>'monto')::bigint as monto, b.value->>'nombre' as nombre, coalesce(l.paid_at, l.created_at) as desde
+    from links l join comercios c on c.id = l.comercio_id,
+      jsonb_array_elements(l.reparto->'beneficiarios') with ordinality as b(value, n)
+    where l.reparto->>'estado' = 'en_revision' and b.value->>'estado' = 'en_revision'
+    order by desde asc limit 500`
+  return rows.map(
+    (r): Item => ({
+      tipo: TIPO,
+      id: parteId(r.link_id, r.indice),
+      link_id: r.link_id,
+      comercio: r.comercio,
+      mode: r.mode,
+      monto: bs(r.monto),
+      motivo: "parte del reparto en revisión",
+      con_reparto: true,
+      desde: r.desde,
+      extra: { indice: r.indice, beneficiario: r.nombre },
+      respuestas: { objeto_tipo: TIPO, objeto_id: parteId(r.link_id, r.indice) }
+    })
+  )
+}).pipe(Effect.orDie)
+
+interface LinkRow {
+  readonly id: string
+  readonly comercio_id: string
+  readonly mode: Mode
+  readonly split: ReadonlyArray<unknown> | null
+  readonly reparto: Split.RepartoView | null
+}
+
+const MarcarPagadaBody = Schema.Struct({
+  referencia_banco: Schema.String.pipe(Schema.pattern(/^[A-Za-z0-9-]{4,40}$/)),
+  nota: Schema.optional(Schema.String.pipe(Schema.maxLength(2000)))
+})
+const CerrarBody = Schema.Struct({
+  nota: Schema.String.pipe(Schema.trimmed(), Schema.minLength(3), Schema.maxLength(2000))
+})
+const NotaBody = Schema.Struct({ nota: Schema.optional(Schema.String.pipe(Schema.maxLength(2000))) })
+
+const rutas = (ctx: Contexto) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const pg = yield* PgClient.PgClient
+    const banks = yield* Banks
+    const settings = yield* Settings
+    const operadores = yield* OperadorService
+    const umbralCentimos = Math.round((settings.cuatroOjosDesde ?? 0) * 100)
+
+    const parte = Effect.flatMap(HttpRouter.params, (params) => {
+      const linkId = params.link_id ?? ""
+      const indice = Number(params.indice ?? "")
+      return UUID.test(linkId) && /^[0-4]$/.test(params.indice ?? "")
+        ? Effect.succeed({ linkId, indice })
+        : Effect.fail(OperadorError.notFound())
+    })
+
+    /** The link locked for this transaction, its part `indice` in review. */
+    const lock = (linkId: string, indice: number) =>
+      Effect.gen(function* () {
+        const [link] = yield* sql<LinkRow>`
+          select id::text as id, comercio_id::text as comercio_id, mode, split, reparto
+          from links where id = ${linkId} for update`
+        const part = link?.reparto?.beneficiarios[indice]
+        if (link === undefined || link.reparto === null || part === undefined)
+          return yield* Effect.fail(OperadorError.notFound())
+        if (part.estado !== "en_revision")
+          return yield* Effect.fail(
+            OperadorError.conflict(
+              "no_en_revision",
+              `La parte del reparto está ${part.estado}, no en revisión.`
+            )
+          )
+        return { link, reparto: link.reparto, part }
+      })
+
+    const view = (linkId: string, indice: number, reparto: Split.RepartoView) => {
+      const shown = Split.repartoJson(reparto) as { readonly beneficiarios: ReadonlyArray<unknown> }
+      return { link_id: linkId, indice, parte: shown.beneficiarios[indice] ?? null, reparto: shown }
+    }
+
+    /** Writes the part's new state; when the split leaves review, `link.acreditado` once. */
+    const update = (
+      link: LinkRow,
+      reparto: Split.RepartoView,
+      indice: number,
+      change: Partial<Pick<Split.BeneficiarioView, "estado" | "referencia_bancaria" | "liquidacion_txn_id">>
+    ) =>
+      Effect.gen(function* () {
+        const beneficiarios = reparto.beneficiarios.map((b, i) => (i === indice ? { ...b, ...change } : b))
+        const next = Split.reparto({
+          moneda: reparto.moneda,
+          montoComercio: Money.Cents(reparto.monto_comercio),
+          beneficiarios
+        })
+        yield* sql`update links set reparto = ${pg.json(next)} where id = ${link.id}`
+        if (next.estado !== "en_revision") {
+          const [liquidacion] = yield* sql<{ id: string }>`
+            select id::text as id from transacciones where link_id = ${link.id} and operacion in ('liquidacion', 'cobro')
+            order by (operacion = 'liquidacion') desc, created_at desc limit 1`
+          yield* Outbox.write({
+            comercioId: link.comercio_id,
+            mode: link.mode,
+            evento: "link.acreditado",
+            dedupe: `link.acreditado:${link.id}`,
+            at: new Date(),
+            data: {
+              link_id: link.id,
+              monto_acreditado: bs(next.monto_comercio),
+              liquidacion_txn_id: liquidacion?.id ?? link.id,
+              reparto: Split.repartoJson(next),
+              mode: link.mode
+            }
+          }).pipe(Effect.provideService(PgClient.PgClient, pg))
+        }
+        return next
+      })
+
+    /** A paid part: its own `reparto` transaction with the bank's reference. */
+    const paid = (
+      link: LinkRow,
+      reparto: Split.RepartoView,
+      indice: number,
+      txnId: string,
+      referencia: string
+    ) =>
+      Effect.gen(function* () {
+        const part = reparto.beneficiarios[indice]
+        const at = new Date()
+        yield* sql`
+          insert into transacciones (id, comercio_id, mode, operacion, estado, link_id, monto, moneda,
+            referencia_banco, created_at, liquidada_at)
+          values (${txnId}, ${link.comercio_id}, ${link.mode}, 'reparto', 'LIQUIDADA', ${link.id},
+            ${part?.monto ?? 0}, 'VES', ${referencia}, ${at}, ${at})
+          on conflict do nothing`
+        return yield* update(link, reparto, indice, {
+          estado: "pagado",
+          referencia_bancaria: referencia,
+          liquidacion_txn_id: txnId
+        })
+      })
+
+    const openPago = (linkId: string, indice: number) =>
+      sql<{ id: string; estado: string; solicitado_por: string }>`
+        select id::text as id, estado, solicitado_por::text as solicitado_por from pagos_reparto
+        where link_id = ${linkId} and indice = ${indice} and estado in ('pendiente', 'enviado') for update`
+
+    const resolve = (
+      accion: string,
+      run: (
+        who: OperadorSession,
+        locked: { link: LinkRow; reparto: Split.RepartoView },
+        indice: number
+      ) => Effect.Effect<
+        { reparto: Split.RepartoView; nota?: string | undefined; banco?: unknown },
+        OperadorError | SqlError,
+        HttpServerRequest.HttpServerRequest
+      >
+    ): Ruta["handler"] =>
+      Effect.gen(function* () {
+        const who = yield* ctx.operador(["tesoreria"])
+        const { linkId, indice } = yield* parte
+        return json(
+          yield* sql
+            .withTransaction(
+              Effect.gen(function* () {
+                const locked = yield* lock(linkId, indice)
+                if (accion !== "reparto.consultar_banco" && (yield* openPago(linkId, indice)).length > 0)
+                  return yield* Effect.fail(
+                    OperadorError.conflict("pago_en_curso", "Hay un pago por el banco pendiente o enviado.")
+                  )
+                const done = yield* run(who, locked, indice)
+                const antes = view(linkId, indice, locked.reparto)
+                const despues = view(linkId, indice, done.reparto)
+                yield* operadores.auditar(who, {
+                  accion,
+                  objeto_tipo: TIPO,
+                  objeto_id: parteId(linkId, indice),
+                  antes: antes.parte,
+                  despues: { ...despues.parte, reparto_estado: done.reparto.estado },
+                  nota: done.nota
+                })
+                return { ...despues, ...(done.banco === undefined ? {} : { banco: done.banco }) }
+              })
+            )
+            .pipe(Effect.catchTag("SqlError", Effect.die))
+        )
+      }) as Ruta["handler"]
+
+    /** The merchant's beneficiary account in full (the stored split, not the masked view). */
+    const cuentaDe = (link: LinkRow, indice: number) =>
+      Either.match(Split.decode(link.split), {
+        onLeft: () => null,
+        onRight: (entries) => entries[indice]?.cuenta ?? null
+      })
+
+    const sendPayment = (who: OperadorSession, pagoId: string, linkId: string, indice: number) =>
+      Effect.gen(function* () {
+        const [link] = yield* sql<LinkRow>`
+          select id::text as id, comercio_id::text as comercio_id, mode, split, reparto from links where id = ${linkId}`
+        const part = link?.reparto?.beneficiarios[indice]
+        const cuenta = link === undefined ? null : cuentaDe(link, indice)
+        const answer: Ports.BankAnswer =
+          link === undefined || part === undefined || cuenta === null
+            ? { estado: "ERROR", referencia_banco: null, endtoend: null, motivo_rechazo: "CUENTA_NO_EXISTE" }
+            : yield* banks.forMode(link.mode).credit({
+                operacionId: pagoId,
+                monto: Money.Cents(part.monto),
+                concepto: `Reparto del link ${linkId}`,
+                ordenante: ORDENANTE,
+                beneficiario: cuenta,
+                via: "credito_inmediato"
+              })
+        const banco = bankView(answer)
+        return yield* sql.withTransaction(
+          Effect.gen(function* () {
+            yield* guardarRespuesta(sql, {
+              objeto_tipo: TIPO,
+              objeto_id: parteId(linkId, indice),
+              answer,
+              origen: "envio",
+              operadorId: who.id
+            })
+            const liquidada = answer.estado === "LIQUIDADA" && answer.referencia_banco !== null
+            const estado = liquidada
+              ? "pagado"
+              : answer.estado === "ACEPTADA" || answer.estado === "PENDIENTE"
+                ? "enviado"
+                : "fallido"
+            yield* sql`update pagos_reparto set estado = ${estado}, respuesta = ${JSON.stringify(banco)}::jsonb
+              where id = ${pagoId}`
+            const locked = yield* lock(linkId, indice).pipe(Effect.option)
+            const reparto =
+              liquidada && locked._tag === "Some"
+                ? yield* paid(
+                    locked.value.link,
+                    locked.value.reparto,
+                    indice,
+                    pagoId,
+                    answer.referencia_banco ?? ""
+                  )
+                : ((locked._tag === "Some" ? locked.value.reparto : link?.reparto) ?? null)
+            yield* operadores.auditar(who, {
+              accion: "reparto.pagar_enviado",
+              objeto_tipo: TIPO,
+              objeto_id: parteId(linkId, indice),
+              despues: { pago_id: pagoId, banco, reparto_estado: reparto?.estado ?? null }
+            })
+            return {
+              ...(reparto === null ? { link_id: linkId, indice } : view(linkId, indice, reparto)),
+              pago: { id: pagoId, estado },
+              banco
+            }
+          })
+        )
+      }).pipe(Effect.catchTag("SqlError", Effect.die))
+
+    const base = "/admin/v1/operador/revision/repartos/:link_id/:indice" as const
+    const out: ReadonlyArray<Ruta> = [
+      {
+        method: "post",
+        path: `${base}/marcar-pagada`,
+        handler: resolve("reparto.marcar_pagada", (_who, { link, reparto }, indice) =>
+          Effect.gen(function* () {
+            const input = yield* decodeBody(MarcarPagadaBody)(yield* ctx.body)
+            return {
+              reparto: yield* paid(link, reparto, indice, randomUUID(), input.referencia_banco),
+              nota: input.nota
+            }
+          })
+        )
+      },
+      {
+        method: "post",
+        path: `${base}/cerrar`,
+        handler: resolve("reparto.cerrar_sin_pagar", (_who, { link, reparto }, indice) =>
+          Effect.gen(function* () {
+            const input = yield* decodeBody(CerrarBody)(yield* ctx.body)
+            return {
+              reparto: yield* update(link, reparto, indice, { estado: "descartado" }),
+              nota: input.nota
+            }
+          })
+        )
+      },
+      {
+        method: "post",
+        path: `${base}/consultar`,
+        handler: resolve("reparto.consultar_banco", (who, { link, reparto }, indice) =>
+          Effect.gen(function* () {
+            const [pago] = yield* sql<{ id: string }>`
+              select id::text as id from pagos_reparto
+              where link_id = ${link.id} and indice = ${indice} and estado in ('enviado', 'fallido')
+              order by created_at desc limit 1`
+            if (pago === undefined)
+              return yield* Effect.fail(
+                OperadorError.conflict("sin_orden", "No se ha enviado ninguna orden al banco por esta parte.")
+              )
+            const answer = yield* banks.forMode(link.mode).query(pago.id)
+            yield* guardarRespuesta(sql, {
+              objeto_tipo: TIPO,
+              objeto_id: parteId(link.id, indice),
+              answer,
+              origen: "operador",
+              operadorId: who.id
+            })
+            const banco = bankView(answer)
+            if (answer.estado === "LIQUIDADA" && answer.referencia_banco !== null) {
+              yield* sql`update pagos_reparto set estado = 'pagado' where id = ${pago.id}`
+              return { reparto: yield* paid(link, reparto, indice, pago.id, answer.referencia_banco), banco }
+            }
+            if (answer.estado === "RECHAZADA")
+              yield* sql`update pagos_reparto set estado = 'fallido' where id = ${pago.id} and estado = 'enviado'`
+            return { reparto, banco }
+          })
+        )
+      },
+      {
+        method: "post",
+        path: `${base}/pagar`,
+        handler: Effect.gen(function* () {
+          const who = yield* ctx.operador(["tesoreria"])
+          const { linkId, indice } = yield* parte
+          const input = yield* decodeBody(NotaBody)(yield* ctx.body)
+          const pagoId = randomUUID()
+          const asked = yield* sql
+            .withTransaction(
+              Effect.gen(function* () {
+                const { link, part } = yield* lock(linkId, indice)
+                if (cuentaDe(link, indice) === null)
+                  return yield* Effect.fail(
+                    OperadorError.conflict("sin_cuenta", "La parte no tiene una cuenta a la que pagar.")
+                  )
+                const alone = part.monto < umbralCentimos
+                const inserted = yield* sql`
+                  insert into pagos_reparto (id, link_id, indice, monto, solicitado_por, estado)
+                  values (${pagoId}, ${linkId}, ${indice}, ${part.monto}, ${who.id}, ${alone ? "enviado" : "pendiente"})
+                  on conflict do nothing returning id`
+                if (inserted.length === 0)
+                  return yield* Effect.fail(
+                    OperadorError.conflict(
+                      "pago_en_curso",
+                      "Ya hay un pago de esta parte pendiente o enviado."
+                    )
+                  )
+                yield* operadores.auditar(who, {
+                  accion: "reparto.pagar_solicitado",
+                  objeto_tipo: TIPO,
+                  objeto_id: parteId(linkId, indice),
+                  despues: { pago_id: pagoId, monto: bs(part.monto), cuatro_ojos: !alone },
+                  nota: input.nota
+                })
+                return { alone }
+              })
+            )
+            .pipe(Effect.catchTag("SqlError", Effect.die))
+          if (!asked.alone)
+            return json(
+              {
+                link_id: linkId,
+                indice,
+                pago: { id: pagoId, estado: "pendiente", requiere_confirmacion: true }
+              },
+              202
+            )
+          return json(yield* sendPayment(who, pagoId, linkId, indice))
+        })
+      },
+      {
+        method: "post",
+        path: `${base}/pagar/confirmar`,
+        handler: Effect.gen(function* () {
+          const who = yield* ctx.operador(["tesoreria"])
+          const { linkId, indice } = yield* parte
+          const pagoId = yield* sql
+            .withTransaction(
+              Effect.gen(function* () {
+                yield* lock(linkId, indice)
+                const [pago] = (yield* openPago(linkId, indice)).filter((p) => p.estado === "pendiente")
+                if (pago === undefined)
+                  return yield* Effect.fail(
+                    OperadorError.conflict("sin_pago_pendiente", "No hay un pago por confirmar.")
+                  )
+                if (pago.solicitado_por === who.id)
+                  return yield* Effect.fail(
+                    OperadorError.forbidden(
+                      "cuatro_ojos",
+                      "Otro operador de tesorería debe confirmar este pago."
+                    )
+                  )
+                yield* sql`
+                  update pagos_reparto set estado = 'enviado', confirmado_por = ${who.id}, confirmado_at = now()
+                  where id = ${pago.id}`
+                yield* operadores.auditar(who, {
+                  accion: "reparto.pagar_confirmado",
+                  objeto_tipo: TIPO,
+                  objeto_id: parteId(linkId, indice),
+                  despues: { pago_id: pago.id }
+                })
+                return pago.id
+              })
+            )
+            .pipe(Effect.catchTag("SqlError", Effect.die))
+          return json(yield* sendPayment(who, pagoId, linkId, indice))
+        })
+      }
+    ]
+    return out
+  })
+
+export const repartos: Fuente<SqlClient.SqlClient | PgClient.PgClient | Banks | Settings | OperadorService> =
+  {
+    listar,
+    rutas
+  }

@@ -1,0 +1,306 @@
+/**
+ * The queue's other sources in the console, real Chromium against the built server: split
+ * parts in review (a test link whose split the net no longer covers) show with their
+ * beneficiary and the bank's latest answer; `tesoreria` marks one part paid and closes the other
+ * (the split finishes: `link.acreditado` once), and the bank answers' history opens. axe-core at
+ * 1280 px and 360 px (screenshots in artifacts/), no sideways scroll, no console errors.
+ */
+import { mkdirSync, readFileSync } from "node:fs"
+import { createRequire } from "node:module"
+import { resolve } from "node:path"
+import { type Browser, chromium, type Page } from "playwright-core"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { totpCode, totpStep } from "../../apps/server/src/platform/Totp.js"
+import { allEvents } from "../support/live.js"
+import { ADMIN_TOKEN, call, type Stack, startStack } from "../support/stack.js"
+
+const ARTIFACTS = resolve(__dirname, "artifacts")
+const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8")
+const PASSWORD = "clave-de-operador-larga"
+
+let stack: Stack
+let browser: Browser
+
+beforeAll(async () => {
+  stack = await startStack({ SWITCH_API_POR_MINUTO: "100000" })
+  browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+  })
+  mkdirSync(ARTIFACTS, { recursive: true })
+}, 120_000)
+afterAll(async () => {
+  await browser?.close()
+  await stack?.stop()
+})
+
+const admin = (method: string, path: string, body?: unknown) =>
+  call(stack.url, method, path, {
+    headers: { "x-admin-token": ADMIN_TOKEN },
+    ...(body === undefined ? {} : { body })
+  })
+
+/** Accounts of bank 0102 with valid check digits (the split's approved accounts). */
+const ACCOUNTS: Record<number, string> = { 1: "01020194280000000001", 2: "01020194260000000002" }
+const beneficiary = (n: number) => ({
+  tipo: "cuenta",
+  valor: ACCOUNTS[n],
+  banco: "0102",
+  identificacion: "V-12345678",
+  nombre: `Beneficiaria ${n}`
+})
+
+const axeViolations = async (page: Page): Promise<Array<string>> => {
+  await page.evaluate(AXE)
+  return page.evaluate<Array<string>>(
+    `axe.run(document, { rules: { "target-size": { enabled: true } } }).then((r) => r.violations.map((v) =>
+      v.id + ": " + v.nodes.map((n) => n.target.join(" ")).join(", ")))`
+  )
+}
+
+const open = async (width: number) => {
+  const context = await browser.newContext({ viewport: { width, height: 900 } })
+  const page = await context.newPage()
+  const errors: Array<string> = []
+  page.on("console", (m) => {
+    if (m.type() === "error" && !/status of 40[13]/.test(m.text())) errors.push(m.text())
+  })
+  page.on("pageerror", (e) => errors.push(String(e)))
+  return { page, errors, close: () => context.close() }
+}
+
+const screen = async (page: Page, title: string, shot: string) => {
+  await expect.poll(() => page.locator("h1").textContent()).toBe(title)
+  await expect.poll(() => page.getByText("Cargando…").count()).toBe(0)
+  expect(await axeViolations(page), `${title}: axe`).toEqual([])
+  const overflow = await page.evaluate<number>("document.documentElement.scrollWidth - window.innerWidth")
+  expect(overflow, `${title}: sideways scroll`).toBeLessThanOrEqual(0)
+  await page.screenshot({ path: resolve(ARTIFACTS, `operador-${shot}.png`), fullPage: true })
+}
+
+const tesoreria = async (rol = "tesoreria") => {
+  const email = `tes-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@switch.example`
+  const reply = await admin("POST", "/admin/v1/operadores", { email, password: PASSWORD, rol })
+  expect(reply.status).toBe(201)
+  return { email, secret: reply.body.totp_secret as string }
+}
+
+const signIn = async (page: Page, op: { email: string; secret: string }) => {
+  await page.getByLabel("Correo").fill(op.email)
+  await page.getByLabel("Contraseña").fill(PASSWORD)
+  await page.getByLabel("Código de tu autenticador").fill(totpCode(op.secret, totpStep(Date.now())))
+  await page.getByRole("button", { name: "Entrar" }).click()
+}
+
+describe("split parts in review in the console", () => {
+  it("shows each part; tesoreria marks one paid and closes the other, the split finishes and the history opens (1280 and 360 px)", async () => {
+    const codigo = `rep${Date.now().toString(36)}`
+    const registered = await call(stack.url, "POST", "/switch/v1/comercios/registrar", {
+      body: {
+        codigo,
+        nombre: `Bodega ${codigo}`,
+        identificacion: "J-07013380-5",
+        email: `${codigo}@tienda.example`
+      }
+    })
+    expect(registered.status).toBe(201)
+    const key = `${codigo}:${registered.body.api_key}`
+    expect(
+      (
+        await admin("PATCH", `/admin/v1/comercios/${codigo}`, {
+          split_habilitado: true,
+          liquidacion_inmediata: true
+        })
+      ).status
+    ).toBe(200)
+    for (const n of [1, 2])
+      await admin("POST", `/admin/v1/comercios/${codigo}/cuentas-aprobadas`, beneficiary(n))
+    const created = await call(stack.url, "POST", "/switch/v1/links", {
+      key,
+      body: {
+        monto: 100,
+        concepto: "Con reparto",
+        split: [
+          { cuenta: beneficiary(1), monto: 60 },
+          { cuenta: beneficiary(2), monto: 38 }
+        ]
+      }
+    })
+    expect(created.status, JSON.stringify(created.body)).toBe(201)
+    const linkId = created.body.id as string
+    await admin("PATCH", `/admin/v1/comercios/${codigo}`, { comision_pct: 5 })
+    expect(
+      (
+        await call(stack.url, "POST", `/switch/v1/links/${linkId}/simular`, {
+          key,
+          body: { resultado: "pagado" }
+        })
+      ).status
+    ).toBe(200)
+
+    const op = await tesoreria()
+    // A code is accepted once: the phone signs in as a second tesoreria operator.
+    const other = await tesoreria()
+    const a = await open(1280)
+    const b = await open(360)
+    try {
+      await a.page.goto(`${stack.url}/operador/revision`)
+      await signIn(a.page, op)
+      await a.page.getByRole("link", { name: "Dinero en revisión" }).click()
+      await expect.poll(() => a.page.getByText("Parte del reparto de", { exact: false }).count()).toBe(2)
+      await screen(a.page, "Dinero en revisión", "cola-1280")
+
+      const mark = a.page.getByRole("form", { name: `Marcar pagada ${linkId}:0` })
+      await mark.getByLabel("Referencia del banco").fill("EXTRACTO0077")
+      await mark.getByRole("button", { name: "Marcar pagada" }).click()
+      await expect
+        .poll(() => a.page.getByRole("status").textContent())
+        .toBe("Marcada pagada con la referencia EXTRACTO0077.")
+      await expect.poll(() => a.page.getByText("Parte del reparto de", { exact: false }).count()).toBe(1)
+
+      // Nothing was sent to the bank for this part: its history is empty, and asking says so.
+      await a.page.getByRole("button", { name: `Ver respuestas del banco de ${linkId}:1` }).click()
+      await expect.poll(() => a.page.getByText("Sin respuestas del banco todavía.").count()).toBe(1)
+
+      await b.page.goto(`${stack.url}/operador/revision`)
+      await signIn(b.page, other)
+      await expect.poll(() => b.page.locator("h1").textContent()).toBe("Inicio")
+      await b.page.goto(`${stack.url}/operador/revision`)
+      await expect.poll(() => b.page.getByText("Parte del reparto de", { exact: false }).count()).toBe(1)
+      await screen(b.page, "Dinero en revisión", "cola-360")
+      const close = b.page.getByRole("form", { name: `Cerrar ${linkId}:1` })
+      await close.getByLabel("Nota (obligatoria)").fill("La beneficiaria renunció a su parte")
+      await close.getByRole("button", { name: "Cerrar sin pagar" }).click()
+      await expect.poll(() => b.page.getByRole("status").textContent()).toBe("Cerrada sin pagar.")
+      await expect.poll(() => b.page.getByText("No hay dinero en revisión.").count()).toBe(1)
+
+      const acreditado = (await allEvents(stack.url, key)).filter(
+        (e) => e.evento === "link.acreditado" && e.data.link_id === linkId
+      )
+      expect(acreditado).toHaveLength(1)
+      expect(acreditado[0]?.data.reparto).toMatchObject({ estado: "cerrado", monto_repartido: 60 })
+      expect(a.errors).toEqual([])
+      expect(b.errors).toEqual([])
+    } finally {
+      await a.close()
+      await b.close()
+    }
+  })
+})
+
+describe("BCV rate, incidents and alerts in the console", () => {
+  it("tesoreria sets the rate by hand and sees who set each; opens and closes an incident shown by /estado; the home lists the alerts (1280 and 360 px)", async () => {
+    const op = await tesoreria()
+    const other = await tesoreria()
+    const a = await open(1280)
+    const b = await open(360)
+    try {
+      await a.page.goto(`${stack.url}/operador`)
+      await signIn(a.page, op)
+      await expect.poll(() => a.page.locator("h1").textContent()).toBe("Inicio")
+      // No rate yet: the checks raise the stale-rate alert, which the home lists.
+      await expect
+        .poll(
+          async () => {
+            await a.page.reload()
+            await expect.poll(() => a.page.locator("h1").textContent()).toBe("Inicio")
+            await expect.poll(() => a.page.getByText("Cargando…").count()).toBe(0)
+            return a.page.getByRole("list", { name: "Alertas abiertas" }).textContent()
+          },
+          { timeout: 20_000, interval: 1000 }
+        )
+        .toContain("La tasa BCV tiene más de 48 h o no existe")
+      await screen(a.page, "Inicio", "inicio-alertas-1280")
+
+      await a.page.getByRole("link", { name: "Tasa BCV" }).click()
+      await screen(a.page, "Tasa BCV", "tasa-1280")
+      const form = a.page.getByRole("form", { name: "Fijar la tasa a mano" })
+      await form.getByLabel("Bolívares por dólar").fill("36,5012")
+      await form.getByLabel("Nota").fill("Publicada por el BCV")
+      await form.getByRole("button", { name: "Fijar tasa" }).click()
+      await expect
+        .poll(() => a.page.getByRole("status").textContent())
+        .toBe("Tasa fijada: Bs 36,5012 por dólar.")
+      await expect.poll(() => a.page.getByRole("table").textContent()).toContain(op.email)
+      expect(await a.page.getByText("Al día").count()).toBe(1)
+
+      await a.page.getByRole("link", { name: "Incidentes" }).click()
+      await screen(a.page, "Incidentes", "incidentes-1280")
+      const incident = a.page.getByRole("form", { name: "Abrir un incidente" })
+      await incident.getByLabel("Código del banco (4 dígitos)").fill("0105")
+      await incident.getByLabel("Título").fill("Débitos con demora")
+      await incident.getByRole("button", { name: "Abrir incidente" }).click()
+      await expect
+        .poll(() => a.page.getByRole("status").textContent())
+        .toBe("Incidente abierto para el banco 0105.")
+      const estado = await call(stack.url, "GET", "/estado.json")
+      expect(estado.body.incidentes_bancos[0]).toMatchObject({
+        banco: "0105",
+        titulo: "Débitos con demora",
+        activo: true
+      })
+
+      await b.page.goto(`${stack.url}/operador/incidentes`)
+      await signIn(b.page, other)
+      await expect.poll(() => b.page.locator("h1").textContent()).toBe("Inicio")
+      await b.page.goto(`${stack.url}/operador/incidentes`)
+      await screen(b.page, "Incidentes", "incidentes-360")
+      await b.page
+        .getByRole("button", { name: "Cerrar incidente del banco 0105: Débitos con demora" })
+        .click()
+      await expect
+        .poll(() => b.page.getByRole("status").textContent())
+        .toBe("Incidente del banco 0105 cerrado.")
+      await b.page.goto(`${stack.url}/operador/tasa-bcv`)
+      await screen(b.page, "Tasa BCV", "tasa-360")
+      await b.page.goto(`${stack.url}/operador`)
+      await screen(b.page, "Inicio", "inicio-360")
+      expect((await call(stack.url, "GET", "/estado.json")).body.incidentes_bancos[0].activo).toBe(false)
+      expect(a.errors).toEqual([])
+      expect(b.errors).toEqual([])
+    } finally {
+      await a.close()
+      await b.close()
+    }
+  })
+})
+
+describe("operators in the console", () => {
+  it("riesgo deactivates another operator and resets its TOTP, the new secret shown once (1280 and 360 px)", async () => {
+    const riesgo = await tesoreria("riesgo")
+    const phone = await tesoreria("riesgo")
+    const target = await tesoreria("soporte")
+    const a = await open(1280)
+    const b = await open(360)
+    try {
+      await a.page.goto(`${stack.url}/operador/operadores`)
+      await signIn(a.page, riesgo)
+      await a.page.getByRole("link", { name: "Operadores" }).click()
+      await expect.poll(() => a.page.getByText(target.email).count()).toBe(1)
+      await screen(a.page, "Operadores", "operadores-1280")
+      await a.page.getByRole("button", { name: `Desactivar a ${target.email}` }).click()
+      await expect.poll(() => a.page.getByRole("status").textContent()).toBe(`${target.email} desactivado.`)
+      await a.page.getByRole("button", { name: `Restablecer TOTP de ${target.email}` }).click()
+      await expect
+        .poll(() => a.page.getByRole("status").textContent())
+        .toBe(`TOTP de ${target.email} restablecido.`)
+      await expect.poll(() => a.page.getByText("se muestra una sola vez").count()).toBe(1)
+      // Deactivated: it cannot sign in.
+      const refused = await call(stack.url, "POST", "/admin/v1/operador/sesion", {
+        body: { email: target.email, password: PASSWORD, codigo: "000000" }
+      })
+      expect(refused.status).toBe(401)
+
+      await b.page.goto(`${stack.url}/operador/operadores`)
+      await signIn(b.page, phone)
+      await expect.poll(() => b.page.locator("h1").textContent()).toBe("Inicio")
+      await b.page.goto(`${stack.url}/operador/operadores`)
+      await screen(b.page, "Operadores", "operadores-360")
+      expect(a.errors).toEqual([])
+      expect(b.errors).toEqual([])
+    } finally {
+      await a.close()
+      await b.close()
+    }
+  })
+})
