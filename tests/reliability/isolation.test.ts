@@ -250,7 +250,12 @@ const OTHER_ROUTES = [
   "POST /switch/v1/sesion/totp/desactivar",
   // The audit log: an owner's session only; another merchant's entries never show, checked in
   // apps/server/src/actividad/actividad.test.ts.
-  "GET /switch/v1/actividad"
+  "GET /switch/v1/actividad",
+  // A link's refunds from the portal: a session only (a key is 401); another merchant's or
+  // mode's link is 404 and nothing is sent to the bank, checked in
+  // apps/server/src/direct/reembolsos.test.ts.
+  "GET /switch/v1/links/{id}/reembolsos",
+  "POST /switch/v1/links/{id}/reembolsos"
 ]
 
 /** What the owner sees of an object, to compare before and after strangers tried it. */

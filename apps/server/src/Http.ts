@@ -17,6 +17,7 @@ import { DevCorreosRoutesLive } from "./correos/DevCorreosRoutes.js"
 import { DirectApiLive } from "./direct/DirectApi.js"
 import { FlowCollectorLive } from "./direct/FlowCollectorLive.js"
 import { ReconcilerLive } from "./direct/Reconcile.js"
+import { ReembolsosApiLive } from "./direct/ReembolsosApi.js"
 import { ContrasenaApiLive, EquipoApiLive } from "./equipo/EquipoApi.js"
 import { EquipoServiceLive } from "./equipo/EquipoService.js"
 import { EventosApiLive } from "./eventos/EventosApi.js"
@@ -95,7 +96,8 @@ const GroupsLive = Layer.mergeAll(
   ContrasenaApiLive,
   EquipoApiLive,
   TotpApiLive,
-  ActividadApiLive
+  ActividadApiLive,
+  ReembolsosApiLive
 )
 
 export const ApiLive = HttpApiBuilder.api(SwitchApi).pipe(

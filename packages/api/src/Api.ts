@@ -16,6 +16,7 @@ import { LogsGroup } from "./Logs.js"
 import { LotesGroup } from "./Lotes.js"
 import { notices, webhooksSection } from "./Notices.js"
 import { RecibosGroup, TransaccionesGroup } from "./Recibos.js"
+import { ReembolsosGroup } from "./Reembolsos.js"
 import { ResumenGroup } from "./Resumen.js"
 import { SESSION_COOKIE, SESSION_DESCRIPTION, sessionOnly, sessionReaches } from "./Security.js"
 import { TotpGroup } from "./Seguridad.js"
@@ -48,6 +49,7 @@ export class SwitchApi extends HttpApi.make("switch")
   .add(EquipoGroup)
   .add(TotpGroup)
   .add(ActividadGroup)
+  .add(ReembolsosGroup)
   .addError(InternalError)
   .annotate(OpenApi.Title, "Switch API")
   .annotate(OpenApi.Version, VERSION)

@@ -62,4 +62,15 @@ describe("who may call with a portal session", () => {
     expect(sessionOnly("/switch/v1/equipo/abc")).toBe(true)
     expect(sessionOnly("/switch/v1/links")).toBe(false)
   })
+
+  it("a link's refunds: every role reads them, only propietario refunds, never with a key", () => {
+    const path = "/switch/v1/links/4f0b8f0e-7c1a-4d0e-9a51-1f6f0c1d2e3f/reembolsos"
+    for (const rol of ["cajero", "lectura"] as const) {
+      expect(sessionRefusal(rol, "GET", path)).toBeUndefined()
+      expect(sessionRefusal(rol, "POST", path), rol).toBe("rol_no_permitido")
+    }
+    expect(sessionRefusal("propietario", "POST", path)).toBeUndefined()
+    expect(sessionOnly("/switch/v1/links/{id}/reembolsos")).toBe(true)
+    expect(sessionOnly("/switch/v1/links/{id}/historial")).toBe(false)
+  })
 })

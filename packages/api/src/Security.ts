@@ -70,6 +70,8 @@ const KEY_ONLY =
 const OWNER_ONLY = /^\/switch\/v1\/(llaves|webhooks|eventos|logs)(\/|$)/
 /** What only a `propietario` reaches, reading included: the team and the audit log. */
 const PROPIETARIO_ONLY = /^\/switch\/v1\/(equipo|actividad)(\/|$)/
+/** Refunds from the portal (Reembolsos.ts): a session's only, and only a `propietario` sends one. */
+const REEMBOLSOS = /^\/switch\/v1\/links\/[^/]+\/reembolsos\/?$/
 /** The session's own routes, which every role may call. */
 const SESSION_ROUTES = /^\/switch\/v1\/sesion(\/|$)/
 const SAFE = new Set(["GET", "HEAD", "OPTIONS"])
@@ -87,6 +89,8 @@ export const sessionRefusal = (
   if (KEY_ONLY.test(path)) return "solo_llave"
   if (SESSION_ROUTES.test(path)) return undefined
   if (rol !== "propietario" && PROPIETARIO_ONLY.test(path)) return "rol_no_permitido"
+  if (rol !== "propietario" && REEMBOLSOS.test(path) && !SAFE.has(method.toUpperCase()))
+    return "rol_no_permitido"
   if (rol === "cajero" && OWNER_ONLY.test(path)) return "rol_no_permitido"
   if (rol === "lectura" && !SAFE.has(method.toUpperCase())) return "rol_no_permitido"
   return undefined
@@ -95,7 +99,7 @@ export const sessionRefusal = (
 /** Routes only a portal session reaches, a key being `401` there: the team (Equipo.ts), TOTP (Seguridad.ts). */
 const SESSION_ONLY = /^\/switch\/v1\/(equipo|actividad|sesion\/totp)(\/|$)/
 /** Whether `path` takes a portal session and no key (for the OpenAPI document's security lists). */
-export const sessionOnly = (path: string): boolean => SESSION_ONLY.test(path)
+export const sessionOnly = (path: string): boolean => SESSION_ONLY.test(path) || REEMBOLSOS.test(path)
 
 /** Whether a session may reach `path` at all (for the OpenAPI document's security lists). */
 export const sessionReaches = (path: string): boolean => !KEY_ONLY.test(path)

@@ -9,7 +9,7 @@ import { errorText, request, type SesionOperador } from "./api.js"
 import { Title } from "./router.js"
 
 interface Item {
-  readonly tipo: "liquidacion" | "link"
+  readonly tipo: "liquidacion" | "link" | "reembolso"
   readonly id: string
   readonly link_id: string | null
   readonly comercio: string
@@ -129,8 +129,12 @@ export const Revision = ({ sesion }: { readonly sesion: SesionOperador }) => {
           {items.map((item) => (
             <li key={`${item.tipo}-${item.id}`}>
               <h2>
-                {item.tipo === "liquidacion" ? "Liquidación" : "Link"} de {item.comercio}:{" "}
-                {bs.format(item.monto)}
+                {item.tipo === "liquidacion"
+                  ? "Liquidación"
+                  : item.tipo === "reembolso"
+                    ? "Reembolso"
+                    : "Link"}{" "}
+                de {item.comercio}: {bs.format(item.monto)}
               </h2>
               <dl className="datos">
                 <div>

@@ -86,7 +86,7 @@ const sessionView = (s: OperadorSession) => ({
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
 interface RevisionRow {
-  readonly tipo: "liquidacion" | "link"
+  readonly tipo: "liquidacion" | "link" | "reembolso"
   readonly id: string
   readonly link_id: string | null
   readonly comercio: string
@@ -498,6 +498,14 @@ export const OperadorRoutesLive = HttpApiBuilder.Router.use((router) =>
                 l.mode, l.monto, null as motivo, l.created_at as desde, (l.split is not null) as con_reparto
               from links l join comercios c on c.id = l.comercio_id
               where l.estado = 'revision'
+              union all
+              -- Portal refunds (issue 33) the bank answered unclearly: never resent, a person looks.
+              select 'reembolso' as tipo, t.id::text as id, t.detalle->>'link_id' as link_id, c.codigo as comercio,
+                t.mode, t.monto, coalesce(t.motivo_rechazo, t.estado) as motivo, t.created_at as desde, false as con_reparto
+              from transacciones t join comercios c on c.id = t.comercio_id
+              where t.operacion = 'devolucion' and t.detalle->>'origen' = 'panel' and t.fase = 'enviada'
+                and (t.estado in ('DESCONOCIDA', 'ERROR', 'PENDIENTE', 'ACEPTADA')
+                  or (t.estado = 'RECHAZADA' and t.motivo_rechazo in ('RECHAZO_TECNICO', 'DESCONOCIDO', 'PENDIENTE_BCV')))
             ) q order by desde asc limit 500`.pipe(Effect.orDie)
           const now = Date.now()
           return json({
