@@ -50,7 +50,7 @@ export type LinkHistorial = {
   readonly entradas: readonly {
     readonly monto: number | null
     readonly estado: string | null
-    readonly tipo: "pagado" | "expirado" | "creado" | "intento" | "acreditado" | "aviso"
+    readonly tipo: "pagado" | "expirado" | "creado" | "intento" | "acreditado" | "aviso" | "devuelto"
     readonly fecha: string
     readonly detalle: string | null
     readonly evento_id: string | null
@@ -1069,3 +1069,49 @@ export type ApiEventName =
   | "transaccion.liquidada"
   | "transaccion.rechazada"
   | "webhook.test"
+
+// ---- Refunds from the portal (pilot) ------------------------------------------------------
+
+/** `GET /links/{id}/reembolsos` (portal session, pilot): paid, refunded, what is left, each refund. */
+export type LinkReembolsos = {
+  readonly link_id: string
+  readonly monto_pagado: number
+  readonly data: readonly {
+    readonly id: string
+    readonly monto: number
+    readonly estado: "ACEPTADA" | "PENDIENTE" | "LIQUIDADA" | "RECHAZADA" | "ERROR" | "DESCONOCIDA"
+    readonly created_at: string
+    readonly link_id: string
+    readonly referencia_banco: string | null
+    readonly motivo_rechazo: string | null
+    readonly motivo: string
+    readonly en_curso: boolean
+  }[]
+  readonly monto_devuelto: number
+  readonly disponible: number
+}
+
+/** One refund of a paid link from the portal; `estado` is the bank's (`LIQUIDADA` reached the payer). */
+export type Reembolso = {
+  readonly id: string
+  readonly monto: number
+  readonly estado: "ACEPTADA" | "PENDIENTE" | "LIQUIDADA" | "RECHAZADA" | "ERROR" | "DESCONOCIDA"
+  readonly created_at: string
+  readonly link_id: string
+  readonly referencia_banco: string | null
+  readonly motivo_rechazo: string | null
+  readonly motivo: string
+  readonly en_curso: boolean
+}
+
+/** The `POST /links/{id}/reembolsos` body; without `monto`, all that is left. `idempotency_key` is filled in when absent. */
+export type ReembolsoParams = Omit<
+  {
+    readonly idempotency_key: string
+    readonly motivo: string
+    readonly monto?: number | undefined
+  },
+  "idempotency_key"
+> & {
+  readonly idempotency_key?: string
+}

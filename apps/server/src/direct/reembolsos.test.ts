@@ -214,6 +214,9 @@ describe("refunds from the portal", () => {
     expect(historial.body.entradas.some((e: { evento: string | null }) => e.evento === "link.devuelto")).toBe(
       true
     )
+    expect(historial.body.entradas).toContainEqual(
+      expect.objectContaining({ tipo: "devuelto", estado: "LIQUIDADA", monto: 55 })
+    )
   })
 
   it("partial refunds up to what was paid, each with the running total; more is 400", async () => {

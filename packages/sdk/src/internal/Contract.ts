@@ -14,6 +14,7 @@ import type {
   Eventos as ApiEventos,
   Events as ApiEvents,
   Historial as ApiHistorial,
+  Reembolsos as ApiReembolsos,
   Resumen as ApiResumen,
   Webhooks as ApiWebhooks,
   Comercios,
@@ -229,3 +230,14 @@ export type SwitchEvent = Encoded<typeof ApiEvents.SwitchEvent>
 
 /** Every notice name the API declares (`Webhooks.ts` checks that `SwitchEvent` covers them). */
 export type ApiEventName = ApiWebhooks.EventName
+
+// ---- Refunds from the portal (pilot) ------------------------------------------------------
+
+/** `GET /links/{id}/reembolsos` (portal session, pilot): paid, refunded, what is left, each refund. */
+export type LinkReembolsos = Encoded<typeof ApiReembolsos.LinkReembolsos>
+/** One refund of a paid link from the portal; `estado` is the bank's (`LIQUIDADA` reached the payer). */
+export type Reembolso = Encoded<typeof ApiReembolsos.Reembolso>
+/** The `POST /links/{id}/reembolsos` body; without `monto`, all that is left. `idempotency_key` is filled in when absent. */
+export type ReembolsoParams = Omit<Encoded<typeof ApiReembolsos.ReembolsoBody>, "idempotency_key"> & {
+  readonly idempotency_key?: string
+}

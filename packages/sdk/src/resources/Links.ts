@@ -8,8 +8,11 @@ import type {
   LinkCreateParams,
   LinkHistorial,
   LinkListParams,
+  LinkReembolsos,
   LinkSimulateParams,
-  LinkSimulateResult
+  LinkSimulateResult,
+  Reembolso,
+  ReembolsoParams
 } from "../Types.js"
 
 const path = (id: string, suffix = "") => `/switch/v1/links/${encodeURIComponent(id)}${suffix}`
@@ -72,6 +75,32 @@ export class Links {
       await send<LinkHistorial>(
         this.#config,
         { method: "GET", path: path(id, "/historial"), idempotent: true },
+        options
+      )
+    ).body
+  }
+
+  /** The link's refunds from the portal (a portal session only): paid, refunded, what is left, each refund. */
+  async reembolsos(id: string, options: RequestOptions = {}): Promise<LinkReembolsos> {
+    return (
+      await send<LinkReembolsos>(
+        this.#config,
+        { method: "GET", path: path(id, "/reembolsos"), idempotent: true },
+        options
+      )
+    ).body
+  }
+
+  /**
+   * Refunds all or part of a paid link (a `propietario`'s portal session only). Without an
+   * idempotency key one is generated and kept across retries, so a retry never refunds twice.
+   */
+  async reembolsar(id: string, params: ReembolsoParams, options: RequestOptions = {}): Promise<Reembolso> {
+    const body = { ...params, idempotency_key: options.idempotencyKey ?? params.idempotency_key ?? uuid() }
+    return (
+      await send<Reembolso>(
+        this.#config,
+        { method: "POST", path: path(id, "/reembolsos"), body, idempotent: true },
         options
       )
     ).body
