@@ -45,7 +45,13 @@ export type Reembolso = typeof Reembolso.Type
 
 export const LinkReembolsos = Schema.Struct({
   link_id: Schema.String,
-  monto_pagado: Schema.Number.annotations({ description: "Lo que pagó el pagador: monto más propina" }),
+  confirmado: Schema.Boolean.annotations({
+    description:
+      "true cuando el banco confirmó el pago; mientras no, nada puede reembolsarse (`cobro_no_confirmado_banco`)"
+  }),
+  monto_pagado: Schema.Number.annotations({
+    description: "Lo que pagó (o está pagando, sin confirmar) el pagador: monto más propina"
+  }),
   monto_devuelto: Schema.Number.annotations({ description: "Total ya devuelto (reembolsos `LIQUIDADA`)" }),
   disponible: Schema.Number.annotations({ description: "Lo que aún puede devolverse" }),
   data: Schema.Array(Reembolso)

@@ -1088,6 +1088,7 @@ export type LinkReembolsos = {
     readonly en_curso: boolean
   }[]
   readonly monto_devuelto: number
+  readonly confirmado: boolean
   readonly disponible: number
 }
 

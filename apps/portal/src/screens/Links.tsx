@@ -18,10 +18,14 @@ import { VirtualTable } from "../VirtualTable.js"
 import { vencimiento } from "../vencimiento.js"
 import { LinkTimeline } from "./LinkTimeline.js"
 import { type Fila, MetadataRows, metadataDe } from "./MetadataRows.js"
+import { Reembolsos } from "./Reembolsos.js"
 
 const EstadoChip = ({ estado }: { readonly estado: string }) => (
   <span className={`estado estado-${estado}`}>{ESTADO_LABEL[estado as Estado] ?? estado}</span>
 )
+
+/** States where a payment was made or is being confirmed: the detail shows its refunds. */
+const CON_PAGO = new Set(["pagado", "cobrando", "procesando", "revision"])
 
 /** Links are loaded this many at a time, as the windowed list scrolls near the last one. */
 const CHUNK = 100
@@ -452,6 +456,13 @@ export const LinkDetalle = ({ id }: { readonly id: string }) => {
             ) : null}
           </div>
         </div>
+      )}
+      {link === null || !CON_PAGO.has(link.estado) ? null : (
+        <Reembolsos
+          linkId={link.id}
+          puedeReembolsar={sesion.usuario.rol === "propietario"}
+          onCambio={() => setVersion((v) => v + 1)}
+        />
       )}
       {link === null ? null : <LinkTimeline id={link.id} version={version} />}
     </section>

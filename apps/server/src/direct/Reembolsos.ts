@@ -29,6 +29,9 @@ interface LinkRow {
   readonly propina: string
 }
 
+/** A payment the bank has not confirmed yet (LinkMachine's in-flight states). */
+const EN_CURSO = new Set(["cobrando", "procesando", "revision"])
+
 const money = (cents: number | string) => Money.toNumber(Money.Cents(Number(cents)))
 
 const conflict = (error: typeof Direct.DirectConflictCode.Type, detail: string) =>
@@ -90,12 +93,21 @@ export const listar = (caller: Caller, linkId: string) =>
     const link = yield* findLink(caller, linkId)
     const pagado = Number(link.monto) + Number(link.propina)
     const charge = yield* chargeOf(link.id)
+    // Not paid, or not yet confirmed by the bank: nothing to refund yet.
     if (Option.isNone(charge))
-      return { link_id: link.id, monto_pagado: 0, monto_devuelto: 0, disponible: 0, data: [] }
+      return {
+        link_id: link.id,
+        confirmado: false,
+        monto_pagado: EN_CURSO.has(link.estado) ? money(pagado) : 0,
+        monto_devuelto: 0,
+        disponible: 0,
+        data: []
+      }
     const returns = yield* Effect.forEach(yield* returnsOf(charge.value.id), refresh)
     const before = anteriores(returns)
     return {
       link_id: link.id,
+      confirmado: true,
       monto_pagado: money(pagado),
       monto_devuelto: money(Reembolso.devuelto(before)),
       disponible: money(Reembolso.disponible(Money.Cents(pagado), before)),

@@ -203,7 +203,7 @@ describe("refunds from the portal", () => {
     const list = await call(server.url, "GET", `/switch/v1/links/${linkId}/reembolsos`, {
       headers: s.headers
     })
-    expect(list.body).toMatchObject({ monto_pagado: 55, monto_devuelto: 55, disponible: 0 })
+    expect(list.body).toMatchObject({ confirmado: true, monto_pagado: 55, monto_devuelto: 55, disponible: 0 })
     expect(list.body.data).toHaveLength(1)
     const again = await refund(s, linkId, { monto: 1 })
     expect(again.status).toBe(409)
@@ -338,6 +338,17 @@ describe("refunds from the portal", () => {
       const r = await refund(s, linkId, {})
       expect(r.status).toBe(409)
       expect(r.body.error).toBe("cobro_no_confirmado_banco")
+      const list = await call(server.url, "GET", `/switch/v1/links/${linkId}/reembolsos`, {
+        headers: s.headers
+      })
+      expect(list.body).toEqual({
+        link_id: linkId,
+        confirmado: false,
+        monto_pagado: 40,
+        monto_devuelto: 0,
+        disponible: 0,
+        data: []
+      })
     } finally {
       bank.debit = answer("LIQUIDADA", "DEB0001")
     }
