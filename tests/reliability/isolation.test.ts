@@ -255,7 +255,11 @@ const OTHER_ROUTES = [
   // mode's link is 404 and nothing is sent to the bank, checked in
   // apps/server/src/direct/reembolsos.test.ts.
   "GET /switch/v1/links/{id}/reembolsos",
-  "POST /switch/v1/links/{id}/reembolsos"
+  "POST /switch/v1/links/{id}/reembolsos",
+  // Links priced in dollars: a session only (a key is 401); another merchant's link is 404,
+  // checked in apps/server/src/links/dolares.test.ts.
+  "POST /switch/v1/links/dolares",
+  "GET /switch/v1/links/{id}/dolares"
 ]
 
 /** What the owner sees of an object, to compare before and after strangers tried it. */

@@ -37,6 +37,7 @@ import { withBoundary } from "./http/Middleware.js"
 import { RequestLog, RequestLogLive } from "./http/RequestLog.js"
 import { MAX_BODY_BYTES } from "./http/Respond.js"
 import { CreateLinkLaneLive, CreateLinkLive } from "./links/CreateLink.js"
+import { DolaresApiLive } from "./links/LinkDolares.js"
 import { LinkQrRoutesLive } from "./links/LinkQr.js"
 import { LinksApiLive } from "./links/LinksApi.js"
 import { LinksService, LinksServiceLive } from "./links/LinksService.js"
@@ -97,7 +98,8 @@ const GroupsLive = Layer.mergeAll(
   EquipoApiLive,
   TotpApiLive,
   ActividadApiLive,
-  ReembolsosApiLive
+  ReembolsosApiLive,
+  DolaresApiLive
 )
 
 export const ApiLive = HttpApiBuilder.api(SwitchApi).pipe(

@@ -4,6 +4,7 @@ import { ActividadGroup } from "./Actividad.js"
 import { ClientesGroup } from "./Clientes.js"
 import { ConfigGroup, LlavesGroup, RegistroGroup } from "./Comercios.js"
 import { DirectGroup } from "./Direct.js"
+import { DolaresGroup } from "./Dolares.js"
 import { ContrasenaGroup, EquipoGroup } from "./Equipo.js"
 import { InternalError } from "./Errors.js"
 import { EventosGroup } from "./Eventos.js"
@@ -50,6 +51,7 @@ export class SwitchApi extends HttpApi.make("switch")
   .add(TotpGroup)
   .add(ActividadGroup)
   .add(ReembolsosGroup)
+  .add(DolaresGroup)
   .addError(InternalError)
   .annotate(OpenApi.Title, "Switch API")
   .annotate(OpenApi.Version, VERSION)

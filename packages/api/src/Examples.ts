@@ -5,7 +5,7 @@
  * schema, so an example that drifts from the contract fails there.
  */
 import { equipoExamples } from "./EquipoExamples.js"
-import { reembolsosExamples } from "./ReembolsosExamples.js"
+import { dolaresExamples, reembolsosExamples } from "./ReembolsosExamples.js"
 
 /** One operation's examples: its body, its parameters, and its main answer (`status`, default 200). */
 export interface OperationExamples {
@@ -18,6 +18,7 @@ export interface OperationExamples {
 export const operationExamples: Readonly<Record<string, OperationExamples>> = {
   ...equipoExamples,
   ...reembolsosExamples,
+  ...dolaresExamples,
   "registro.registrar": {
     request: {
       codigo: "panaderia-ana",

@@ -31,3 +31,39 @@ export const reembolsosExamples = {
     status: 201
   }
 }
+
+/** The examples of links priced in dollars (Dolares.ts). */
+export const dolaresExamples = {
+  "dolares.create": {
+    request: { monto_usd: 10, concepto: "Torta de chocolate", expira_horas: 24 },
+    response: {
+      id: linkId,
+      url: `https://pagos.switch.com.ve/l/${linkId}`,
+      wa_deeplink: `https://wa.me/?text=Torta%20de%20chocolate%20%C2%B7%20Bs%20365%2C01%0APaga%20aqu%C3%AD%3A%20https%3A%2F%2Fpagos.switch.com.ve%2Fl%2F${linkId}`,
+      qr_png: `https://pagos.switch.com.ve/l/${linkId}/qr.png`,
+      comercio: "panaderia-ana",
+      monto: 365.01,
+      moneda: "VES",
+      concepto: "Torta de chocolate",
+      estado: "pendiente",
+      expires_at: "2026-11-26T17:58:04.863Z",
+      success_url: null,
+      failure_url: null,
+      metadata: { pedido: "A-1042" },
+      mode: "live",
+      txn_id: null,
+      created_at: "2026-11-25T17:58:04.863Z",
+      paid_at: null,
+      propina: 0,
+      total: 365.01,
+      pagador: { alta_cliente: false },
+      codigo_verificacion: null,
+      origen: "panel"
+    },
+    status: 201
+  },
+  "dolares.get": {
+    params: { id: linkId },
+    response: { link_id: linkId, monto_usd: 10, tasa_bcv: 36.5012, monto: 365.01 }
+  }
+}

@@ -73,4 +73,12 @@ describe("who may call with a portal session", () => {
     expect(sessionOnly("/switch/v1/links/{id}/reembolsos")).toBe(true)
     expect(sessionOnly("/switch/v1/links/{id}/historial")).toBe(false)
   })
+
+  it("links priced in dollars are a session's only; lectura reads them", () => {
+    expect(sessionOnly("/switch/v1/links/dolares")).toBe(true)
+    expect(sessionOnly("/switch/v1/links/{id}/dolares")).toBe(true)
+    expect(sessionRefusal("cajero", "POST", "/switch/v1/links/dolares")).toBeUndefined()
+    expect(sessionRefusal("lectura", "POST", "/switch/v1/links/dolares")).toBe("rol_no_permitido")
+    expect(sessionRefusal("lectura", "GET", "/switch/v1/links/abc/dolares")).toBeUndefined()
+  })
 })

@@ -72,6 +72,8 @@ const OWNER_ONLY = /^\/switch\/v1\/(llaves|webhooks|eventos|logs)(\/|$)/
 const PROPIETARIO_ONLY = /^\/switch\/v1\/(equipo|actividad)(\/|$)/
 /** Refunds from the portal (Reembolsos.ts): a session's only, and only a `propietario` sends one. */
 const REEMBOLSOS = /^\/switch\/v1\/links\/[^/]+\/reembolsos\/?$/
+/** Links priced in dollars (Dolares.ts): a session's only. */
+const DOLARES = /^\/switch\/v1\/links\/(dolares|[^/]+\/dolares)\/?$/
 /** The session's own routes, which every role may call. */
 const SESSION_ROUTES = /^\/switch\/v1\/sesion(\/|$)/
 const SAFE = new Set(["GET", "HEAD", "OPTIONS"])
@@ -99,7 +101,8 @@ export const sessionRefusal = (
 /** Routes only a portal session reaches, a key being `401` there: the team (Equipo.ts), TOTP (Seguridad.ts). */
 const SESSION_ONLY = /^\/switch\/v1\/(equipo|actividad|sesion\/totp)(\/|$)/
 /** Whether `path` takes a portal session and no key (for the OpenAPI document's security lists). */
-export const sessionOnly = (path: string): boolean => SESSION_ONLY.test(path) || REEMBOLSOS.test(path)
+export const sessionOnly = (path: string): boolean =>
+  SESSION_ONLY.test(path) || REEMBOLSOS.test(path) || DOLARES.test(path)
 
 /** Whether a session may reach `path` at all (for the OpenAPI document's security lists). */
 export const sessionReaches = (path: string): boolean => !KEY_ONLY.test(path)

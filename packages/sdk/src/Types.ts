@@ -1116,3 +1116,30 @@ export type ReembolsoParams = Omit<
 > & {
   readonly idempotency_key?: string
 }
+
+// ---- Links priced in dollars (portal) ------------------------------------------------------
+
+/** The `POST /links/dolares` body (portal session): `POST /links`'s with `monto_usd` instead of `monto`. */
+export type LinkDolaresParams = {
+  readonly concepto: string
+  readonly monto_usd: number
+  readonly success_url?: string | undefined
+  readonly failure_url?: string | undefined
+  readonly metadata?:
+    | {
+        readonly [x: string]: string | number | boolean
+      }
+    | undefined
+  readonly split?: readonly unknown[] | undefined
+  readonly expira_horas?: number | undefined
+  readonly expira_en?: string | undefined
+  readonly idempotency_key?: string | undefined
+}
+
+/** `GET /links/{id}/dolares`: the dollar price and the BCV rate that converted it (null on a bolivar link). */
+export type LinkDolares = {
+  readonly monto: number
+  readonly link_id: string
+  readonly monto_usd: number | null
+  readonly tasa_bcv: number | null
+}

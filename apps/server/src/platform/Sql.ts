@@ -19,6 +19,7 @@ import sesiones from "../migrations/0012_sesiones.js"
 import equipo from "../migrations/0013_equipo.js"
 import operadores from "../migrations/0014_operadores.js"
 import listIndexes from "../migrations/0017_list_indexes.js"
+import linksDolares from "../migrations/0019_links_dolares.js"
 import * as Metrics from "./Metrics.js"
 import { preparingClient, registry } from "./Prepared.js"
 
@@ -111,7 +112,8 @@ export const migrations = PgMigrator.fromRecord({
   "0012_sesiones": sesiones,
   "0013_equipo": equipo,
   "0014_operadores": operadores,
-  "0017_list_indexes": listIndexes
+  "0017_list_indexes": listIndexes,
+  "0019_links_dolares": linksDolares
 })
 
 /** Runs pending migrations; several processes starting at once wait on the migrator's lock. */

@@ -11,6 +11,7 @@
 import type {
   Actividad as ApiActividad,
   Clientes as ApiClientes,
+  Dolares as ApiDolares,
   Eventos as ApiEventos,
   Events as ApiEvents,
   Historial as ApiHistorial,
@@ -241,3 +242,10 @@ export type Reembolso = Encoded<typeof ApiReembolsos.Reembolso>
 export type ReembolsoParams = Omit<Encoded<typeof ApiReembolsos.ReembolsoBody>, "idempotency_key"> & {
   readonly idempotency_key?: string
 }
+
+// ---- Links priced in dollars (portal) ------------------------------------------------------
+
+/** The `POST /links/dolares` body (portal session): `POST /links`'s with `monto_usd` instead of `monto`. */
+export type LinkDolaresParams = Encoded<typeof ApiDolares.LinkDolaresBody>
+/** `GET /links/{id}/dolares`: the dollar price and the BCV rate that converted it (null on a bolivar link). */
+export type LinkDolares = Encoded<typeof ApiDolares.LinkDolares>

@@ -6,6 +6,8 @@ import type {
   Link,
   LinkCancelResult,
   LinkCreateParams,
+  LinkDolares,
+  LinkDolaresParams,
   LinkHistorial,
   LinkListParams,
   LinkReembolsos,
@@ -75,6 +77,32 @@ export class Links {
       await send<LinkHistorial>(
         this.#config,
         { method: "GET", path: path(id, "/historial"), idempotent: true },
+        options
+      )
+    ).body
+  }
+
+  /**
+   * Creates a link priced in dollars (a portal session only): converted to bolivars at the BCV
+   * rate of the moment. The idempotency key is generated when absent and kept across retries.
+   */
+  async createEnDolares(params: LinkDolaresParams, options: RequestOptions = {}): Promise<Link> {
+    const body = { ...params, idempotency_key: options.idempotencyKey ?? params.idempotency_key ?? uuid() }
+    return (
+      await send<Link>(
+        this.#config,
+        { method: "POST", path: "/switch/v1/links/dolares", body, idempotent: true },
+        options
+      )
+    ).body
+  }
+
+  /** The dollar price of a link and the BCV rate that converted it (a portal session only). */
+  async dolares(id: string, options: RequestOptions = {}): Promise<LinkDolares> {
+    return (
+      await send<LinkDolares>(
+        this.#config,
+        { method: "GET", path: path(id, "/dolares"), idempotent: true },
         options
       )
     ).body
