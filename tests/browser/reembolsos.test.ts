@@ -392,3 +392,51 @@ describe("refunds of a live link from the portal", () => {
     }
   })
 })
+
+describe("a link priced in dollars", () => {
+  it("is made in the portal at the BCV rate of the moment and paid in bolivars at that stored rate", async () => {
+    const rate = await call(stack.url, "PUT", "/admin/v1/tasa-bcv", {
+      headers: ADMIN,
+      body: { ves_por_usd: 36.5012 }
+    })
+    expect(rate.status).toBe(200)
+    const o = await owner()
+    const { context, page, errors } = await signedIn(o, 360)
+    try {
+      await page.goto(`${stack.url}/panel/links/nuevo`)
+      await expect.poll(() => page.locator("h1").textContent()).toBe("Crear link")
+      await page.getByLabel("Moneda del precio").selectOption("USD")
+      await page.getByLabel("Precio (US$)").fill("10")
+      await page.getByLabel("Concepto").fill("Torta en dólares")
+      expect(await axeViolations(page), "crear en dólares: axe").toEqual([])
+      await page.screenshot({ path: resolve(ARTIFACTS, "reembolsos-crear-usd-360.png"), fullPage: true })
+      await page.getByRole("button", { name: "Crear link" }).click()
+      await expect.poll(() => page.locator("h1").textContent()).toBe("Detalle del link")
+      await expect
+        .poll(() => page.locator(".precio-dolares").textContent())
+        .toBe(
+          "Precio en dólares: US$ 10,00 a Bs 36,5012 por dólar (tasa BCV al crearlo). El cliente paga Bs 365,01."
+        )
+      await screen(page, "usd-360")
+      await page.setViewportSize({ width: 1280, height: 900 })
+      await screen(page, "usd-1280")
+      const id = page.url().split("/").pop() ?? ""
+      // A new rate later does not change what the payer pays.
+      await call(stack.url, "PUT", "/admin/v1/tasa-bcv", { headers: ADMIN, body: { ves_por_usd: 40 } })
+      const html = await (await fetch(`${stack.url}/l/${id}`)).text()
+      expect(html).toContain("365,01")
+      const payer = await bank.payer()
+      const before = await bank.balance(payer)
+      const otp = await bank.code(payer, 36_501)
+      const paid = await (await openPage(stack.url, id)).pay(payer, otp)
+      expect(paid.status, JSON.stringify(paid.body)).toBe(200)
+      expect(paid.body.estado).toBe("pagado")
+      expect(await bank.balance(payer)).toBe(before - 36_501)
+      const link = (await call(stack.url, "GET", `/switch/v1/links/${id}`, { key: o.liveKey })).body
+      expect(link).toMatchObject({ monto: 365.01, moneda: "VES", estado: "pagado", mode: "live" })
+      expect(errors).toEqual([])
+    } finally {
+      await context.close()
+    }
+  })
+})

@@ -16,6 +16,7 @@ import {
 import { Link, navigate } from "../router.js"
 import { VirtualTable } from "../VirtualTable.js"
 import { vencimiento } from "../vencimiento.js"
+import { errorDolares, PrecioDolares } from "./Dolares.js"
 import { LinkTimeline } from "./LinkTimeline.js"
 import { type Fila, MetadataRows, metadataDe } from "./MetadataRows.js"
 import { Reembolsos } from "./Reembolsos.js"
@@ -193,6 +194,7 @@ export const Links = ({ search }: { readonly search: string }) => {
 }
 
 export const LinkNuevo = () => {
+  const [moneda, setMoneda] = useState<"VES" | "USD">("VES")
   const [monto, setMonto] = useState("")
   const [concepto, setConcepto] = useState("")
   const [horas, setHoras] = useState("24")
@@ -207,7 +209,11 @@ export const LinkNuevo = () => {
     event.preventDefault()
     const amount = parseBolivares(monto)
     if (amount === undefined || amount <= 0) {
-      setError("Escribe un monto en bolívares, por ejemplo 1.234,56.")
+      setError(
+        moneda === "USD"
+          ? "Escribe el precio en dólares, por ejemplo 12,50."
+          : "Escribe un monto en bolívares, por ejemplo 1.234,56."
+      )
       return
     }
     const vence = vencimiento(horas, exacta)
@@ -223,17 +229,21 @@ export const LinkNuevo = () => {
     setBusy(true)
     setError(null)
     try {
-      const link = await sw.links.create({
-        monto: amount,
+      const rest = {
         concepto,
         ...vence,
         ...(alPagar.trim() === "" ? {} : { success_url: alPagar.trim() }),
         ...(sinPagar.trim() === "" ? {} : { failure_url: sinPagar.trim() }),
         ...(Object.keys(metadata).length === 0 ? {} : { metadata })
-      })
+      }
+      // A dollar price is converted by Switch at the BCV rate of this moment.
+      const link =
+        moneda === "USD"
+          ? await sw.links.createEnDolares({ monto_usd: amount, ...rest })
+          : await sw.links.create({ monto: amount, ...rest })
       navigate(`/links/${link.id}`)
     } catch (e) {
-      setError(errorText(e))
+      setError(moneda === "USD" ? errorDolares(e) : errorText(e))
     } finally {
       setBusy(false)
     }
@@ -250,7 +260,18 @@ export const LinkNuevo = () => {
       <Title>Crear link</Title>
       <form onSubmit={submit}>
         <div className="campo">
-          <label htmlFor="monto">Monto (Bs)</label>
+          <label htmlFor="moneda">Moneda del precio</label>
+          <select
+            id="moneda"
+            value={moneda}
+            onChange={(e) => setMoneda(e.target.value === "USD" ? "USD" : "VES")}
+          >
+            <option value="VES">Bolívares (Bs)</option>
+            <option value="USD">Dólares (US$), a la tasa BCV del momento</option>
+          </select>
+        </div>
+        <div className="campo">
+          <label htmlFor="monto">{moneda === "USD" ? "Precio (US$)" : "Monto (Bs)"}</label>
           <input
             id="monto"
             inputMode="decimal"
@@ -457,6 +478,7 @@ export const LinkDetalle = ({ id }: { readonly id: string }) => {
           </div>
         </div>
       )}
+      {link === null ? null : <PrecioDolares id={link.id} />}
       {link === null || !CON_PAGO.has(link.estado) ? null : (
         <Reembolsos
           linkId={link.id}
