@@ -440,3 +440,39 @@ describe("a link priced in dollars", () => {
     }
   })
 })
+
+describe("tips chosen in the portal", () => {
+  it("the owner turns tips on with a 15 % cap in Configuración and the payment page offers up to it", async () => {
+    const o = await owner()
+    const { context, page, errors } = await signedIn(o, 1280)
+    try {
+      await page.goto(`${stack.url}/panel/configuracion`)
+      await expect.poll(() => page.locator("h1").textContent()).toBe("Configuración")
+      const section = page.getByRole("region", { name: "Propinas" })
+      await section.getByLabel("Sí").check()
+      await section.getByLabel("Tope de la propina (% del monto, hasta 100)").fill("15")
+      await section.getByRole("button", { name: "Guardar propinas" }).click()
+      await expect
+        .poll(() => section.getByRole("status").textContent())
+        .toBe("Listo: la página de pago ofrece propina.")
+      for (const width of [1280, 360]) {
+        await page.setViewportSize({ width, height: 900 })
+        expect(await axeViolations(page), `propinas ${width}: axe`).toEqual([])
+        const overflow = await page.evaluate<number>(
+          "document.documentElement.scrollWidth - window.innerWidth"
+        )
+        expect(overflow).toBeLessThanOrEqual(0)
+        await page.screenshot({
+          path: resolve(ARTIFACTS, `reembolsos-propinas-${width}.png`),
+          fullPage: true
+        })
+      }
+      const id = await newLink(stack.url, o.liveKey, 100)
+      const html = await (await fetch(`${stack.url}/l/${id}`)).text()
+      expect(html).toContain("Propina (opcional, hasta Bs 15,00)")
+      expect(errors).toEqual([])
+    } finally {
+      await context.close()
+    }
+  })
+})

@@ -259,7 +259,11 @@ const OTHER_ROUTES = [
   // Links priced in dollars: a session only (a key is 401); another merchant's link is 404,
   // checked in apps/server/src/links/dolares.test.ts.
   "POST /switch/v1/links/dolares",
-  "GET /switch/v1/links/{id}/dolares"
+  "GET /switch/v1/links/{id}/dolares",
+  // Tips: a session only (a key is 401), acting on its own merchant, checked in
+  // apps/server/src/propinas/propinas.test.ts.
+  "GET /switch/v1/propinas",
+  "PUT /switch/v1/propinas"
 ]
 
 /** What the owner sees of an object, to compare before and after strangers tried it. */

@@ -58,6 +58,7 @@ import { SandboxBankLive } from "./platform/bank/SandboxBank.js"
 import { MailerLive } from "./platform/Mailer.js"
 import { RateLimiter, RateLimiterLive } from "./platform/RateLimiter.js"
 import { pruneGrowing } from "./platform/Retention.js"
+import { PropinasApiLive } from "./propinas/PropinasApi.js"
 import { RecibosApiLive, TransaccionesApiLive } from "./recibos/RecibosApi.js"
 import { ResumenApiLive } from "./resumen/ResumenApi.js"
 import { TotpApiLive } from "./seguridad/TotpApi.js"
@@ -99,7 +100,8 @@ const GroupsLive = Layer.mergeAll(
   TotpApiLive,
   ActividadApiLive,
   ReembolsosApiLive,
-  DolaresApiLive
+  DolaresApiLive,
+  PropinasApiLive
 )
 
 export const ApiLive = HttpApiBuilder.api(SwitchApi).pipe(

@@ -16,6 +16,7 @@ import { LiquidacionesGroup } from "./Liquidaciones.js"
 import { LogsGroup } from "./Logs.js"
 import { LotesGroup } from "./Lotes.js"
 import { notices, webhooksSection } from "./Notices.js"
+import { PropinasGroup } from "./Propinas.js"
 import { RecibosGroup, TransaccionesGroup } from "./Recibos.js"
 import { ReembolsosGroup } from "./Reembolsos.js"
 import { ResumenGroup } from "./Resumen.js"
@@ -52,6 +53,7 @@ export class SwitchApi extends HttpApi.make("switch")
   .add(ActividadGroup)
   .add(ReembolsosGroup)
   .add(DolaresGroup)
+  .add(PropinasGroup)
   .addError(InternalError)
   .annotate(OpenApi.Title, "Switch API")
   .annotate(OpenApi.Version, VERSION)

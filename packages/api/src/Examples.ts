@@ -5,7 +5,7 @@
  * schema, so an example that drifts from the contract fails there.
  */
 import { equipoExamples } from "./EquipoExamples.js"
-import { dolaresExamples, reembolsosExamples } from "./ReembolsosExamples.js"
+import { dolaresExamples, propinasExamples, reembolsosExamples } from "./ReembolsosExamples.js"
 
 /** One operation's examples: its body, its parameters, and its main answer (`status`, default 200). */
 export interface OperationExamples {
@@ -19,6 +19,7 @@ export const operationExamples: Readonly<Record<string, OperationExamples>> = {
   ...equipoExamples,
   ...reembolsosExamples,
   ...dolaresExamples,
+  ...propinasExamples,
   "registro.registrar": {
     request: {
       codigo: "panaderia-ana",

@@ -67,3 +67,12 @@ export const dolaresExamples = {
     response: { link_id: linkId, monto_usd: 10, tasa_bcv: 36.5012, monto: 365.01 }
   }
 }
+
+/** The examples of the tips chosen in the portal (Propinas.ts). */
+export const propinasExamples = {
+  "propinas.get": { response: { acepta: true, max_pct: 15, max_bs: 100000 } },
+  "propinas.put": {
+    request: { acepta: true, max_pct: 15 },
+    response: { acepta: true, max_pct: 15, max_bs: 100000 }
+  }
+}

@@ -81,4 +81,11 @@ describe("who may call with a portal session", () => {
     expect(sessionRefusal("lectura", "POST", "/switch/v1/links/dolares")).toBe("rol_no_permitido")
     expect(sessionRefusal("lectura", "GET", "/switch/v1/links/abc/dolares")).toBeUndefined()
   })
+
+  it("tips: every role of a session reads them, only propietario changes them", () => {
+    expect(sessionOnly("/switch/v1/propinas")).toBe(true)
+    expect(sessionRefusal("cajero", "GET", "/switch/v1/propinas")).toBeUndefined()
+    expect(sessionRefusal("cajero", "PUT", "/switch/v1/propinas")).toBe("rol_no_permitido")
+    expect(sessionRefusal("propietario", "PUT", "/switch/v1/propinas")).toBeUndefined()
+  })
 })

@@ -1143,3 +1143,18 @@ export type LinkDolares = {
   readonly monto_usd: number | null
   readonly tasa_bcv: number | null
 }
+
+// ---- Tips chosen in the portal ----------------------------------------------------------------
+
+/** `GET/PUT /propinas` (portal session): whether the payment page offers a tip, and its cap. */
+export type PropinasConfig = {
+  readonly acepta: boolean
+  readonly max_pct: number | null
+  readonly max_bs: number
+}
+
+/** The `PUT /propinas` body: `{acepta, max_pct?}` (`max_pct` required when `acepta`). */
+export type PropinasParams = {
+  readonly acepta: boolean
+  readonly max_pct?: number | undefined
+}

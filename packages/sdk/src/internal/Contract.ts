@@ -15,6 +15,7 @@ import type {
   Eventos as ApiEventos,
   Events as ApiEvents,
   Historial as ApiHistorial,
+  Propinas as ApiPropinas,
   Reembolsos as ApiReembolsos,
   Resumen as ApiResumen,
   Webhooks as ApiWebhooks,
@@ -249,3 +250,10 @@ export type ReembolsoParams = Omit<Encoded<typeof ApiReembolsos.ReembolsoBody>, 
 export type LinkDolaresParams = Encoded<typeof ApiDolares.LinkDolaresBody>
 /** `GET /links/{id}/dolares`: the dollar price and the BCV rate that converted it (null on a bolivar link). */
 export type LinkDolares = Encoded<typeof ApiDolares.LinkDolares>
+
+// ---- Tips chosen in the portal ----------------------------------------------------------------
+
+/** `GET/PUT /propinas` (portal session): whether the payment page offers a tip, and its cap. */
+export type PropinasConfig = Encoded<typeof ApiPropinas.PropinasConfig>
+/** The `PUT /propinas` body: `{acepta, max_pct?}` (`max_pct` required when `acepta`). */
+export type PropinasParams = Encoded<typeof ApiPropinas.PropinasBody>
