@@ -259,7 +259,20 @@ const OTHER_ROUTES = [
   // checked in apps/server/src/links/accionesMasivas.test.ts.
   "POST /switch/v1/acciones-masivas",
   "GET /switch/v1/acciones-masivas/{id}",
-  "GET /switch/v1/acciones-masivas/{id}/archivo"
+  "GET /switch/v1/acciones-masivas/{id}/archivo",
+  // A link's refunds from the portal: a session only (a key is 401); another merchant's or
+  // mode's link is 404 and nothing is sent to the bank, checked in
+  // apps/server/src/direct/reembolsos.test.ts.
+  "GET /switch/v1/links/{id}/reembolsos",
+  "POST /switch/v1/links/{id}/reembolsos",
+  // Links priced in dollars: a session only (a key is 401); another merchant's link is 404,
+  // checked in apps/server/src/links/dolares.test.ts.
+  "POST /switch/v1/links/dolares",
+  "GET /switch/v1/links/{id}/dolares",
+  // Tips: a session only (a key is 401), acting on its own merchant, checked in
+  // apps/server/src/propinas/propinas.test.ts.
+  "GET /switch/v1/propinas",
+  "PUT /switch/v1/propinas"
 ]
 
 /** What the owner sees of an object, to compare before and after strangers tried it. */

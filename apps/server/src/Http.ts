@@ -18,6 +18,7 @@ import { DevCorreosRoutesLive } from "./correos/DevCorreosRoutes.js"
 import { DirectApiLive } from "./direct/DirectApi.js"
 import { FlowCollectorLive } from "./direct/FlowCollectorLive.js"
 import { ReconcilerLive } from "./direct/Reconcile.js"
+import { ReembolsosApiLive } from "./direct/ReembolsosApi.js"
 import { ContrasenaApiLive, EquipoApiLive } from "./equipo/EquipoApi.js"
 import { EquipoServiceLive } from "./equipo/EquipoService.js"
 import { EventosApiLive } from "./eventos/EventosApi.js"
@@ -39,6 +40,7 @@ import { MAX_BODY_BYTES } from "./http/Respond.js"
 import * as AccionesMasivas from "./links/AccionesMasivas.js"
 import { AccionesMasivasApiLive } from "./links/AccionesMasivasApi.js"
 import { CreateLinkLaneLive, CreateLinkLive } from "./links/CreateLink.js"
+import { DolaresApiLive } from "./links/LinkDolares.js"
 import { LinkQrRoutesLive } from "./links/LinkQr.js"
 import { LinksApiLive } from "./links/LinksApi.js"
 import { LinksService, LinksServiceLive } from "./links/LinksService.js"
@@ -66,6 +68,7 @@ import { SandboxBankLive } from "./platform/bank/SandboxBank.js"
 import { MailerLive } from "./platform/Mailer.js"
 import { RateLimiter, RateLimiterLive } from "./platform/RateLimiter.js"
 import { pruneGrowing } from "./platform/Retention.js"
+import { PropinasApiLive } from "./propinas/PropinasApi.js"
 import { RecibosApiLive, TransaccionesApiLive } from "./recibos/RecibosApi.js"
 import { ResumenApiLive } from "./resumen/ResumenApi.js"
 import { TotpApiLive } from "./seguridad/TotpApi.js"
@@ -108,7 +111,10 @@ const GroupsLive = Layer.mergeAll(
   TotpApiLive,
   ActividadApiLive,
   MiPaginaApiLive,
-  AccionesMasivasApiLive
+  AccionesMasivasApiLive,
+  ReembolsosApiLive,
+  DolaresApiLive,
+  PropinasApiLive
 )
 
 export const ApiLive = HttpApiBuilder.api(SwitchApi).pipe(

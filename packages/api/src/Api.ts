@@ -5,6 +5,7 @@ import { ActividadGroup } from "./Actividad.js"
 import { ClientesGroup } from "./Clientes.js"
 import { ConfigGroup, LlavesGroup, RegistroGroup } from "./Comercios.js"
 import { DirectGroup } from "./Direct.js"
+import { DolaresGroup } from "./Dolares.js"
 import { ContrasenaGroup, EquipoGroup } from "./Equipo.js"
 import { InternalError } from "./Errors.js"
 import { EventosGroup } from "./Eventos.js"
@@ -17,7 +18,9 @@ import { LogsGroup } from "./Logs.js"
 import { LotesGroup } from "./Lotes.js"
 import { MiPaginaGroup } from "./MiPagina.js"
 import { notices, webhooksSection } from "./Notices.js"
+import { PropinasGroup } from "./Propinas.js"
 import { RecibosGroup, TransaccionesGroup } from "./Recibos.js"
+import { ReembolsosGroup } from "./Reembolsos.js"
 import { ResumenGroup } from "./Resumen.js"
 import { SESSION_COOKIE, SESSION_DESCRIPTION, sessionOnly, sessionReaches } from "./Security.js"
 import { TotpGroup } from "./Seguridad.js"
@@ -52,6 +55,9 @@ export class SwitchApi extends HttpApi.make("switch")
   .add(ActividadGroup)
   .add(MiPaginaGroup)
   .add(AccionesMasivasGroup)
+  .add(ReembolsosGroup)
+  .add(DolaresGroup)
+  .add(PropinasGroup)
   .addError(InternalError)
   .annotate(OpenApi.Title, "Switch API")
   .annotate(OpenApi.Version, VERSION)

@@ -7,6 +7,7 @@
 import { accionesMasivasExamples } from "./AccionesMasivasExamples.js"
 import { equipoExamples } from "./EquipoExamples.js"
 import { miPaginaExamples } from "./MiPaginaExamples.js"
+import { dolaresExamples, propinasExamples, reembolsosExamples } from "./ReembolsosExamples.js"
 
 /** One operation's examples: its body, its parameters, and its main answer (`status`, default 200). */
 export interface OperationExamples {
@@ -20,6 +21,9 @@ export const operationExamples: Readonly<Record<string, OperationExamples>> = {
   ...equipoExamples,
   ...miPaginaExamples,
   ...accionesMasivasExamples,
+  ...reembolsosExamples,
+  ...dolaresExamples,
+  ...propinasExamples,
   "registro.registrar": {
     request: {
       codigo: "panaderia-ana",

@@ -9,7 +9,16 @@ import { NotFound } from "./Errors.js"
 import { Authentication } from "./Security.js"
 import { DeliveryEstado } from "./Webhooks.js"
 
-export const HistorialTipo = Schema.Literal("creado", "intento", "pagado", "acreditado", "expirado", "aviso")
+export const HistorialTipo = Schema.Literal(
+  "creado",
+  "intento",
+  "pagado",
+  "acreditado",
+  "expirado",
+  "aviso",
+  // A refund from the portal that reached the payer (`monto`: this refund).
+  "devuelto"
+)
 
 /** One delivery of a notice in the history: to which webhook, and how it went. */
 export const HistorialEntrega = Schema.Struct({

@@ -79,4 +79,30 @@ describe("who may call with a portal session", () => {
     expect(sessionRefusal("propietario", "POST", "/switch/v1/acciones-masivas")).toBeUndefined()
     expect(sessionOnly("/switch/v1/acciones-masivas")).toBe(true)
   })
+
+  it("a link's refunds: every role reads them, only propietario refunds, never with a key", () => {
+    const path = "/switch/v1/links/4f0b8f0e-7c1a-4d0e-9a51-1f6f0c1d2e3f/reembolsos"
+    for (const rol of ["cajero", "lectura"] as const) {
+      expect(sessionRefusal(rol, "GET", path)).toBeUndefined()
+      expect(sessionRefusal(rol, "POST", path), rol).toBe("rol_no_permitido")
+    }
+    expect(sessionRefusal("propietario", "POST", path)).toBeUndefined()
+    expect(sessionOnly("/switch/v1/links/{id}/reembolsos")).toBe(true)
+    expect(sessionOnly("/switch/v1/links/{id}/historial")).toBe(false)
+  })
+
+  it("links priced in dollars are a session's only; lectura reads them", () => {
+    expect(sessionOnly("/switch/v1/links/dolares")).toBe(true)
+    expect(sessionOnly("/switch/v1/links/{id}/dolares")).toBe(true)
+    expect(sessionRefusal("cajero", "POST", "/switch/v1/links/dolares")).toBeUndefined()
+    expect(sessionRefusal("lectura", "POST", "/switch/v1/links/dolares")).toBe("rol_no_permitido")
+    expect(sessionRefusal("lectura", "GET", "/switch/v1/links/abc/dolares")).toBeUndefined()
+  })
+
+  it("tips: every role of a session reads them, only propietario changes them", () => {
+    expect(sessionOnly("/switch/v1/propinas")).toBe(true)
+    expect(sessionRefusal("cajero", "GET", "/switch/v1/propinas")).toBeUndefined()
+    expect(sessionRefusal("cajero", "PUT", "/switch/v1/propinas")).toBe("rol_no_permitido")
+    expect(sessionRefusal("propietario", "PUT", "/switch/v1/propinas")).toBeUndefined()
+  })
 })

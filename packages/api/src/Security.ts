@@ -74,6 +74,12 @@ const PROPIETARIO_ONLY = /^\/switch\/v1\/(equipo|actividad)(\/|$)/
 const ACCIONES_MASIVAS = /^\/switch\/v1\/acciones-masivas(\/|$)/
 /** What every role reads but only a `propietario` changes: the merchant's own payment page. */
 const PROPIETARIO_WRITES = /^\/switch\/v1\/mi-pagina(\/|$)/
+/** Refunds from the portal (Reembolsos.ts): a session's only, and only a `propietario` sends one. */
+const REEMBOLSOS = /^\/switch\/v1\/links\/[^/]+\/reembolsos\/?$/
+/** Links priced in dollars (Dolares.ts): a session's only. */
+const DOLARES = /^\/switch\/v1\/links\/(dolares|[^/]+\/dolares)\/?$/
+/** Tips chosen in the portal (Propinas.ts): a session's only, and only a `propietario` changes them. */
+const PROPINAS = /^\/switch\/v1\/propinas\/?$/
 /** The session's own routes, which every role may call. */
 const SESSION_ROUTES = /^\/switch\/v1\/sesion(\/|$)/
 const SAFE = new Set(["GET", "HEAD", "OPTIONS"])
@@ -94,6 +100,10 @@ export const sessionRefusal = (
   if (rol !== "propietario" && ACCIONES_MASIVAS.test(path)) return "rol_no_permitido"
   if (rol !== "propietario" && PROPIETARIO_WRITES.test(path) && !SAFE.has(method.toUpperCase()))
     return "rol_no_permitido"
+  if (rol !== "propietario" && REEMBOLSOS.test(path) && !SAFE.has(method.toUpperCase()))
+    return "rol_no_permitido"
+  if (rol !== "propietario" && PROPINAS.test(path) && !SAFE.has(method.toUpperCase()))
+    return "rol_no_permitido"
   if (rol === "cajero" && OWNER_ONLY.test(path)) return "rol_no_permitido"
   if (rol === "lectura" && !SAFE.has(method.toUpperCase())) return "rol_no_permitido"
   return undefined
@@ -103,7 +113,12 @@ export const sessionRefusal = (
 const SESSION_ONLY = /^\/switch\/v1\/(equipo|actividad|sesion\/totp)(\/|$)/
 /** Whether `path` takes a portal session and no key (for the OpenAPI document's security lists). */
 export const sessionOnly = (path: string): boolean =>
-  SESSION_ONLY.test(path) || PROPIETARIO_WRITES.test(path) || ACCIONES_MASIVAS.test(path)
+  SESSION_ONLY.test(path) ||
+  PROPIETARIO_WRITES.test(path) ||
+  ACCIONES_MASIVAS.test(path) ||
+  REEMBOLSOS.test(path) ||
+  DOLARES.test(path) ||
+  PROPINAS.test(path)
 
 /** Whether a session may reach `path` at all (for the OpenAPI document's security lists). */
 export const sessionReaches = (path: string): boolean => !KEY_ONLY.test(path)

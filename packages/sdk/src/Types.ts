@@ -50,7 +50,7 @@ export type LinkHistorial = {
   readonly entradas: readonly {
     readonly monto: number | null
     readonly estado: string | null
-    readonly tipo: "pagado" | "expirado" | "creado" | "intento" | "acreditado" | "aviso"
+    readonly tipo: "pagado" | "expirado" | "creado" | "intento" | "acreditado" | "aviso" | "devuelto"
     readonly fecha: string
     readonly detalle: string | null
     readonly evento_id: string | null
@@ -1118,3 +1118,92 @@ export type ApiEventName =
   | "transaccion.liquidada"
   | "transaccion.rechazada"
   | "webhook.test"
+
+// ---- Refunds from the portal (pilot) ------------------------------------------------------
+
+/** `GET /links/{id}/reembolsos` (portal session, pilot): paid, refunded, what is left, each refund. */
+export type LinkReembolsos = {
+  readonly link_id: string
+  readonly monto_pagado: number
+  readonly data: readonly {
+    readonly id: string
+    readonly monto: number
+    readonly estado: "ACEPTADA" | "PENDIENTE" | "LIQUIDADA" | "RECHAZADA" | "ERROR" | "DESCONOCIDA"
+    readonly created_at: string
+    readonly link_id: string
+    readonly referencia_banco: string | null
+    readonly motivo_rechazo: string | null
+    readonly en_curso: boolean
+    readonly motivo: string
+  }[]
+  readonly monto_devuelto: number
+  readonly confirmado: boolean
+  readonly disponible: number
+}
+
+/** One refund of a paid link from the portal; `estado` is the bank's (`LIQUIDADA` reached the payer). */
+export type Reembolso = {
+  readonly id: string
+  readonly monto: number
+  readonly estado: "ACEPTADA" | "PENDIENTE" | "LIQUIDADA" | "RECHAZADA" | "ERROR" | "DESCONOCIDA"
+  readonly created_at: string
+  readonly link_id: string
+  readonly referencia_banco: string | null
+  readonly motivo_rechazo: string | null
+  readonly en_curso: boolean
+  readonly motivo: string
+}
+
+/** The `POST /links/{id}/reembolsos` body; without `monto`, all that is left. `idempotency_key` is filled in when absent. */
+export type ReembolsoParams = Omit<
+  {
+    readonly idempotency_key: string
+    readonly motivo: string
+    readonly monto?: number | undefined
+  },
+  "idempotency_key"
+> & {
+  readonly idempotency_key?: string
+}
+
+// ---- Links priced in dollars (portal) ------------------------------------------------------
+
+/** The `POST /links/dolares` body (portal session): `POST /links`'s with `monto_usd` instead of `monto`. */
+export type LinkDolaresParams = {
+  readonly concepto: string
+  readonly monto_usd: number
+  readonly success_url?: string | undefined
+  readonly failure_url?: string | undefined
+  readonly metadata?:
+    | {
+        readonly [x: string]: string | number | boolean
+      }
+    | undefined
+  readonly split?: readonly unknown[] | undefined
+  readonly expira_horas?: number | undefined
+  readonly expira_en?: string | undefined
+  readonly idempotency_key?: string | undefined
+}
+
+/** `GET /links/{id}/dolares`: the dollar price and the BCV rate that converted it (null on a bolivar link). */
+export type LinkDolares = {
+  readonly monto: number
+  readonly link_id: string
+  readonly monto_usd: number | null
+  readonly tasa_bcv: number | null
+}
+
+// ---- Tips chosen in the portal ----------------------------------------------------------------
+
+/** `GET/PUT /propinas` (portal session): whether the payment page offers a tip, and its cap. */
+export type PropinasConfig = {
+  readonly acepta: boolean
+  readonly max_pct: number | null
+  readonly max_bs: number
+}
+
+/** The `PUT /propinas` body: `{acepta, max_pct?}` (`max_pct` required when `acepta`). */
+export type PropinasParams = {
+  readonly acepta: boolean
+  readonly max_pct?: number | undefined
+}

@@ -63,6 +63,9 @@ const FUENTES: Record<
   link: { nombre: "Link", ruta: (i) => `/revision/links/${i.id}`, pagar: false }
 }
 
+/** Sources listed without actions here yet: their name. */
+const SIN_ACCIONES: Record<string, string> = { reembolso: "Reembolso desde el portal" }
+
 const estadoDe = (r: Resultado) => r.banco?.estado ?? r.parte?.estado ?? r.estado ?? "—"
 
 const respuestaTexto = (r: Respuesta) =>
@@ -200,7 +203,8 @@ export const Revision = ({ sesion }: { readonly sesion: SesionOperador }) => {
           {items.map((item) => (
             <li key={`${item.tipo}-${item.id}`}>
               <h2>
-                {FUENTES[item.tipo]?.nombre ?? item.tipo} de {item.comercio}: {bolivares(item.monto)}
+                {FUENTES[item.tipo]?.nombre ?? SIN_ACCIONES[item.tipo] ?? item.tipo} de {item.comercio}:{" "}
+                {bolivares(item.monto)}
               </h2>
               <dl className="datos">
                 <div>

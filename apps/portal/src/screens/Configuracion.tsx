@@ -7,6 +7,7 @@ import { type ReactNode, useEffect, useState } from "react"
 import { errorText, sw } from "../api.js"
 import { Title } from "../context.js"
 import { Link } from "../router.js"
+import { Propinas } from "./Propinas.js"
 
 /** `1.5` as `1,5 %`. */
 export const porcentaje = (value: number) => `${String(value).replace(".", ",")} %`
@@ -85,6 +86,7 @@ export const Configuracion = () => {
           </dl>
         </>
       )}
+      <Propinas />
     </section>
   )
 }

@@ -33,6 +33,8 @@ export const describir = (e: Entrada): string => {
       return "Venció sin pagarse"
     case "aviso":
       return `Aviso ${e.evento ?? ""} enviado`
+    case "devuelto":
+      return e.monto === null ? "Reembolsado al pagador" : `Reembolsado al pagador: ${bolivares(e.monto)}`
   }
 }
 

@@ -16,12 +16,17 @@ import {
 import { Link, navigate } from "../router.js"
 import { VirtualTable } from "../VirtualTable.js"
 import { vencimiento } from "../vencimiento.js"
+import { errorDolares, PrecioDolares } from "./Dolares.js"
 import { LinkTimeline } from "./LinkTimeline.js"
 import { type Fila, MetadataRows, metadataDe } from "./MetadataRows.js"
+import { Reembolsos } from "./Reembolsos.js"
 
 const EstadoChip = ({ estado }: { readonly estado: string }) => (
   <span className={`estado estado-${estado}`}>{ESTADO_LABEL[estado as Estado] ?? estado}</span>
 )
+
+/** States where a payment was made or is being confirmed: the detail shows its refunds. */
+const CON_PAGO = new Set(["pagado", "cobrando", "procesando", "revision"])
 
 /** Links are loaded this many at a time, as the windowed list scrolls near the last one. */
 const CHUNK = 100
@@ -194,6 +199,7 @@ export const Links = ({ search }: { readonly search: string }) => {
 }
 
 export const LinkNuevo = () => {
+  const [moneda, setMoneda] = useState<"VES" | "USD">("VES")
   const [monto, setMonto] = useState("")
   const [concepto, setConcepto] = useState("")
   const [horas, setHoras] = useState("24")
@@ -208,7 +214,11 @@ export const LinkNuevo = () => {
     event.preventDefault()
     const amount = parseBolivares(monto)
     if (amount === undefined || amount <= 0) {
-      setError("Escribe un monto en bolívares, por ejemplo 1.234,56.")
+      setError(
+        moneda === "USD"
+          ? "Escribe el precio en dólares, por ejemplo 12,50."
+          : "Escribe un monto en bolívares, por ejemplo 1.234,56."
+      )
       return
     }
     const vence = vencimiento(horas, exacta)
@@ -224,17 +234,21 @@ export const LinkNuevo = () => {
     setBusy(true)
     setError(null)
     try {
-      const link = await sw.links.create({
-        monto: amount,
+      const rest = {
         concepto,
         ...vence,
         ...(alPagar.trim() === "" ? {} : { success_url: alPagar.trim() }),
         ...(sinPagar.trim() === "" ? {} : { failure_url: sinPagar.trim() }),
         ...(Object.keys(metadata).length === 0 ? {} : { metadata })
-      })
+      }
+      // A dollar price is converted by Switch at the BCV rate of this moment.
+      const link =
+        moneda === "USD"
+          ? await sw.links.createEnDolares({ monto_usd: amount, ...rest })
+          : await sw.links.create({ monto: amount, ...rest })
       navigate(`/links/${link.id}`)
     } catch (e) {
-      setError(errorText(e))
+      setError(moneda === "USD" ? errorDolares(e) : errorText(e))
     } finally {
       setBusy(false)
     }
@@ -251,7 +265,18 @@ export const LinkNuevo = () => {
       <Title>Crear link</Title>
       <form onSubmit={submit}>
         <div className="campo">
-          <label htmlFor="monto">Monto (Bs)</label>
+          <label htmlFor="moneda">Moneda del precio</label>
+          <select
+            id="moneda"
+            value={moneda}
+            onChange={(e) => setMoneda(e.target.value === "USD" ? "USD" : "VES")}
+          >
+            <option value="VES">Bolívares (Bs)</option>
+            <option value="USD">Dólares (US$), a la tasa BCV del momento</option>
+          </select>
+        </div>
+        <div className="campo">
+          <label htmlFor="monto">{moneda === "USD" ? "Precio (US$)" : "Monto (Bs)"}</label>
           <input
             id="monto"
             inputMode="decimal"
@@ -457,6 +482,14 @@ export const LinkDetalle = ({ id }: { readonly id: string }) => {
             ) : null}
           </div>
         </div>
+      )}
+      {link === null ? null : <PrecioDolares id={link.id} />}
+      {link === null || !CON_PAGO.has(link.estado) ? null : (
+        <Reembolsos
+          linkId={link.id}
+          puedeReembolsar={sesion.usuario.rol === "propietario"}
+          onCambio={() => setVersion((v) => v + 1)}
+        />
       )}
       {link === null ? null : <LinkTimeline id={link.id} version={version} />}
     </section>

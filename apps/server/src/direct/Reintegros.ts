@@ -52,7 +52,7 @@ const confirmedCharge = (caller: Caller, id: string) =>
   })
 
 /** A link payment already settled to the merchant, or whose split paid someone, cannot be refunded here. */
-const linkChecks = (charge: Store.OpRow) =>
+export const linkChecks = (charge: Store.OpRow) =>
   Effect.gen(function* () {
     if (charge.link_id === null) return
     const sql = yield* PgClient.PgClient
@@ -74,7 +74,7 @@ const linkChecks = (charge: Store.OpRow) =>
   }).pipe(Effect.catchTag("SqlError", Effect.die))
 
 /** The charge's refund attempts and reversals, oldest first. */
-const returnsOf = (chargeId: string) =>
+export const returnsOf = (chargeId: string) =>
   Effect.gen(function* () {
     const sql = yield* PgClient.PgClient
     return yield* sql<Store.OpRow>`

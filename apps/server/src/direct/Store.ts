@@ -175,6 +175,34 @@ const noticeOperacion = (row: OpRow): Operation.Operacion =>
   row.operacion === "liquidacion" ? "pago" : row.operacion
 
 /**
+ * `link.devuelto` for a portal refund just paid: `monto` this refund, `monto_devuelto` every paid
+ * refund of the charge so far (this one included: it runs in the transaction that marked it).
+ */
+const linkDevuelto = (row: OpRow, at: Date) =>
+  Effect.gen(function* () {
+    const linkId = row.detalle?.link_id
+    if (row.operacion !== "devolucion" || row.detalle?.origen !== "panel" || typeof linkId !== "string")
+      return
+    const sql = yield* PgClient.PgClient
+    const [sum] = yield* sql<{ total: string }>`
+      select coalesce(sum(monto), 0)::text as total from transacciones
+      where original_id = ${row.original_id} and operacion = 'devolucion' and estado = 'LIQUIDADA'`
+    yield* Outbox.write({
+      comercioId: row.comercio_id,
+      mode: row.mode,
+      evento: "link.devuelto",
+      data: {
+        link_id: linkId,
+        monto: money(row.monto),
+        monto_devuelto: money(Number(sum?.total ?? 0)),
+        mode: row.mode
+      },
+      dedupe: `link.devuelto:${row.id}`,
+      at
+    })
+  })
+
+/**
  * Applies a bank answer (or our own decision) to the operation, if it is still in the state it
  * was read in. A `DESCONOCIDA` answer changes nothing but the schedule. Not final → the
  * reconciler asks again after `conciliarSegundos`; `fase` becomes `fase` (default `enviada`).
@@ -217,6 +245,8 @@ export const apply = (row: OpRow, answer: Ports.BankAnswer, at: Date, fase: Fase
           at
         })
       }
+      // A refund from the portal that reached the payer: `link.devuelto`, once (issue 33).
+      if (updated.estado === "LIQUIDADA" && row.estado !== "LIQUIDADA") yield* linkDevuelto(updated, at)
       return Option.some(updated)
     })
     const written = yield* sql.withTransaction(write)

@@ -39,7 +39,8 @@ const ORDER: Readonly<Record<Entrada["tipo"], number>> = {
   pagado: 2,
   acreditado: 3,
   expirado: 4,
-  aviso: 5
+  aviso: 5,
+  devuelto: 3
 }
 
 export const historial = (caller: { readonly comercioId: string; readonly mode: string }, id: string) =>
@@ -76,6 +77,12 @@ export const historial = (caller: { readonly comercioId: string; readonly mode: 
     }>`
       select monto, estado, created_at, liquidada_at from transacciones
       where link_id = ${id} and comercio_id = ${caller.comercioId} and operacion = 'liquidacion'`
+    // Refunds from the portal that reached the payer (issue 33).
+    const devueltos = yield* sql<{ monto: string; liquidada_at: Date | null; created_at: Date }>`
+      select d.monto, d.liquidada_at, d.created_at from transacciones d
+      join transacciones c on c.id = d.original_id
+      where c.link_id = ${id} and c.comercio_id = ${caller.comercioId} and c.operacion = 'cobro'
+        and d.operacion = 'devolucion' and d.estado = 'LIQUIDADA'`
     const eventos = yield* sql<{
       id: string
       evento: string
@@ -126,6 +133,10 @@ export const historial = (caller: { readonly comercioId: string; readonly mode: 
       )
     else if (acreditado !== undefined)
       entries.push(entrada("acreditado", acreditado.created_at, { monto: acreditado.monto_acreditado }))
+    for (const d of devueltos)
+      entries.push(
+        entrada("devuelto", d.liquidada_at ?? d.created_at, { estado: "LIQUIDADA", monto: money(d.monto) })
+      )
     if (link.estado === "expirado" && link.expires_at !== null)
       entries.push(entrada("expirado", link.expires_at, { estado: "expirado" }))
     for (const evento of eventos)

@@ -20,6 +20,7 @@ import equipo from "../migrations/0013_equipo.js"
 import operadores from "../migrations/0014_operadores.js"
 import listIndexes from "../migrations/0017_list_indexes.js"
 import oauth from "../migrations/0018_oauth.js"
+import linksDolares from "../migrations/0019_links_dolares.js"
 import miPagina from "../migrations/0020_mi_pagina.js"
 import colaRevision from "../migrations/0021_cola_revision.js"
 import * as Metrics from "./Metrics.js"
@@ -116,6 +117,7 @@ export const migrations = PgMigrator.fromRecord({
   "0014_operadores": operadores,
   "0017_list_indexes": listIndexes,
   "0018_oauth": oauth,
+  "0019_links_dolares": linksDolares,
   "0020_mi_pagina": miPagina,
   "0021_cola_revision": colaRevision
 })

@@ -12,10 +12,13 @@ import type {
   AccionesMasivas as ApiAccionesMasivas,
   Actividad as ApiActividad,
   Clientes as ApiClientes,
+  Dolares as ApiDolares,
   Eventos as ApiEventos,
   Events as ApiEvents,
   Historial as ApiHistorial,
   MiPagina as ApiMiPagina,
+  Propinas as ApiPropinas,
+  Reembolsos as ApiReembolsos,
   Resumen as ApiResumen,
   Webhooks as ApiWebhooks,
   Comercios,
@@ -239,3 +242,28 @@ export type SwitchEvent = Encoded<typeof ApiEvents.SwitchEvent>
 
 /** Every notice name the API declares (`Webhooks.ts` checks that `SwitchEvent` covers them). */
 export type ApiEventName = ApiWebhooks.EventName
+
+// ---- Refunds from the portal (pilot) ------------------------------------------------------
+
+/** `GET /links/{id}/reembolsos` (portal session, pilot): paid, refunded, what is left, each refund. */
+export type LinkReembolsos = Encoded<typeof ApiReembolsos.LinkReembolsos>
+/** One refund of a paid link from the portal; `estado` is the bank's (`LIQUIDADA` reached the payer). */
+export type Reembolso = Encoded<typeof ApiReembolsos.Reembolso>
+/** The `POST /links/{id}/reembolsos` body; without `monto`, all that is left. `idempotency_key` is filled in when absent. */
+export type ReembolsoParams = Omit<Encoded<typeof ApiReembolsos.ReembolsoBody>, "idempotency_key"> & {
+  readonly idempotency_key?: string
+}
+
+// ---- Links priced in dollars (portal) ------------------------------------------------------
+
+/** The `POST /links/dolares` body (portal session): `POST /links`'s with `monto_usd` instead of `monto`. */
+export type LinkDolaresParams = Encoded<typeof ApiDolares.LinkDolaresBody>
+/** `GET /links/{id}/dolares`: the dollar price and the BCV rate that converted it (null on a bolivar link). */
+export type LinkDolares = Encoded<typeof ApiDolares.LinkDolares>
+
+// ---- Tips chosen in the portal ----------------------------------------------------------------
+
+/** `GET/PUT /propinas` (portal session): whether the payment page offers a tip, and its cap. */
+export type PropinasConfig = Encoded<typeof ApiPropinas.PropinasConfig>
+/** The `PUT /propinas` body: `{acepta, max_pct?}` (`max_pct` required when `acepta`). */
+export type PropinasParams = Encoded<typeof ApiPropinas.PropinasBody>

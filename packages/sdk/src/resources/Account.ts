@@ -9,6 +9,8 @@ import type {
   Llave,
   LlaveCreada,
   LlaveCreateParams,
+  PropinasConfig,
+  PropinasParams,
   Transaccion,
   TransaccionFiltros,
   TransaccionListParams,
@@ -102,6 +104,28 @@ export class Config {
       await send<ConfigView>(
         this.#config,
         { method: "GET", path: "/switch/v1/config", idempotent: true },
+        options
+      )
+    ).body
+  }
+
+  /** Tips on the payment page: whether offered and their cap (a portal session only). */
+  async propinas(options: RequestOptions = {}): Promise<PropinasConfig> {
+    return (
+      await send<PropinasConfig>(
+        this.#config,
+        { method: "GET", path: "/switch/v1/propinas", idempotent: true },
+        options
+      )
+    ).body
+  }
+
+  /** Turns tips on with a cap in % (at most 100; never over Bs 100,000), or off (a `propietario`'s session). */
+  async setPropinas(params: PropinasParams, options: RequestOptions = {}): Promise<PropinasConfig> {
+    return (
+      await send<PropinasConfig>(
+        this.#config,
+        { method: "PUT", path: "/switch/v1/propinas", body: params, idempotent: true },
         options
       )
     ).body

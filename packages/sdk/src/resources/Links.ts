@@ -6,10 +6,15 @@ import type {
   Link,
   LinkCancelResult,
   LinkCreateParams,
+  LinkDolares,
+  LinkDolaresParams,
   LinkHistorial,
   LinkListParams,
+  LinkReembolsos,
   LinkSimulateParams,
-  LinkSimulateResult
+  LinkSimulateResult,
+  Reembolso,
+  ReembolsoParams
 } from "../Types.js"
 
 const path = (id: string, suffix = "") => `/switch/v1/links/${encodeURIComponent(id)}${suffix}`
@@ -72,6 +77,58 @@ export class Links {
       await send<LinkHistorial>(
         this.#config,
         { method: "GET", path: path(id, "/historial"), idempotent: true },
+        options
+      )
+    ).body
+  }
+
+  /**
+   * Creates a link priced in dollars (a portal session only): converted to bolivars at the BCV
+   * rate of the moment. The idempotency key is generated when absent and kept across retries.
+   */
+  async createEnDolares(params: LinkDolaresParams, options: RequestOptions = {}): Promise<Link> {
+    const body = { ...params, idempotency_key: options.idempotencyKey ?? params.idempotency_key ?? uuid() }
+    return (
+      await send<Link>(
+        this.#config,
+        { method: "POST", path: "/switch/v1/links/dolares", body, idempotent: true },
+        options
+      )
+    ).body
+  }
+
+  /** The dollar price of a link and the BCV rate that converted it (a portal session only). */
+  async dolares(id: string, options: RequestOptions = {}): Promise<LinkDolares> {
+    return (
+      await send<LinkDolares>(
+        this.#config,
+        { method: "GET", path: path(id, "/dolares"), idempotent: true },
+        options
+      )
+    ).body
+  }
+
+  /** The link's refunds from the portal (a portal session only): paid, refunded, what is left, each refund. */
+  async reembolsos(id: string, options: RequestOptions = {}): Promise<LinkReembolsos> {
+    return (
+      await send<LinkReembolsos>(
+        this.#config,
+        { method: "GET", path: path(id, "/reembolsos"), idempotent: true },
+        options
+      )
+    ).body
+  }
+
+  /**
+   * Refunds all or part of a paid link (a `propietario`'s portal session only). Without an
+   * idempotency key one is generated and kept across retries, so a retry never refunds twice.
+   */
+  async reembolsar(id: string, params: ReembolsoParams, options: RequestOptions = {}): Promise<Reembolso> {
+    const body = { ...params, idempotency_key: options.idempotencyKey ?? params.idempotency_key ?? uuid() }
+    return (
+      await send<Reembolso>(
+        this.#config,
+        { method: "POST", path: path(id, "/reembolsos"), body, idempotent: true },
         options
       )
     ).body

@@ -15,9 +15,10 @@ import { type Contexto, historial, type Item, type Ruta, ultimas } from "./Cola.
 import { directas } from "./Directas.js"
 import { linksEnRevision } from "./Links.js"
 import { propias } from "./Propias.js"
+import { reembolsos } from "./Reembolsos.js"
 import { repartos } from "./Repartos.js"
 
-export const FUENTES = [propias, repartos, directas, linksEnRevision] as const
+export const FUENTES = [propias, repartos, directas, linksEnRevision, reembolsos] as const
 
 export const listarFuentes = Effect.map(
   Effect.all(

@@ -1,0 +1,463 @@
+/**
+ * Refunds of a paid link from the portal (issue 33) against the real server and Postgres, with a
+ * scripted live bank: full and partial refunds with `link.devuelto` (signed, to a real receiver),
+ * the idempotency key, each `409` of `/reintegro`'s rules, an unclear answer in the operators'
+ * queue and never resent, and who may call (a key, another role, no CSRF token, another merchant).
+ */
+import { createHmac, randomUUID } from "node:crypto"
+import { HttpServer } from "@effect/platform"
+import type { Ports } from "@switch/core"
+import { Effect, Layer, Logger, LogLevel, ManagedRuntime } from "effect"
+import Pg from "pg"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { openPage, PAYER } from "../../test/checkoutHarness.js"
+import { approveMerchant, call, freshDatabase, type TestServer, testSettings } from "../../test/harness.js"
+import { type Receiver, startReceiver } from "../../test/webhooksReceiver.js"
+import { Settings } from "../Config.js"
+import { HttpLive } from "../Http.js"
+import { LiveBank } from "../platform/bank/Banks.js"
+import { hashPassword } from "../platform/Passwords.js"
+import { PgLive } from "../platform/Sql.js"
+import { totpCode, totpStep } from "../platform/Totp.js"
+
+const answer = (estado: Ports.BankAnswer["estado"], referencia: string | null = null): Ports.BankAnswer => ({
+  estado,
+  referencia_banco: referencia,
+  endtoend: null,
+  motivo_rechazo: null
+})
+
+/** The live bank: pays debits, answers refunds as the test says (after `refundDelayMs`), counts. */
+const bank = {
+  debit: answer("LIQUIDADA", "DEB0001"),
+  refund: answer("LIQUIDADA", "DEV0001"),
+  query: answer("DESCONOCIDA"),
+  refundDelayMs: 0,
+  refunds: [] as Array<Ports.ReversalOrder>
+}
+const gateway: Ports.BankGateway["Type"] = {
+  requestCode: () => Effect.succeed(answer("ACEPTADA")),
+  debit: () => Effect.sync(() => bank.debit),
+  credit: () => Effect.succeed(answer("ACEPTADA")),
+  query: () => Effect.sync(() => bank.query),
+  reverse: () => Effect.succeed(answer("ACEPTADA")),
+  refund: (order) =>
+    Effect.gen(function* () {
+      bank.refunds.push(order)
+      if (bank.refundDelayMs > 0) yield* Effect.sleep(`${bank.refundDelayMs} millis`)
+      return bank.refund
+    })
+}
+
+let server: TestServer
+let db: Pg.Client
+let receiver: Receiver
+const PASSWORD = "una-clave-larga-1"
+
+beforeAll(async () => {
+  const databaseUrl = await freshDatabase()
+  const settings = testSettings({ webhookAllowPrivate: true, apiPorMinuto: 100_000, cierreBancario: false })
+  const runtime = ManagedRuntime.make(
+    HttpLive({ port: 0, host: "127.0.0.1" }).pipe(
+      Layer.provide(Layer.succeed(LiveBank, gateway)),
+      Layer.provide(PgLive(databaseUrl, { maxConnections: 10 })),
+      Layer.provide(Layer.succeed(Settings, settings)),
+      Layer.provide(Logger.minimumLogLevel(LogLevel.Warning))
+    )
+  )
+  const address = await runtime.runPromise(Effect.map(HttpServer.HttpServer, (s) => s.address))
+  if (address._tag !== "TcpAddress") throw new Error("expected a TCP address")
+  server = { url: `http://127.0.0.1:${address.port}`, databaseUrl, settings, close: () => runtime.dispose() }
+  db = new Pg.Client({ connectionString: databaseUrl })
+  await db.connect()
+  receiver = await startReceiver()
+}, 60_000)
+afterAll(async () => {
+  await receiver?.close()
+  await db?.end()
+  await server?.close()
+})
+
+interface Session {
+  readonly headers: Record<string, string>
+  readonly key: string
+  readonly liveKey: string
+  readonly codigo: string
+}
+
+const signIn = async (email: string) => {
+  const reply = await fetch(`${server.url}/switch/v1/sesion`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email, password: PASSWORD })
+  })
+  const body = (await reply.json()) as { csrf_token: string }
+  return {
+    cookie: (reply.headers.getSetCookie()[0] ?? "").split(";")[0] ?? "",
+    "x-csrf-token": body.csrf_token
+  }
+}
+
+/** An approved merchant whose owner (with TOTP) has a live session, and a webhook to the receiver. */
+const liveMerchant = async (): Promise<Session> => {
+  const codigo = `r${randomUUID().slice(0, 8)}`
+  const email = `${codigo}@dueno.example`
+  const made = await call(server.url, "POST", "/switch/v1/comercios/registrar", {
+    body: { codigo, nombre: `Comercio ${codigo}`, identificacion: "J-07013380-5", email, password: PASSWORD }
+  })
+  expect(made.status).toBe(201)
+  const liveKey = await approveMerchant(server, codigo)
+  const headers = await signIn(email)
+  const { secreto } = (await call(server.url, "POST", "/switch/v1/sesion/totp", { headers })).body
+  await call(server.url, "POST", "/switch/v1/sesion/totp/confirmar", {
+    headers,
+    body: { codigo: totpCode(secreto, totpStep(Date.now())) }
+  })
+  const live = await call(server.url, "POST", "/switch/v1/sesion/modo", { headers, body: { mode: "live" } })
+  expect(live.status).toBe(200)
+  return { headers, key: `${codigo}:${made.body.api_key}`, liveKey, codigo }
+}
+
+let phone = 2000000
+/** A live link of `monto` (and `propina`) paid on its page through the live bank. */
+const paidLink = async (s: Session, monto = 50, propina?: string) => {
+  const link = await call(server.url, "POST", "/switch/v1/links", {
+    key: s.liveKey,
+    body: { monto, concepto: "Pedido" }
+  })
+  expect(link.status).toBe(201)
+  const page = await openPage(server.url, link.body.id)
+  const paid = await page.post("/pagar", {
+    ...PAYER,
+    telefono: `0414${String(phone++).padStart(7, "0")}`,
+    otp: "87654321",
+    ...(propina === undefined ? {} : { propina })
+  })
+  expect(paid.body.estado).toBe(bank.debit.estado === "LIQUIDADA" ? "pagado" : "procesando")
+  return link.body.id as string
+}
+
+const refund = (s: Session, linkId: string, body: Record<string, unknown>, headers = s.headers) =>
+  call(server.url, "POST", `/switch/v1/links/${linkId}/reembolsos`, {
+    headers,
+    body: { motivo: "Producto devuelto", idempotency_key: randomUUID(), ...body }
+  })
+
+const devueltos = async (linkId: string) =>
+  (
+    await db.query(
+      "select data from eventos where evento = 'link.devuelto' and data->>'link_id' = $1 order by seq",
+      [linkId]
+    )
+  ).rows.map((r) => r.data)
+
+describe("refunds from the portal", () => {
+  it("a full refund of a live link reaches the payer and sends link.devuelto, signed", async () => {
+    const s = await liveMerchant()
+    const hook = await call(server.url, "POST", "/switch/v1/webhooks", {
+      headers: s.headers,
+      body: { url: `${receiver.url}?${s.codigo}`, eventos: ["link.devuelto"] }
+    })
+    expect(hook.status).toBe(201)
+    const patched = await call(server.url, "PATCH", `/admin/v1/comercios/${s.codigo}`, {
+      headers: { "x-admin-token": "admin-de-prueba" },
+      body: { propina_max_pct: 20 }
+    })
+    expect(patched.status).toBe(200)
+    const linkId = await paidLink(s, 50, "5,00")
+    const before = bank.refunds.length
+    const r = await refund(s, linkId, {})
+    expect(r.status).toBe(201)
+    expect(r.body).toMatchObject({
+      link_id: linkId,
+      monto: 55,
+      estado: "LIQUIDADA",
+      en_curso: false,
+      motivo: "Producto devuelto"
+    })
+    expect(bank.refunds.length).toBe(before + 1)
+    expect(bank.refunds.at(-1)).toMatchObject({ monto: 5500, operacionId: `${r.body.id}:1` })
+    // The order names the debit that paid the link.
+    const [attempt] = (
+      await db.query("select id from intentos_pago where link_id = $1 and estado = 'LIQUIDADA'", [linkId])
+    ).rows
+    expect(bank.refunds.at(-1)?.originalId).toBe(attempt.id)
+    expect(await devueltos(linkId)).toEqual([
+      { link_id: linkId, monto: 55, monto_devuelto: 55, mode: "live" }
+    ])
+    const until = Date.now() + 10_000
+    let got = receiver.received.find((m) => m.body.includes(linkId))
+    while (got === undefined && Date.now() < until) {
+      await new Promise((done) => setTimeout(done, 100))
+      got = receiver.received.find((m) => m.body.includes(linkId))
+    }
+    expect(got).toBeDefined()
+    const expected = `sha256=${createHmac("sha256", hook.body.secret)
+      .update(got?.body ?? "")
+      .digest("hex")}`
+    expect(got?.headers["x-service-signature"]).toBe(expected)
+    expect(JSON.parse(got?.body ?? "{}")).toMatchObject({
+      evento: "link.devuelto",
+      data: { monto: 55, monto_devuelto: 55 }
+    })
+    const list = await call(server.url, "GET", `/switch/v1/links/${linkId}/reembolsos`, {
+      headers: s.headers
+    })
+    expect(list.body).toMatchObject({ confirmado: true, monto_pagado: 55, monto_devuelto: 55, disponible: 0 })
+    expect(list.body.data).toHaveLength(1)
+    const again = await refund(s, linkId, { monto: 1 })
+    expect(again.status).toBe(409)
+    expect(again.body.error).toBe("reintegro_ya_pagado")
+    const historial = await call(server.url, "GET", `/switch/v1/links/${linkId}/historial`, {
+      headers: s.headers
+    })
+    expect(historial.body.entradas.some((e: { evento: string | null }) => e.evento === "link.devuelto")).toBe(
+      true
+    )
+    expect(historial.body.entradas).toContainEqual(
+      expect.objectContaining({ tipo: "devuelto", estado: "LIQUIDADA", monto: 55 })
+    )
+  })
+
+  it("partial refunds up to what was paid, each with the running total; more is 400", async () => {
+    const s = await liveMerchant()
+    const linkId = await paidLink(s, 50)
+    const first = await refund(s, linkId, { monto: 30.25 })
+    expect(first.status).toBe(201)
+    expect(first.body.monto).toBe(30.25)
+    const over = await refund(s, linkId, { monto: 19.76 })
+    expect(over.status).toBe(400)
+    expect(over.body.detail.fieldErrors.monto[0]).toContain("Bs 19,75")
+    const second = await refund(s, linkId, { monto: 19.75 })
+    expect(second.status).toBe(201)
+    expect(await devueltos(linkId)).toEqual([
+      { link_id: linkId, monto: 30.25, monto_devuelto: 30.25, mode: "live" },
+      { link_id: linkId, monto: 19.75, monto_devuelto: 50, mode: "live" }
+    ])
+    const list = await call(server.url, "GET", `/switch/v1/links/${linkId}/reembolsos`, {
+      headers: s.headers
+    })
+    expect(list.body).toMatchObject({ monto_pagado: 50, monto_devuelto: 50, disponible: 0 })
+  })
+
+  it("the same idempotency key answers the same refund without another bank order", async () => {
+    const s = await liveMerchant()
+    const linkId = await paidLink(s, 20)
+    const key = randomUUID()
+    const a = await refund(s, linkId, { monto: 5, idempotency_key: key })
+    const before = bank.refunds.length
+    const b = await refund(s, linkId, { monto: 5, idempotency_key: key })
+    expect(b.body.id).toBe(a.body.id)
+    expect(bank.refunds.length).toBe(before)
+    const other = await paidLink(s, 20)
+    const elsewhere = await refund(s, other, { monto: 5, idempotency_key: key })
+    expect(elsewhere.status).toBe(409)
+    expect(elsewhere.body.error).toBe("idempotency_key_en_uso")
+  })
+
+  it("an unclear bank answer goes to the operators' queue and blocks another refund (never resent)", async () => {
+    const s = await liveMerchant()
+    const linkId = await paidLink(s, 40)
+    bank.refund = answer("DESCONOCIDA")
+    try {
+      const r = await refund(s, linkId, { monto: 10 })
+      expect(r.status).toBe(201)
+      expect(r.body.estado).toBe("DESCONOCIDA")
+      const before = bank.refunds.length
+      const next = await refund(s, linkId, { monto: 10 })
+      expect(next.status).toBe(409)
+      expect(next.body.error).toBe("reintegro_intento_ambiguo")
+      expect(bank.refunds.length).toBe(before)
+      expect(await devueltos(linkId)).toEqual([])
+      const email = `soporte-${randomUUID().slice(0, 8)}@switch.test`
+      const made = await call(server.url, "POST", "/admin/v1/operadores", {
+        headers: { "x-admin-token": "admin-de-prueba" },
+        body: { email, password: "una clave larga de soporte", rol: "soporte" }
+      })
+      const signed = await call(server.url, "POST", "/admin/v1/operador/sesion", {
+        body: {
+          email,
+          password: "una clave larga de soporte",
+          codigo: totpCode(made.body.totp_secret, totpStep(Date.now()))
+        }
+      })
+      const cookie = (signed.headers.get("set-cookie") ?? "").split(";")[0] ?? ""
+      const queue = await call(server.url, "GET", "/admin/v1/operador/revision", { headers: { cookie } })
+      expect(queue.status).toBe(200)
+      expect(queue.body.data).toContainEqual(
+        expect.objectContaining({
+          tipo: "reembolso",
+          id: r.body.id,
+          link_id: linkId,
+          comercio: s.codigo,
+          monto: 10
+        })
+      )
+      // The reconciler asks the bank (never resends): once it says paid, link.devuelto and out of the queue.
+      bank.query = answer("LIQUIDADA", "DEV0009")
+      const until = Date.now() + 10_000
+      while ((await devueltos(linkId)).length === 0 && Date.now() < until)
+        await new Promise((done) => setTimeout(done, 100))
+      expect(await devueltos(linkId)).toEqual([
+        { link_id: linkId, monto: 10, monto_devuelto: 10, mode: "live" }
+      ])
+      expect(bank.refunds.length).toBe(before)
+      const after = await call(server.url, "GET", "/admin/v1/operador/revision", { headers: { cookie } })
+      expect(after.body.data.some((i: { id: string }) => i.id === r.body.id)).toBe(false)
+      const list = await call(server.url, "GET", `/switch/v1/links/${linkId}/reembolsos`, {
+        headers: s.headers
+      })
+      expect(list.body).toMatchObject({ monto_pagado: 40, monto_devuelto: 10, disponible: 30 })
+    } finally {
+      bank.refund = answer("LIQUIDADA", "DEV0001")
+      bank.query = answer("DESCONOCIDA")
+    }
+  })
+
+  it("a refund while another is at the bank is 409 reintegro_en_curso", async () => {
+    const s = await liveMerchant()
+    const linkId = await paidLink(s, 40)
+    bank.refundDelayMs = 1500
+    try {
+      const slow = refund(s, linkId, { monto: 10 })
+      await new Promise((done) => setTimeout(done, 400))
+      const racing = await refund(s, linkId, { monto: 10 })
+      expect(racing.status).toBe(409)
+      expect(racing.body.error).toBe("reintegro_en_curso")
+      expect((await slow).status).toBe(201)
+    } finally {
+      bank.refundDelayMs = 0
+    }
+  })
+
+  it("a charge the bank has not confirmed is 409 cobro_no_confirmado_banco", async () => {
+    const s = await liveMerchant()
+    bank.debit = answer("PENDIENTE")
+    try {
+      const linkId = await paidLink(s, 40)
+      const r = await refund(s, linkId, {})
+      expect(r.status).toBe(409)
+      expect(r.body.error).toBe("cobro_no_confirmado_banco")
+      const list = await call(server.url, "GET", `/switch/v1/links/${linkId}/reembolsos`, {
+        headers: s.headers
+      })
+      expect(list.body).toEqual({
+        link_id: linkId,
+        confirmado: false,
+        monto_pagado: 40,
+        monto_devuelto: 0,
+        disponible: 0,
+        data: []
+      })
+    } finally {
+      bank.debit = answer("LIQUIDADA", "DEB0001")
+    }
+    const open = await call(server.url, "POST", "/switch/v1/links", {
+      key: s.liveKey,
+      body: { monto: 5, concepto: "Abierto" }
+    })
+    expect(open.status).toBe(201)
+    expect((await refund(s, open.body.id, {})).body.error).toBe("cobro_no_confirmado_banco")
+  })
+
+  it("settled at once to the merchant, or a split that paid someone: 409 with SPEC's codes", async () => {
+    const s = await liveMerchant()
+    const settled = await paidLink(s, 40)
+    await db.query(
+      `insert into transacciones (id, comercio_id, mode, operacion, estado, link_id, monto)
+       select $1, comercio_id, mode, 'liquidacion', 'REVISION', id, monto from links where id = $2`,
+      [randomUUID(), settled]
+    )
+    const a = await refund(s, settled, {})
+    expect(a.status).toBe(409)
+    expect(a.body.error).toBe("cobro_ya_liquidado_al_comercio")
+    const split = await paidLink(s, 40)
+    await db.query(
+      `update links set reparto = '{"monto_repartido": 100, "beneficiarios": []}' where id = $1`,
+      [split]
+    )
+    const b = await refund(s, split, {})
+    expect(b.status).toBe(409)
+    expect(b.body.error).toBe("cobro_con_split_repartido")
+  })
+
+  it("who may call: a key is 401 (a live key on /reintegro 403), another role 403, no CSRF 403, another merchant 404", async () => {
+    const s = await liveMerchant()
+    const linkId = await paidLink(s, 10)
+    const body = { motivo: "Producto devuelto", idempotency_key: randomUUID() }
+    const withKey = await call(server.url, "POST", `/switch/v1/links/${linkId}/reembolsos`, {
+      key: s.liveKey,
+      body
+    })
+    expect(withKey.status).toBe(401)
+    const listWithKey = await call(server.url, "GET", `/switch/v1/links/${linkId}/reembolsos`, {
+      key: s.liveKey
+    })
+    expect(listWithKey.status).toBe(401)
+    const reintegro = await call(server.url, "POST", "/switch/v1/reintegro", {
+      key: s.liveKey,
+      body: { id: randomUUID() }
+    })
+    expect(reintegro.status).toBe(403)
+    expect(reintegro.body.error).toBe("reintegro_no_habilitado")
+    const noCsrf = await call(server.url, "POST", `/switch/v1/links/${linkId}/reembolsos`, {
+      headers: { cookie: s.headers.cookie ?? "" },
+      body
+    })
+    expect(noCsrf.status).toBe(403)
+    expect(noCsrf.body.error).toBe("csrf_invalido")
+    const cajero = `cajero-${randomUUID().slice(0, 8)}@equipo.example`
+    await db.query(
+      "insert into usuarios (id, comercio_id, email, hash, rol) select $1, id, $2, $3, 'cajero' from comercios where codigo = $4",
+      [randomUUID(), cajero, await hashPassword(PASSWORD), s.codigo]
+    )
+    const cajeroHeaders = await signIn(cajero)
+    const refused = await refund(s, linkId, {}, cajeroHeaders)
+    expect(refused.status).toBe(403)
+    expect(refused.body.error).toBe("rol_no_permitido")
+    const other = await liveMerchant()
+    const foreign = await refund(other, linkId, {})
+    expect(foreign.status).toBe(404)
+    expect((await refund(s, "no-es-un-id", {})).status).toBe(404)
+    const bad = await refund(s, linkId, { monto: -1 })
+    expect(bad.status).toBe(400)
+    expect((await refund(s, linkId, { motivo: "" })).status).toBe(400)
+    expect(bank.refunds.some((o) => o.originalId === linkId)).toBe(false)
+  })
+
+  it("in test mode a session refunds a simulated payment through the sandbox, moving no money", async () => {
+    const codigo = `t${randomUUID().slice(0, 8)}`
+    const email = `${codigo}@dueno.example`
+    const made = await call(server.url, "POST", "/switch/v1/comercios/registrar", {
+      body: {
+        codigo,
+        nombre: `Comercio ${codigo}`,
+        identificacion: "J-07013380-5",
+        email,
+        password: PASSWORD
+      }
+    })
+    const key = `${codigo}:${made.body.api_key}`
+    const headers = await signIn(email)
+    const link = await call(server.url, "POST", "/switch/v1/links", {
+      key,
+      body: { monto: 12, concepto: "Prueba" }
+    })
+    expect(link.status).toBe(201)
+    await call(server.url, "POST", `/switch/v1/links/${link.body.id}/simular`, {
+      key,
+      body: { resultado: "pagado" }
+    })
+    const before = bank.refunds.length
+    const r = await call(server.url, "POST", `/switch/v1/links/${link.body.id}/reembolsos`, {
+      headers,
+      body: { monto: 2, motivo: "Prueba", idempotency_key: randomUUID() }
+    })
+    expect(r.status).toBe(201)
+    expect(r.body.estado).toBe("LIQUIDADA")
+    expect(bank.refunds.length).toBe(before)
+    expect(await devueltos(link.body.id)).toEqual([
+      { link_id: link.body.id, monto: 2, monto_devuelto: 2, mode: "test" }
+    ])
+  })
+})
