@@ -384,11 +384,16 @@ describe("Lotes in the portal", () => {
       expect(await page.locator(".grafico rect.barra").count()).toBe(7)
       expect(await page.getByRole("link", { name: "Matrícula" }).count()).toBe(1)
 
-      // Configuración: read only.
+      // Configuración: read only, but for the tips card the owner sets (issue 33).
       await page.getByRole("link", { name: "Configuración" }).click()
       await screen(page, "Configuración", "configuracion-1280")
       expect(await page.getByText("Inmediata, al pagarse cada link").count()).toBe(1)
-      expect(await page.locator("main input, main select, main button").count()).toBe(0)
+      expect(await page.getByRole("region", { name: "Propinas" }).count()).toBe(1)
+      const controls = "main input, main select, main button"
+      const tips = 'section[aria-labelledby="t-propinas"]'
+      expect(await page.locator(controls).count()).toBe(
+        await page.locator(`${tips} input, ${tips} select, ${tips} button`).count()
+      )
       expect(errors).toEqual([])
     } finally {
       await close()
