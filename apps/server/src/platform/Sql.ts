@@ -60,6 +60,10 @@ const pool = (url: string, options: PgOptions) =>
           ...(options.prepared === false ? {} : { Client: preparingClient(registry()) })
         })
         created.on("error", () => undefined)
+        // A connection cut while a client is checked out (Postgres restarting) is an `error`
+        // event on that client, which the pool no longer listens to: unheard, it ends the
+        // process. The query in flight fails on its own, and the pool drops the client.
+        created.on("connect", (client) => client.on("error", () => undefined))
         await created.query("select 1")
         Metrics.watchPool(created)
         return created

@@ -167,6 +167,9 @@ export const JobQueueLive = (tasks: Readonly<Record<string, JobTask>>) =>
             application_name: "switch-jobs"
           })
           created.on("error", () => undefined)
+          // As in platform/Sql.ts: a checked-out client (the migrations', a job's) whose
+          // connection is cut must not end the process with an unheard `error` event.
+          created.on("connect", (client) => client.on("error", () => undefined))
           return created
         }),
         (p) => Effect.promise(() => p.end().catch(() => undefined))
