@@ -397,6 +397,10 @@ export const startServer = async (env: Record<string, string>): Promise<ServerPr
         20_000,
         100
       )
+      // Every process of the old cluster is dead, but one may linger as a zombie nobody reaps (a
+      // container's init), and its pid in `postmaster.pid` makes the restarted Postgres refuse the
+      // directory ("lock file already exists"). After a real crash that pid names no process.
+      rmSync(resolve(pgDir, "postmaster.pid"), { force: true })
     },
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) {
