@@ -8,7 +8,7 @@
 import { randomUUID } from "node:crypto"
 import { createServer } from "node:http"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { call, registerMerchant, startServer, type TestServer } from "../../test/harness.js"
+import { approveMerchant, call, registerMerchant, startServer, type TestServer } from "../../test/harness.js"
 import {
   eventually,
   query,
@@ -249,6 +249,57 @@ describe("alerts", () => {
     await eventually(
       async () =>
         ((await db("select resuelta_at from alertas where clave = $1", [`cola:transaccion:${id}`]))[0]
+          ?.resuelta_at ?? null) !== null,
+      15_000,
+      200
+    )
+  })
+
+  it("a merchant's failing webhook endpoint raises one alert, sent once, resolved by its next delivery", async () => {
+    const m = await registerMerchant(server.url)
+    // Webhooks are set with a live key.
+    const liveKey = await approveMerchant(server, m.codigo)
+    const hook = await call(server.url, "POST", "/switch/v1/webhooks", {
+      key: liveKey,
+      body: { url: `${receiver.url}?caido-${m.codigo}`, eventos: ["link.pagado"] }
+    })
+    expect(hook.status).toBe(201)
+    const comercio = (await call(server.url, "GET", `/admin/v1/comercios/${m.codigo}`, { headers: TOKEN }))
+      .body.id
+    // The endpoint's last finished delivery failed (its retries spent).
+    const delivery = (estado: string, minutesAgo: number) =>
+      db(
+        `insert into webhook_entregas (id, webhook_id, comercio_id, evento, mode, cuerpo, estado, intentos, created_at)
+         values ($1::uuid, $2::uuid, $3, 'link.pagado', 'live', '{}', $4, 8, now() - make_interval(mins => $5))`,
+        [randomUUID(), hook.body.id, comercio, estado, minutesAgo]
+      )
+    await delivery("fallido", 5)
+    const soporte = await signedIn("soporte")
+    const alert = await eventually(
+      async () =>
+        ((await soporte("GET", "/admin/v1/operador/alertas")).body.data as Array<any>).find(
+          (a) => a.tipo === "webhook_fallando" && a.detalle.webhook_id === hook.body.id
+        ),
+      15_000,
+      200
+    )
+    expect(alert.detalle).toMatchObject({ comercio: m.codigo, host: new URL(receiver.url).host })
+    // Only the endpoint's host goes in the alert, not its full address.
+    expect(JSON.stringify(alert)).not.toContain(`caido-${m.codigo}`)
+    const sent = await eventually(
+      () =>
+        receiver.received.find((r) => r.body.includes(hook.body.id) && r.body.includes("webhook_fallando")),
+      15_000,
+      200
+    )
+    expect(signaturesValid(sent, SECRETO)).toBe(true)
+    await new Promise((r) => setTimeout(r, 2500))
+    expect(receiver.received.filter((r) => r.body.includes(hook.body.id))).toHaveLength(1)
+    // A later delivery reached it: the alert is resolved.
+    await delivery("entregado", 1)
+    await eventually(
+      async () =>
+        ((await db("select resuelta_at from alertas where clave = $1", [`webhook:${hook.body.id}`]))[0]
           ?.resuelta_at ?? null) !== null,
       15_000,
       200
