@@ -211,7 +211,9 @@ const Editar = (props: {
               />
             </div>
             <div className="campo">
-              <label htmlFor={`${id}-${campo}-moneda`}>Moneda</label>
+              <label htmlFor={`${id}-${campo}-moneda`}>
+                Moneda<span className="oculto"> de {ETIQUETA[campo].toLowerCase()}</span>
+              </label>
               <select
                 id={`${id}-${campo}-moneda`}
                 value={b.limites[campo].moneda}
