@@ -150,7 +150,9 @@ describe("a merchant's commission, limits and pilots in the console", () => {
       // Out of range: the service refuses it and the merchant stays as it was.
       await form.getByLabel("Comisión acordada (%)").fill("150")
       await form.getByRole("button", { name: "Guardar configuración" }).click()
-      await expect.poll(() => form.getByRole("alert").textContent()).toContain("comision_pct")
+      await expect
+        .poll(() => form.getByRole("alert").textContent())
+        .toBe("Comisión: debe estar entre 0 y 100")
       expect(await adminView(m.codigo)).toEqual(view)
       await screen(page, "configuracion-error-360")
 

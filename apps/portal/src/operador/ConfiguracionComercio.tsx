@@ -39,6 +39,20 @@ export interface Configuracion {
   readonly tope_acumulado: Limite | null
 }
 
+const NOMBRE: Record<string, string> = {
+  ...ETIQUETA,
+  comision_pct: "Comisión",
+  propina_max_pct: "Tope de propina",
+  split_habilitado: "Pagos con reparto",
+  tarjeta_habilitada: "Pagos con tarjeta"
+}
+
+/** The service's `campo: mensaje` with the field's Spanish name. */
+const enEspanol = (text: string) =>
+  text.replace(/\b([a-z_]+)(?:\.[a-z_]+)?:/g, (found, campo: string) =>
+    NOMBRE[campo] === undefined ? found : `${NOMBRE[campo]}:`
+  )
+
 /** `1,75 %`. */
 export const porcentaje = (pct: number) =>
   `${pct
@@ -162,7 +176,7 @@ const Editar = (props: {
       setB(borrador(saved))
       setAviso("Configuración guardada.")
     } catch (e) {
-      setError(errorText(e))
+      setError(enEspanol(errorText(e)))
     } finally {
       setBusy(false)
     }
