@@ -39,6 +39,7 @@ const CLASES: Record<string, Clase> = {
   "POST /admin/v1/operador/comercios/{codigo}/revisar": "riesgo",
   "POST /admin/v1/operador/comercios/{codigo}/suspender": "riesgo",
   "POST /admin/v1/operador/comercios/{codigo}/reactivar": "riesgo",
+  "PATCH /admin/v1/operador/comercios/{codigo}": "riesgo",
   "GET /admin/v1/operador/revision": "todos",
   "POST /admin/v1/operador/revision/liquidaciones/{id}/consultar": "tesoreria",
   "POST /admin/v1/operador/revision/liquidaciones/{id}/marcar-pagada": "tesoreria",

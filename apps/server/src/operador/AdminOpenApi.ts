@@ -62,6 +62,12 @@ export const ADMIN_OPERATIONS: ReadonlyArray<Op> = [
     "Reactivar un comercio (rol riesgo)",
     "operador"
   ],
+  [
+    "patch",
+    "/admin/v1/operador/comercios/{codigo}",
+    "Cambiar comisión, tope de propina, límites y pilotos (reparto, tarjeta) de un comercio (rol riesgo)",
+    "operador"
+  ],
   ["get", "/admin/v1/operador/revision", "Cola de dinero en revisión, con antigüedad y monto", "operador"],
   [
     "post",

@@ -32,6 +32,7 @@ import * as Outbox from "../platform/Outbox.js"
 import { RateLimiter } from "../platform/RateLimiter.js"
 import { adminOpenApi } from "./AdminOpenApi.js"
 import { type AccionError, ComercioAcciones } from "./Comercios.js"
+import { configuracionRoute } from "./Configuracion.js"
 import { consolaRoutes } from "./Consola.js"
 import * as Cola from "./cola/Cola.js"
 import { colaRoutes, listarCola } from "./cola/Fuentes.js"
@@ -819,5 +820,11 @@ export const OperadorRoutesLive = HttpApiBuilder.Router.use((router) =>
       yield* ruta.method === "get"
         ? router.get(ruta.path, gate(ruta.handler))
         : router.post(ruta.path, gate(ruta.handler))
+
+    // A merchant's commission, limits and pilots (Configuracion.ts), for `riesgo`.
+    yield* router.patch(
+      "/admin/v1/operador/comercios/:codigo",
+      gate(yield* configuracionRoute({ operador, body }))
+    )
   })
 )
