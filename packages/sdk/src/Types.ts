@@ -1232,3 +1232,13 @@ export type CuentaAprobada = {
   readonly banco: string
   readonly tipo_doc?: string | undefined
 }
+
+/** The `POST /cuentas-aprobadas` body: an Instrument (`tipo`, `valor`, `banco`, `identificacion`, `tipo_doc?`, `nombre`). */
+export type CuentaAprobadaParams = {
+  readonly tipo: "telefono" | "cuenta"
+  readonly nombre: string
+  readonly identificacion: string
+  readonly valor: string
+  readonly banco: string
+  readonly tipo_doc?: "V" | "E" | "J" | "P" | "G" | undefined
+}

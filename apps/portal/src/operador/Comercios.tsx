@@ -5,6 +5,7 @@
  */
 import { type FormEvent, useCallback, useEffect, useState } from "react"
 import { type Comercio, errorText, puedeRiesgo, request, type SesionOperador } from "./api.js"
+import { CuentasAprobadasPanel } from "./CuentasAprobadasPanel.js"
 import { Link, Title } from "./router.js"
 
 const ESTADOS: ReadonlyArray<readonly [Comercio["estado"], string]> = [
@@ -220,6 +221,7 @@ export const Comercios = ({
                   <dd>{c.revisado ? "Sí (sin topes de cuenta nueva)" : "No (topes de cuenta nueva)"}</dd>
                 </div>
               </dl>
+              <CuentasAprobadasPanel codigo={c.codigo} nombre={c.nombre} />
               {!actua ? null : (
                 <div className="acciones">
                   {c.estado === "pendiente" ? <Aprobar comercio={c} onDone={done} /> : null}

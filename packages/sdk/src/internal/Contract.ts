@@ -273,3 +273,5 @@ export type PropinasParams = Encoded<typeof ApiPropinas.PropinasBody>
 export type CuentasAprobadas = Encoded<typeof ApiCuentasAprobadas.CuentasAprobadasLista>
 /** One split account approved in the portal, with its `id` for `DELETE`. */
 export type CuentaAprobada = Encoded<typeof ApiCuentasAprobadas.CuentaAprobada>
+/** The `POST /cuentas-aprobadas` body: an Instrument (`tipo`, `valor`, `banco`, `identificacion`, `tipo_doc?`, `nombre`). */
+export type CuentaAprobadaParams = Encoded<typeof ApiCuentasAprobadas.CuentaAprobadaBody>
