@@ -23,8 +23,10 @@ export const CuentasAprobadasPanel = ({
 }) => {
   const [cuentas, setCuentas] = useState<ReadonlyArray<Cuenta> | null>(null)
   const [error, setError] = useState<string | null>(null)
+  const [abierto, setAbierto] = useState(false)
   const abrir = (open: boolean) => {
-    if (!open || cuentas !== null) return
+    if (!open || abierto) return
+    setAbierto(true)
     request<{ cuentas_aprobadas: ReadonlyArray<Cuenta> }>("GET", `/comercios/${encodeURIComponent(codigo)}`)
       .then((view) => setCuentas(view.cuentas_aprobadas))
       .catch((e) => setError(errorText(e)))
@@ -36,34 +38,22 @@ export const CuentasAprobadasPanel = ({
         <p role="alert" className="error">
           {error}
         </p>
-      ) : cuentas === null ? (
+      ) : !abierto ? null : cuentas === null ? (
         <p>Cargando…</p>
       ) : cuentas.length === 0 ? (
         <p>Sin cuentas aprobadas para repartos.</p>
       ) : (
-        <table className="tabla">
-          <caption>{cuentas.length} de 20 cuentas aprobadas por el comercio en su panel</caption>
-          <thead>
-            <tr>
-              <th scope="col">Titular</th>
-              <th scope="col">Cédula o RIF</th>
-              <th scope="col">Banco</th>
-              <th scope="col">{"Cuenta o teléfono"}</th>
-            </tr>
-          </thead>
-          <tbody>
+        <>
+          <p>{cuentas.length} de 20 cuentas aprobadas por el comercio en su panel:</p>
+          <ul className="lista-simple">
             {cuentas.map((c) => (
-              <tr key={`${c.tipo}-${c.banco}-${c.valor}`}>
-                <td>{c.nombre}</td>
-                <td>{c.identificacion}</td>
-                <td>{c.banco}</td>
-                <td>
-                  <code>{c.valor}</code>
-                </td>
-              </tr>
+              <li key={`${c.tipo}-${c.banco}-${c.valor}`}>
+                <strong>{c.nombre}</strong> ({c.identificacion}) · banco {c.banco} ·{" "}
+                {c.tipo === "cuenta" ? "cuenta" : "pago móvil"} <code>{c.valor}</code>
+              </li>
             ))}
-          </tbody>
-        </table>
+          </ul>
+        </>
       )}
     </details>
   )
