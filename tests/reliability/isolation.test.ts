@@ -272,7 +272,13 @@ const OTHER_ROUTES = [
   // Tips: a session only (a key is 401), acting on its own merchant, checked in
   // apps/server/src/propinas/propinas.test.ts.
   "GET /switch/v1/propinas",
-  "PUT /switch/v1/propinas"
+  "PUT /switch/v1/propinas",
+  // Split accounts approved in the portal: a session only (a key is 401), acting on its own
+  // merchant's list; another merchant's account id is 404, checked in
+  // apps/server/src/cuentas/cuentas.test.ts.
+  "GET /switch/v1/cuentas-aprobadas",
+  "POST /switch/v1/cuentas-aprobadas",
+  "DELETE /switch/v1/cuentas-aprobadas/{id}"
 ]
 
 /** What the owner sees of an object, to compare before and after strangers tried it. */

@@ -11,6 +11,7 @@ import { Autorizar } from "./screens/Autorizar.js"
 import { Clientes } from "./screens/Clientes.js"
 import { Configuracion } from "./screens/Configuracion.js"
 import { DefinirContrasena, Olvide } from "./screens/Contrasena.js"
+import { CuentasAprobadas } from "./screens/CuentasAprobadas.js"
 import { Desarrolladores } from "./screens/Desarrolladores.js"
 import { Equipo } from "./screens/Equipo.js"
 import { Eventos } from "./screens/Eventos.js"
@@ -87,6 +88,7 @@ const NAV: ReadonlyArray<readonly [string, string]> = [
   ["/clientes", "Clientes"],
   ["/liquidaciones", "Liquidaciones"],
   ["/mi-pagina", "Mi página"],
+  ["/cuentas-aprobadas", "Cuentas para repartos"],
   ["/desarrolladores", "Desarrolladores"],
   ["/equipo", "Equipo"],
   ["/seguridad", "Seguridad"],
@@ -141,6 +143,7 @@ const Shell = ({ path, search }: { readonly path: string; readonly search: strin
   else if (path === "/aplicaciones") screen = <Aplicaciones />
   else if (path === "/oauth/autorizar") screen = <Autorizar search={search} />
   else if (path === "/mi-pagina") screen = <MiPagina />
+  else if (path === "/cuentas-aprobadas") screen = <CuentasAprobadas />
   else if (path === "/acciones-masivas") screen = <AccionesMasivas search={search} />
   else
     screen = (

@@ -15,6 +15,7 @@ import { LinksEnRevisionLive } from "./checkout/EnRevision.js"
 import { StatusPageLive } from "./checkout/StatusPage.js"
 import { ClientesApiLive } from "./clientes/ClientesApi.js"
 import { DevCorreosRoutesLive } from "./correos/DevCorreosRoutes.js"
+import { CuentasAprobadasApiLive } from "./cuentas/CuentasAprobadasApi.js"
 import { DirectApiLive } from "./direct/DirectApi.js"
 import { FlowCollectorLive } from "./direct/FlowCollectorLive.js"
 import { ReconcilerLive } from "./direct/Reconcile.js"
@@ -114,7 +115,8 @@ const GroupsLive = Layer.mergeAll(
   AccionesMasivasApiLive,
   ReembolsosApiLive,
   DolaresApiLive,
-  PropinasApiLive
+  PropinasApiLive,
+  CuentasAprobadasApiLive
 )
 
 export const ApiLive = HttpApiBuilder.api(SwitchApi).pipe(

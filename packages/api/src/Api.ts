@@ -4,6 +4,7 @@ import { AccionesMasivasGroup } from "./AccionesMasivas.js"
 import { ActividadGroup } from "./Actividad.js"
 import { ClientesGroup } from "./Clientes.js"
 import { ConfigGroup, LlavesGroup, RegistroGroup } from "./Comercios.js"
+import { CuentasAprobadasGroup } from "./CuentasAprobadas.js"
 import { DirectGroup } from "./Direct.js"
 import { DolaresGroup } from "./Dolares.js"
 import { ContrasenaGroup, EquipoGroup } from "./Equipo.js"
@@ -58,6 +59,7 @@ export class SwitchApi extends HttpApi.make("switch")
   .add(ReembolsosGroup)
   .add(DolaresGroup)
   .add(PropinasGroup)
+  .add(CuentasAprobadasGroup)
   .addError(InternalError)
   .annotate(OpenApi.Title, "Switch API")
   .annotate(OpenApi.Version, VERSION)

@@ -5,6 +5,7 @@
  * schema, so an example that drifts from the contract fails there.
  */
 import { accionesMasivasExamples } from "./AccionesMasivasExamples.js"
+import { cuentasAprobadasExamples } from "./CuentasAprobadasExamples.js"
 import { equipoExamples } from "./EquipoExamples.js"
 import { miPaginaExamples } from "./MiPaginaExamples.js"
 import { dolaresExamples, propinasExamples, reembolsosExamples } from "./ReembolsosExamples.js"
@@ -24,6 +25,7 @@ export const operationExamples: Readonly<Record<string, OperationExamples>> = {
   ...reembolsosExamples,
   ...dolaresExamples,
   ...propinasExamples,
+  ...cuentasAprobadasExamples,
   "registro.registrar": {
     request: {
       codigo: "panaderia-ana",

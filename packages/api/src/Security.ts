@@ -80,6 +80,8 @@ const REEMBOLSOS = /^\/switch\/v1\/links\/[^/]+\/reembolsos\/?$/
 const DOLARES = /^\/switch\/v1\/links\/(dolares|[^/]+\/dolares)\/?$/
 /** Tips chosen in the portal (Propinas.ts): a session's only, and only a `propietario` changes them. */
 const PROPINAS = /^\/switch\/v1\/propinas\/?$/
+/** Split accounts approved in the portal (CuentasAprobadas.ts): a session's only, and only a `propietario` changes them. */
+const CUENTAS_APROBADAS = /^\/switch\/v1\/cuentas-aprobadas(\/|$)/
 /** The session's own routes, which every role may call. */
 const SESSION_ROUTES = /^\/switch\/v1\/sesion(\/|$)/
 const SAFE = new Set(["GET", "HEAD", "OPTIONS"])
@@ -104,6 +106,8 @@ export const sessionRefusal = (
     return "rol_no_permitido"
   if (rol !== "propietario" && PROPINAS.test(path) && !SAFE.has(method.toUpperCase()))
     return "rol_no_permitido"
+  if (rol !== "propietario" && CUENTAS_APROBADAS.test(path) && !SAFE.has(method.toUpperCase()))
+    return "rol_no_permitido"
   if (rol === "cajero" && OWNER_ONLY.test(path)) return "rol_no_permitido"
   if (rol === "lectura" && !SAFE.has(method.toUpperCase())) return "rol_no_permitido"
   return undefined
@@ -118,7 +122,8 @@ export const sessionOnly = (path: string): boolean =>
   ACCIONES_MASIVAS.test(path) ||
   REEMBOLSOS.test(path) ||
   DOLARES.test(path) ||
-  PROPINAS.test(path)
+  PROPINAS.test(path) ||
+  CUENTAS_APROBADAS.test(path)
 
 /** Whether a session may reach `path` at all (for the OpenAPI document's security lists). */
 export const sessionReaches = (path: string): boolean => !KEY_ONLY.test(path)

@@ -9,6 +9,7 @@ import {
 import type { RetryConfig } from "./Retry.js"
 import { AccionesMasivas } from "./resources/AccionesMasivas.js"
 import { Clientes, Config, Llaves, Recibos, Transacciones } from "./resources/Account.js"
+import { CuentasAprobadasLista } from "./resources/CuentasAprobadas.js"
 import { Cobros, Operaciones, Pagos } from "./resources/Direct.js"
 import { ActividadLog, Contrasena, Equipo, Totp } from "./resources/Equipo.js"
 import { Eventos } from "./resources/Eventos.js"
@@ -173,6 +174,8 @@ export class Switch {
   readonly miPagina: MiPaginaAjustes
   /** Bulk actions on links chosen by filter (a `propietario`'s portal session). */
   readonly accionesMasivas: AccionesMasivas
+  /** Split accounts approved in the portal (portal session; only a `propietario` changes them). */
+  readonly cuentasAprobadas: CuentasAprobadasLista
 
   constructor(config: SwitchConfig | SwitchSessionConfig | SwitchTokenConfig) {
     let transport: TransportConfig
@@ -202,6 +205,7 @@ export class Switch {
       this.sesion = new Sesion(transport, { csrf: undefined, mode, credentials: "same-origin" })
     }
     this.links = new Links(transport)
+    this.cuentasAprobadas = new CuentasAprobadasLista(transport)
     this.lotes = new Lotes(transport)
     this.cobros = new Cobros(transport)
     this.pagos = new Pagos(transport)

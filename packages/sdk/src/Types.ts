@@ -1207,3 +1207,38 @@ export type PropinasParams = {
   readonly acepta: boolean
   readonly max_pct?: number | undefined
 }
+
+/** `GET/POST /cuentas-aprobadas`, `DELETE /cuentas-aprobadas/{id}` (portal session): the list, up to 20. */
+export type CuentasAprobadas = {
+  readonly max: number
+  readonly data: readonly {
+    readonly id: string
+    readonly tipo: "telefono" | "cuenta"
+    readonly nombre: string
+    readonly identificacion: string
+    readonly valor: string
+    readonly banco: string
+    readonly tipo_doc?: string | undefined
+  }[]
+}
+
+/** One split account approved in the portal, with its `id` for `DELETE`. */
+export type CuentaAprobada = {
+  readonly id: string
+  readonly tipo: "telefono" | "cuenta"
+  readonly nombre: string
+  readonly identificacion: string
+  readonly valor: string
+  readonly banco: string
+  readonly tipo_doc?: string | undefined
+}
+
+/** The `POST /cuentas-aprobadas` body: an Instrument (`tipo`, `valor`, `banco`, `identificacion`, `tipo_doc?`, `nombre`). */
+export type CuentaAprobadaParams = {
+  readonly tipo: "telefono" | "cuenta"
+  readonly nombre: string
+  readonly identificacion: string
+  readonly valor: string
+  readonly banco: string
+  readonly tipo_doc?: "V" | "E" | "J" | "P" | "G" | undefined
+}

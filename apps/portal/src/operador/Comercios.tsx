@@ -6,6 +6,7 @@
 import { type FormEvent, useCallback, useEffect, useState } from "react"
 import { type Comercio, errorText, puedeRiesgo, request, type SesionOperador } from "./api.js"
 import { ConfiguracionComercio } from "./ConfiguracionComercio.js"
+import { CuentasAprobadasPanel } from "./CuentasAprobadasPanel.js"
 import { Link, Title } from "./router.js"
 
 const ESTADOS: ReadonlyArray<readonly [Comercio["estado"], string]> = [
@@ -222,6 +223,7 @@ export const Comercios = ({
                 </div>
               </dl>
               <ConfiguracionComercio codigo={c.codigo} puedeEditar={actua} />
+              <CuentasAprobadasPanel codigo={c.codigo} nombre={c.nombre} />
               {!actua ? null : (
                 <div className="acciones">
                   {c.estado === "pendiente" ? <Aprobar comercio={c} onDone={done} /> : null}

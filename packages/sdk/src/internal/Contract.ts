@@ -12,6 +12,7 @@ import type {
   AccionesMasivas as ApiAccionesMasivas,
   Actividad as ApiActividad,
   Clientes as ApiClientes,
+  CuentasAprobadas as ApiCuentasAprobadas,
   Dolares as ApiDolares,
   Eventos as ApiEventos,
   Events as ApiEvents,
@@ -267,3 +268,10 @@ export type LinkDolares = Encoded<typeof ApiDolares.LinkDolares>
 export type PropinasConfig = Encoded<typeof ApiPropinas.PropinasConfig>
 /** The `PUT /propinas` body: `{acepta, max_pct?}` (`max_pct` required when `acepta`). */
 export type PropinasParams = Encoded<typeof ApiPropinas.PropinasBody>
+
+/** `GET/POST /cuentas-aprobadas`, `DELETE /cuentas-aprobadas/{id}` (portal session): the list, up to 20. */
+export type CuentasAprobadas = Encoded<typeof ApiCuentasAprobadas.CuentasAprobadasLista>
+/** One split account approved in the portal, with its `id` for `DELETE`. */
+export type CuentaAprobada = Encoded<typeof ApiCuentasAprobadas.CuentaAprobada>
+/** The `POST /cuentas-aprobadas` body: an Instrument (`tipo`, `valor`, `banco`, `identificacion`, `tipo_doc?`, `nombre`). */
+export type CuentaAprobadaParams = Encoded<typeof ApiCuentasAprobadas.CuentaAprobadaBody>

@@ -1,0 +1,117 @@
+/**
+ * The split accounts a merchant approves in the portal (issue 33; the contract, with who may
+ * call and how "another holder" is read, is @switch/api's CuentasAprobadas.ts; the rules are
+ * @switch/core's CuentasAprobadas.ts). They live in `comercios.cuentas_aprobadas`, the column
+ * the admin API also fills and a link's split is checked against (links/CreateLink.ts). A
+ * portal session only (a key is `401`); http/Auth.ts refuses a role other than `propietario`
+ * on a change and writes every change to the users' audit log.
+ */
+import { HttpApiBuilder } from "@effect/platform"
+import { SqlClient } from "@effect/sql"
+import {
+  CuentasAprobadas,
+  CurrentCaller,
+  NotFound,
+  SwitchApi,
+  Unauthorized,
+  ValidationError
+} from "@switch/api"
+import { Instrument, CuentasAprobadas as Rules } from "@switch/core"
+import { Effect, Either } from "effect"
+
+const sessionCaller = Effect.flatMap(CurrentCaller, (caller) =>
+  caller.sesion === undefined
+    ? Effect.fail(new Unauthorized({ detail: "Esta ruta es del panel: requiere una sesión, no una llave." }))
+    : Effect.succeed(caller)
+)
+
+const view = (cuentas: ReadonlyArray<Instrument.Instrument>) => ({
+  data: cuentas.map((cuenta) => ({ id: Rules.id(cuenta), ...cuenta })),
+  max: Rules.MAX
+})
+
+export const CuentasAprobadasApiLive = HttpApiBuilder.group(SwitchApi, "cuentasAprobadas", (handlers) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    /** The merchant's row, locked for the change that follows. */
+    const lock = (comercioId: string) =>
+      Effect.map(
+        sql<{ cuentas_aprobadas: ReadonlyArray<Instrument.Instrument> }>`
+          select cuentas_aprobadas from comercios where id = ${comercioId} for update`,
+        (rows) => rows[0]?.cuentas_aprobadas ?? []
+      )
+    const save = (comercioId: string, cuentas: ReadonlyArray<Instrument.Instrument>) =>
+      // Serialised here: the driver would send a JS array as a Postgres array, not as JSON.
+      sql`update comercios set cuentas_aprobadas = ${JSON.stringify(cuentas)}::jsonb where id = ${comercioId}`
+    return handlers
+      .handle("list", () =>
+        Effect.gen(function* () {
+          const caller = yield* sessionCaller
+          const rows = yield* sql<{ cuentas_aprobadas: ReadonlyArray<Instrument.Instrument> }>`
+            select cuentas_aprobadas from comercios where id = ${caller.comercioId}`.pipe(Effect.orDie)
+          return view(rows[0]?.cuentas_aprobadas ?? [])
+        })
+      )
+      .handle("add", ({ payload }) =>
+        Effect.gen(function* () {
+          const caller = yield* sessionCaller
+          const checked = Instrument.check("", payload)
+          if (Either.isLeft(checked)) return yield* Effect.fail(new ValidationError({ detail: checked.left }))
+          const cuenta = checked.right
+          // Settlement accounts were checked to be in their merchant's name: their holders are known.
+          const known = yield* sql<{ cuenta_liquidacion: Instrument.Instrument }>`
+            select cuenta_liquidacion from comercios
+            where cuenta_liquidacion->>'valor' = ${cuenta.valor} and cuenta_liquidacion->>'banco' = ${cuenta.banco}
+              and cuenta_liquidacion->>'tipo' = ${cuenta.tipo}`
+          return yield* sql.withTransaction(
+            Effect.gen(function* () {
+              const current = yield* lock(caller.comercioId)
+              const added = Rules.add(
+                current,
+                known.map((row) => row.cuenta_liquidacion),
+                cuenta
+              )
+              switch (added._tag) {
+                case "OtroTitular":
+                  return yield* Effect.fail(
+                    new CuentasAprobadas.CuentasConflict({
+                      error: "cuenta_otro_titular",
+                      detail:
+                        "Esa cuenta está a nombre de otro titular: la cédula o RIF no es la de su dueño. Revisa la identificación."
+                    })
+                  )
+                case "Limite":
+                  return yield* Effect.fail(
+                    new CuentasAprobadas.CuentasConflict({
+                      error: "limite_cuentas",
+                      detail: `El comercio ya tiene ${Rules.MAX} cuentas aprobadas: quita una antes de agregar otra.`
+                    })
+                  )
+                case "YaEstaba":
+                  return view(added.cuentas)
+                case "Agregada":
+                  yield* save(caller.comercioId, added.cuentas)
+                  return view(added.cuentas)
+              }
+            })
+          )
+        }).pipe(Effect.catchTag("SqlError", Effect.die))
+      )
+      .handle("remove", ({ path }) =>
+        Effect.gen(function* () {
+          const caller = yield* sessionCaller
+          return yield* sql.withTransaction(
+            Effect.gen(function* () {
+              const next = Rules.remove(yield* lock(caller.comercioId), path.id)
+              if (next === undefined)
+                return yield* Effect.fail(
+                  new NotFound({ error: "not_found", detail: "No hay una cuenta aprobada con ese id." })
+                )
+              yield* save(caller.comercioId, next)
+              return view(next)
+            })
+          )
+        }).pipe(Effect.catchTag("SqlError", Effect.die))
+      )
+  })
+)
