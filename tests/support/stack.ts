@@ -41,6 +41,9 @@ export const serverEnv = async (env: Record<string, string> = {}): Promise<Recor
     DATABASE_URL: "",
     // The tests' environment (DESIGN §8): development switches such as raised limits work.
     SWITCH_ENV: "development",
+    // The banks' daily close (23:45 to 01:30 Caracas) would make a suite's meaning depend on
+    // the hour it runs; a suite about the close sets "1" and its own clock.
+    SWITCH_CIERRE_BANCARIO: "0",
     ...env
   }
 }
