@@ -173,14 +173,16 @@ describe("the link creation lane answers as the HttpApi app does", () => {
       // The insert waits on a lock, and its connection is ended under it.
       await db.query("begin; lock table links in access exclusive mode")
       const pending = call(server.url, "POST", LANE, { key, body: { monto: 1, concepto: "x" } })
+      // Wait for the insert to reach the lock, however busy the machine (10 s at most).
       let ended = false
-      for (let i = 0; i < 100 && !ended; i++) {
+      for (let i = 0; i < 500 && !ended; i++) {
         await new Promise((resolve) => setTimeout(resolve, 20))
         const rows = await db.query(
           "select pg_terminate_backend(pid) as ok from pg_stat_activity where query like '%insert into links%' and wait_event_type = 'Lock' and pid <> pg_backend_pid()"
         )
         ended = rows.rows.length > 0
       }
+      expect(ended, "the insert never waited on the lock").toBe(true)
       await db.query("rollback")
       const reply = await pending
       expect(reply.status).toBe(500)
