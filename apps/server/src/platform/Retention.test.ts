@@ -58,9 +58,9 @@ describe("retention of growing tables", () => {
 
     const runtime = ManagedRuntime.make(PgLive(server.databaseUrl))
     try {
-      const pruned = await runtime.runPromise(pruneGrowing)
-      expect(pruned.deliveries).toBeGreaterThanOrEqual(1)
-      expect(pruned.events).toBeGreaterThanOrEqual(1)
+      // The server's own housekeeping may prune these rows first, so the rows left are checked,
+      // not this call's counts.
+      await runtime.runPromise(pruneGrowing)
     } finally {
       await runtime.dispose()
     }
