@@ -14,8 +14,11 @@
  *
  * Resending (`reenviar`) sends each link's last notice again to the merchant's active webhooks
  * that receive it, through the webhooks' own resend (handed in by Http.ts as {@link Reenviar}).
- * Those deliveries commit on their own, so a part cut by a crash may resend its notices twice
- * when it runs again; a notice is delivered at least once anyway.
+ * A resend runs inside the part's transaction (@effect/sql's transaction is the fiber's, so the
+ * webhooks' own `withTransaction` is a savepoint of it): the deliveries it makes or reopens, and
+ * their jobs in graphile-worker's tables, commit with the part's progress or not at all. A part
+ * cut by a crash between its resends and its progress is undone whole and runs again: each
+ * link's notice is resent at most once per action (accionesMasivasReenvio.test.ts replays one).
  */
 import { randomUUID } from "node:crypto"
 import { SqlClient } from "@effect/sql"
@@ -181,7 +184,11 @@ interface Claimed {
   readonly email: string
 }
 
-/** Resends a notice of the merchant's to its webhooks: how many deliveries it made or reopened. */
+/**
+ * Resends a notice of the merchant's to its webhooks: how many deliveries it made or reopened.
+ * It must write through the SqlClient of the fiber that calls it (no connection of its own), so
+ * its deliveries commit with the part that asked for them.
+ */
 export type Reenviar = (
   owner: { readonly comercioId: string; readonly mode: "test" | "live" },
   eventoId: string
