@@ -28,6 +28,7 @@ import { Money } from "@switch/core"
 import { Effect } from "effect"
 import { recordActivity } from "../platform/Activity.js"
 import * as LinksRepo from "../platform/LinksRepo.js"
+import { ACCIONES_ARCHIVO_DAYS } from "../platform/Retention.js"
 import { isUuid } from "../platform/Uuid.js"
 import { parseLinkFilters } from "./LinkFilters.js"
 
@@ -55,6 +56,10 @@ interface Row {
 const COLUMNS = `id, accion, estado, filtros, cardinality(ids) as total, procesados, hechos, omitidos,
   created_at, terminada_at`
 
+/** Whether an action that ended at `at` is past its CSV's retention (platform/Retention.ts). */
+const archivoVencido = (at: Date | null): boolean =>
+  at !== null && at.getTime() < Date.now() - ACCIONES_ARCHIVO_DAYS * 86_400_000
+
 export const view = (row: Row): Api.AccionMasiva => ({
   id: row.id,
   accion: row.accion,
@@ -64,8 +69,9 @@ export const view = (row: Row): Api.AccionMasiva => ({
   procesados: row.procesados,
   hechos: row.hechos,
   omitidos: row.omitidos,
+  // Housekeeping drops the CSV {@link ACCIONES_ARCHIVO_DAYS} days after the action ended.
   archivo:
-    row.accion === "exportar" && row.estado === "terminada"
+    row.accion === "exportar" && row.estado === "terminada" && !archivoVencido(row.terminada_at)
       ? `/switch/v1/acciones-masivas/${row.id}/archivo`
       : null,
   created_at: row.created_at.toISOString(),
@@ -134,11 +140,22 @@ export const archivo = (caller: Caller, id: string) =>
   Effect.gen(function* () {
     const sql = yield* PgClient.PgClient
     if (!isUuid(id)) return yield* Effect.fail(new NotFound({}))
-    const rows = yield* sql<{ csv: string }>`select csv from acciones_masivas
+    const rows = yield* sql<{
+      csv: string | null
+      terminada_at: Date
+    }>`select csv, terminada_at from acciones_masivas
       where id = ${id} and comercio_id = ${caller.comercioId} and mode = ${caller.mode}
         and accion = 'exportar' and estado = 'terminada'`
     const row = rows[0]
-    return row === undefined ? yield* Effect.fail(new NotFound({})) : `\ufeff${CSV_HEADER}${row.csv}`
+    if (row === undefined) return yield* Effect.fail(new NotFound({}))
+    if (archivoVencido(row.terminada_at))
+      return yield* Effect.fail(
+        new NotFound({
+          error: "not_found",
+          detail: `El archivo de una exportación se guarda ${ACCIONES_ARCHIVO_DAYS} días: vuelve a exportar esos links.`
+        })
+      )
+    return `\ufeff${CSV_HEADER}${row.csv ?? ""}`
   }).pipe(Effect.catchTag("SqlError", Effect.die))
 
 /** The export's columns. */

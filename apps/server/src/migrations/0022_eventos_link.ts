@@ -5,6 +5,8 @@
  * both scan every event of the merchant's mode; this expression index, merchant and mode first
  * as those queries filter, answers them from the link's own events.
  *
+ * And, for housekeeping's retention of bulk actions (platform/Retention.ts), ended actions by age.
+ *
  * Built plainly (not concurrently) because migrations run in a transaction: on a large existing
  * `eventos`, build it by hand with `create index concurrently` first (docs/deploy.md).
  */
@@ -15,4 +17,7 @@ export default Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   yield* sql`
     create index if not exists eventos_link on eventos (comercio_id, mode, (data->>'link_id'), created_at desc)`
+  yield* sql`
+    create index if not exists acciones_masivas_terminada on acciones_masivas (terminada_at)
+    where estado = 'terminada'`
 })
