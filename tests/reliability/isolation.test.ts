@@ -253,6 +253,8 @@ const OTHER_ROUTES = [
   "GET /switch/v1/actividad",
   // The merchant's own payment page's settings: a session only (a key is 401), of the session's
   // own merchant, no id in the path; checked in apps/server/src/mipagina/mipagina.test.ts.
+  // Its save, and a bulk action's creation below, refuse cajero and lectura (403) and a key
+  // (401) on the built server in tests/reliability/rolesPropietario.test.ts.
   "GET /switch/v1/mi-pagina",
   "PUT /switch/v1/mi-pagina",
   // Bulk actions: an owner's session only (a key is 401); another merchant's action is 404,

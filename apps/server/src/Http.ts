@@ -261,6 +261,7 @@ const ConsolaJobsStartLive = Layer.scopedDiscard(
 const JobsLive = Layer.unwrapEffect(
   Effect.map(Effect.zip(Banks, WebhooksService), ([banks, webhooks]) => {
     // A bulk action's resend goes through the webhooks' own (links imports no other feature).
+    // It runs in the part's transaction, so its deliveries commit with the part's progress.
     const reenviar: AccionesMasivas.Reenviar = (owner, eventoId) =>
       Effect.map(webhooks.reenviar({ ...owner, codigo: "", llaveId: "" }, eventoId), (sent) => sent.length)
     const tasks: Readonly<Record<string, JobTask>> = {

@@ -4,6 +4,9 @@
  * rows), frozen when the action is made, and a durable job cancels the open ones, exports them
  * as CSV or resends each one's last notice, with its progress and a summary (done, skipped and why).
  *
+ * An export's CSV is kept 30 days after the action ended (then `archivo` is null and the file
+ * `404`); the action itself, with its summary, 400 days (the server's README, "Retention").
+ *
  * Who may call: a `propietario`'s portal session only (a key is `401`, another role `403
  * rol_no_permitido`). Each action is written to the users' audit log.
  */
@@ -36,7 +39,8 @@ export const AccionMasiva = Schema.Struct({
       "al reenviar, `sin_aviso` (el link nunca tuvo uno) o `sin_webhook` (ningún webhook activo lo recibe)"
   }),
   archivo: Schema.NullOr(Schema.String).annotations({
-    description: "Ruta del CSV de una exportación terminada; null en otro caso"
+    description:
+      "Ruta del CSV de una exportación terminada; null en otro caso, y 30 días después de terminada (el archivo se borra, el resumen queda)"
   }),
   created_at: Schema.String,
   terminada_at: Schema.NullOr(Schema.String)
@@ -83,5 +87,9 @@ export class AccionesMasivasGroup extends HttpApiGroup.make("accionesMasivas")
       .addSuccess(Schema.String.pipe(HttpApiSchema.withEncoding({ kind: "Text", contentType: "text/csv" })))
       .addError(NotFound)
       .annotate(OpenApi.Summary, "Descargar el CSV de una exportación masiva terminada (solo propietario)")
+      .annotate(
+        OpenApi.Description,
+        "El archivo se guarda 30 días después de terminada la exportación; luego es `404` y la acción conserva su resumen."
+      )
   )
   .middleware(Authentication) {}

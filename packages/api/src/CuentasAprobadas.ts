@@ -14,7 +14,9 @@
  * holder's name is refused": an account number has one holder, so an account the service already
  * knows (the merchant's own settlement account, any merchant's settlement account checked to be
  * in its name, an account already on this list) given with a different holder id is `409
- * cuenta_otro_titular`; an account never seen is taken with the holder id given.
+ * cuenta_otro_titular`; an account never seen is taken with the holder id given. An add answers
+ * `201` when the account was added, `200` with the unchanged list when it was already there (the
+ * admin API's route answers the same way).
  */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Instrument } from "@switch/core"
@@ -74,6 +76,12 @@ export class CuentasAprobadasGroup extends HttpApiGroup.make("cuentasAprobadas")
       .setPayload(CuentaAprobadaBody)
       .middleware(JsonBody)
       .addSuccess(CuentasAprobadasLista, { status: 201 })
+      .addSuccess(
+        CuentasAprobadasLista.annotations({ description: "La cuenta ya estaba aprobada: la lista igual" }),
+        {
+          status: 200
+        }
+      )
       .addError(ValidationError)
       .addError(CuentasConflict)
       .annotate(OpenApi.Summary, "Aprobar una cuenta para repartos (solo propietario)")
@@ -82,7 +90,8 @@ export class CuentasAprobadasGroup extends HttpApiGroup.make("cuentasAprobadas")
         "Solo con sesión del `propietario` y `x-csrf-token`. Se revisa tipo, banco, número (dígitos de " +
           "control) y cédula o RIF del titular (`400 validation`). Hasta 20 (`409 limite_cuentas`). Una " +
           "cuenta que Switch ya conoce a nombre de otro titular se rechaza (`409 cuenta_otro_titular`). " +
-          "Una cuenta ya aprobada no se repite: responde `201` con la lista igual."
+          "Responde `201` con la lista cuando la cuenta se agrega; una cuenta ya aprobada no se repite: " +
+          "responde `200` con la lista igual (la misma regla que `POST /admin/v1/comercios/{codigo}/cuentas-aprobadas`)."
       )
   )
   .add(

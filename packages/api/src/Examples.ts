@@ -59,7 +59,7 @@ export const operationExamples: Readonly<Record<string, OperationExamples>> = {
       id: "41a95a5c-1c5b-4e85-a2a8-06d5747cdccf",
       url: "https://pagos.switch.com.ve/l/41a95a5c-1c5b-4e85-a2a8-06d5747cdccf",
       wa_deeplink:
-        "https://wa.me/?text=Torta%20de%20chocolate%20%C2%B7%20Bs%20150%2C50%0APaga%20aqu%C3%AD%3A%20https%3A%2F%2Fpagos.switch.com.ve%2Fl%2F41a95a5c-1c5b-4e85-a2a8-06d5747cdccf",
+        "https://wa.me/?text=Torta%20de%20chocolate%20%C2%B7%20Bs%20150%2C50%0APaga%20aqu%C3%AD%3A%20https%3A%2F%2Fpagos.switch.com.ve%2Fl%2F41a95a5c-1c5b-4e85-a2a8-06d5747cdccf%3Forigen%3Dwhatsapp",
       qr_png: "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAQ4AAAEOAQAAAABQysQI...",
       comercio: "panaderia-ana",
       monto: 150.5,
@@ -105,7 +105,7 @@ export const operationExamples: Readonly<Record<string, OperationExamples>> = {
       id: "41a95a5c-1c5b-4e85-a2a8-06d5747cdccf",
       url: "https://pagos.switch.com.ve/l/41a95a5c-1c5b-4e85-a2a8-06d5747cdccf",
       wa_deeplink:
-        "https://wa.me/?text=Torta%20de%20chocolate%20%C2%B7%20Bs%20150%2C50%0APaga%20aqu%C3%AD%3A%20https%3A%2F%2Fpagos.switch.com.ve%2Fl%2F41a95a5c-1c5b-4e85-a2a8-06d5747cdccf",
+        "https://wa.me/?text=Torta%20de%20chocolate%20%C2%B7%20Bs%20150%2C50%0APaga%20aqu%C3%AD%3A%20https%3A%2F%2Fpagos.switch.com.ve%2Fl%2F41a95a5c-1c5b-4e85-a2a8-06d5747cdccf%3Forigen%3Dwhatsapp",
       qr_png: "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAQ4AAAEOAQAAAABQysQI...",
       comercio: "panaderia-ana",
       monto: 150.5,
@@ -140,7 +140,7 @@ export const operationExamples: Readonly<Record<string, OperationExamples>> = {
         id: "41a95a5c-1c5b-4e85-a2a8-06d5747cdccf",
         url: "https://pagos.switch.com.ve/l/41a95a5c-1c5b-4e85-a2a8-06d5747cdccf",
         wa_deeplink:
-          "https://wa.me/?text=Torta%20de%20chocolate%20%C2%B7%20Bs%20150%2C50%0APaga%20aqu%C3%AD%3A%20https%3A%2F%2Fpagos.switch.com.ve%2Fl%2F41a95a5c-1c5b-4e85-a2a8-06d5747cdccf",
+          "https://wa.me/?text=Torta%20de%20chocolate%20%C2%B7%20Bs%20150%2C50%0APaga%20aqu%C3%AD%3A%20https%3A%2F%2Fpagos.switch.com.ve%2Fl%2F41a95a5c-1c5b-4e85-a2a8-06d5747cdccf%3Forigen%3Dwhatsapp",
         qr_png: "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAQ4AAAEOAQAAAABQysQI...",
         comercio: "panaderia-ana",
         monto: 150.5,
@@ -235,7 +235,7 @@ export const operationExamples: Readonly<Record<string, OperationExamples>> = {
           link_id: "ce9be2a7-e9ee-4868-bfaf-fbb964130fae",
           url: "https://pagos.switch.com.ve/l/ce9be2a7-e9ee-4868-bfaf-fbb964130fae",
           wa_deeplink:
-            "https://wa.me/?text=Mensualidad%20marzo%20%C2%B7%20Bs%2035%2C00%0APaga%20aqu%C3%AD%3A%20https%3A%2F%2Fpagos.switch.com.ve%2Fl%2Fce9be2a7-e9ee-4868-bfaf-fbb964130fae",
+            "https://wa.me/?text=Mensualidad%20marzo%20%C2%B7%20Bs%2035%2C00%0APaga%20aqu%C3%AD%3A%20https%3A%2F%2Fpagos.switch.com.ve%2Fl%2Fce9be2a7-e9ee-4868-bfaf-fbb964130fae%3Forigen%3Dwhatsapp",
           estado: "pendiente",
           monto: 35,
           concepto: "Mensualidad marzo",
@@ -335,7 +335,7 @@ export const operationExamples: Readonly<Record<string, OperationExamples>> = {
           link_id: "ce9be2a7-e9ee-4868-bfaf-fbb964130fae",
           url: "https://pagos.switch.com.ve/l/ce9be2a7-e9ee-4868-bfaf-fbb964130fae",
           wa_deeplink:
-            "https://wa.me/?text=Mensualidad%20marzo%20%C2%B7%20Bs%2035%2C00%0APaga%20aqu%C3%AD%3A%20https%3A%2F%2Fpagos.switch.com.ve%2Fl%2Fce9be2a7-e9ee-4868-bfaf-fbb964130fae",
+            "https://wa.me/?text=Mensualidad%20marzo%20%C2%B7%20Bs%2035%2C00%0APaga%20aqu%C3%AD%3A%20https%3A%2F%2Fpagos.switch.com.ve%2Fl%2Fce9be2a7-e9ee-4868-bfaf-fbb964130fae%3Forigen%3Dwhatsapp",
           estado: "pendiente",
           monto: 35,
           concepto: "Mensualidad marzo",
@@ -395,7 +395,7 @@ export const operationExamples: Readonly<Record<string, OperationExamples>> = {
             link_id: "ce9be2a7-e9ee-4868-bfaf-fbb964130fae",
             url: "https://pagos.switch.com.ve/l/ce9be2a7-e9ee-4868-bfaf-fbb964130fae",
             wa_deeplink:
-              "https://wa.me/?text=Mensualidad%20marzo%20%C2%B7%20Bs%2035%2C00%0APaga%20aqu%C3%AD%3A%20https%3A%2F%2Fpagos.switch.com.ve%2Fl%2Fce9be2a7-e9ee-4868-bfaf-fbb964130fae",
+              "https://wa.me/?text=Mensualidad%20marzo%20%C2%B7%20Bs%2035%2C00%0APaga%20aqu%C3%AD%3A%20https%3A%2F%2Fpagos.switch.com.ve%2Fl%2Fce9be2a7-e9ee-4868-bfaf-fbb964130fae%3Forigen%3Dwhatsapp",
             estado: "cancelado",
             monto: 35,
             concepto: "Mensualidad marzo",

@@ -28,7 +28,10 @@ export const JsonObject = Schema.Unknown.annotations({ jsonSchema: { type: "obje
 export const Link = Schema.Struct({
   id: Schema.String,
   url: Schema.String,
-  wa_deeplink: NullableString,
+  wa_deeplink: NullableString.annotations({
+    description:
+      "Enlace wa.me para compartir el link: su texto lleva el concepto, el monto y el url con `?origen=whatsapp` (quien lo abre cuenta como origen `whatsapp`)"
+  }),
   qr_png: NullableString.annotations({
     description:
       "URL del código QR del url como imagen PNG, {base_url}/l/<id>/qr.png: pública, inmutable y cacheable; se dibuja en la primera petición"

@@ -9,7 +9,10 @@ import { Authentication } from "./Security.js"
 export const LoteItemView = Schema.Struct({
   link_id: Schema.String,
   url: Schema.String,
-  wa_deeplink: Schema.NullOr(Schema.String),
+  wa_deeplink: Schema.NullOr(Schema.String).annotations({
+    description:
+      "Enlace wa.me para compartir el link: su texto lleva el concepto, el monto y el url con `?origen=whatsapp` (quien lo abre cuenta como origen `whatsapp`)"
+  }),
   estado: LinkEstado,
   monto: Schema.Number,
   concepto: Schema.String,

@@ -39,7 +39,7 @@ export const dolaresExamples = {
     response: {
       id: linkId,
       url: `https://pagos.switch.com.ve/l/${linkId}`,
-      wa_deeplink: `https://wa.me/?text=Torta%20de%20chocolate%20%C2%B7%20Bs%20365%2C01%0APaga%20aqu%C3%AD%3A%20https%3A%2F%2Fpagos.switch.com.ve%2Fl%2F${linkId}`,
+      wa_deeplink: `https://wa.me/?text=Torta%20de%20chocolate%20%C2%B7%20Bs%20365%2C01%0APaga%20aqu%C3%AD%3A%20https%3A%2F%2Fpagos.switch.com.ve%2Fl%2F${linkId}%3Forigen%3Dwhatsapp`,
       qr_png: `https://pagos.switch.com.ve/l/${linkId}/qr.png`,
       comercio: "panaderia-ana",
       monto: 365.01,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { FastCheck as fc, Option } from "effect"
-import { add, id, MAX, remove } from "./CuentasAprobadas.js"
+import { add, id, MAX, refusal, remove } from "./CuentasAprobadas.js"
 import type { Instrument } from "./Instrument.js"
 import { accountCheckDigits, banks } from "./Venezuela.js"
 
@@ -69,6 +69,20 @@ describe("approved split accounts", () => {
       const target = current[0]!
       expect(remove(current, id(target))).toEqual(current.slice(1))
       expect(remove(current, "c-0000-1")).toBeUndefined()
+    }
+  )
+
+  it.prop(
+    "a refused add answers one 409 code per reason, whichever route asked",
+    [account, cedula, cedula],
+    ([v, n, m]) => {
+      fc.pre(n !== m)
+      const other = add([cuenta(v, n)], [], cuenta(v, m))
+      if (other._tag !== "OtroTitular") throw new Error(other._tag)
+      expect(refusal(other).error).toBe("cuenta_otro_titular")
+      expect(refusal(other).detail).toContain("otro titular")
+      expect(refusal({ _tag: "Limite" })).toMatchObject({ error: "limite_cuentas" })
+      expect(refusal({ _tag: "Limite" }).detail).toContain(String(MAX))
     }
   )
 })

@@ -62,3 +62,22 @@ export const remove = (
   const next = current.filter((cuenta) => id(cuenta) !== cuentaId)
   return next.length === current.length ? undefined : next
 }
+
+/**
+ * The `409` that answers a refused {@link add}, the same from every route that adds an approved
+ * account (the portal's `POST /switch/v1/cuentas-aprobadas` and the admin API's
+ * `POST /admin/v1/comercios/{codigo}/cuentas-aprobadas`).
+ */
+export const refusal = (
+  refused: Extract<Added, { _tag: "Limite" | "OtroTitular" }>
+): { readonly error: "limite_cuentas" | "cuenta_otro_titular"; readonly detail: string } =>
+  refused._tag === "OtroTitular"
+    ? {
+        error: "cuenta_otro_titular",
+        detail:
+          "Esa cuenta está a nombre de otro titular: la cédula o RIF no es la de su dueño. Revisa la identificación."
+      }
+    : {
+        error: "limite_cuentas",
+        detail: `El comercio ya tiene ${MAX} cuentas aprobadas: quita una antes de agregar otra.`
+      }

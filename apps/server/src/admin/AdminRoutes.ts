@@ -22,7 +22,9 @@
  *   merchant's own id (SPEC: receiving accounts are in the merchant's name); accounts are stored
  *   as 20 digits, phones as 11, ids in their canonical form.
  * - `POST /admin/v1/comercios/{codigo}/cuentas-aprobadas`: `201` with the list when added, `200`
- *   with the unchanged list when the account was already there, `409 limite_cuentas` past 20.
+ *   with the unchanged list when the account was already there, `409 limite_cuentas` past 20,
+ *   `409 cuenta_otro_titular` for an account known under another holder: @switch/core's
+ *   `CuentasAprobadas.add`, the rule and answers of the portal's `POST /switch/v1/cuentas-aprobadas`.
  * - `PUT /admin/v1/tasa-bcv`: every rate is a new row; the latest is current (see TasaBcv.ts).
  * - Additions for operators: `GET /admin/v1/comercios/{codigo}` (the admin view) and
  *   `GET /admin/v1/tasa-bcv` (the current rate, `404` before the first is set).

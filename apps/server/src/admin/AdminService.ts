@@ -5,7 +5,7 @@
  */
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
-import { Instrument, type Validation } from "@switch/core"
+import { CuentasAprobadas, Instrument, type Validation } from "@switch/core"
 import { Context, Effect, Either, Layer, Option, Schema } from "effect"
 import { insertKey } from "../http/Keys.js"
 import * as TasaBcv from "../platform/TasaBcv.js"
@@ -215,19 +215,23 @@ export const AdminServiceLive = Layer.effect(
         return yield* sql.withTransaction(
           Effect.gen(function* () {
             const row = yield* lock(codigo)
-            const current = row.cuentas_aprobadas
-            if (current.some((approved) => Instrument.sameAccount(approved, cuenta))) {
-              return { added: false, cuentas_aprobadas: current }
+            // The portal's rule (@switch/core CuentasAprobadas.add): the same account under
+            // another holder than a settlement account or an approved one is refused.
+            const known = yield* sql<{ cuenta_liquidacion: Instrument.Instrument }>`
+              select cuenta_liquidacion from comercios
+              where cuenta_liquidacion->>'valor' = ${cuenta.valor} and cuenta_liquidacion->>'banco' = ${cuenta.banco}
+                and cuenta_liquidacion->>'tipo' = ${cuenta.tipo}`
+            const added = CuentasAprobadas.add(
+              row.cuentas_aprobadas,
+              known.map((k) => k.cuenta_liquidacion),
+              cuenta
+            )
+            if (added._tag === "YaEstaba") return { added: false, cuentas_aprobadas: added.cuentas }
+            if (added._tag !== "Agregada") {
+              const refused = CuentasAprobadas.refusal(added)
+              return yield* Effect.fail(AdminError.conflict(refused.error, refused.detail))
             }
-            if (current.length >= Instrument.MAX_CUENTAS_APROBADAS) {
-              return yield* Effect.fail(
-                AdminError.conflict(
-                  "limite_cuentas",
-                  `El comercio ya tiene ${Instrument.MAX_CUENTAS_APROBADAS} cuentas aprobadas.`
-                )
-              )
-            }
-            const next = [...current, cuenta]
+            const next = added.cuentas
             // Serialised here: the driver would send a JS array as a Postgres array, not as JSON.
             yield* sql`
               update comercios set cuentas_aprobadas = ${JSON.stringify(next)}::jsonb where id = ${row.id}`

@@ -515,10 +515,31 @@ describe("POST /admin/v1/comercios/{codigo}/cuentas-aprobadas", () => {
     const full = await admin("POST", path, beneficiary(20))
     expect(full.status).toBe(409)
     expect(full.body.error).toBe("limite_cuentas")
+    expect(full.body.detail).toContain("20 cuentas aprobadas")
     // A repeat at the limit is still answered with the list, not refused.
     expect((await admin("POST", path, beneficiary(5))).status).toBe(200)
     const view = await admin("GET", `/admin/v1/comercios/${codigo}`)
     expect(view.body.cuentas_aprobadas).toHaveLength(20)
+  })
+
+  it("refuses an account known under another holder with the portal's 409 cuenta_otro_titular", async () => {
+    const a = await registerMerchant(server.url)
+    const b = await registerMerchant(server.url)
+    const path = `/admin/v1/comercios/${a.codigo}/cuentas-aprobadas`
+    // B's settlement account, in B's own name.
+    const settlement = { ...beneficiary(30), identificacion: "J-07013380-5" }
+    expect((await patch(b.codigo, { cuenta_liquidacion: settlement })).status).toBe(200)
+    const other = await admin("POST", path, { ...beneficiary(30), identificacion: "V-12345678" })
+    expect(other.status).toBe(409)
+    expect(other.body.error).toBe("cuenta_otro_titular")
+    expect(other.body.detail).toContain("otro titular")
+    expect((await admin("POST", path, settlement)).status).toBe(201)
+    // One already approved, given again under another holder.
+    expect((await admin("POST", path, beneficiary(31))).status).toBe(201)
+    const changed = await admin("POST", path, { ...beneficiary(31), identificacion: "V-87654321" })
+    expect(changed.status).toBe(409)
+    expect(changed.body.error).toBe("cuenta_otro_titular")
+    expect((await admin("GET", `/admin/v1/comercios/${a.codigo}`)).body.cuentas_aprobadas).toHaveLength(2)
   })
 
   it("refuses invalid accounts and unknown merchants", async () => {

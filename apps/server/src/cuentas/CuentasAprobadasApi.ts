@@ -4,9 +4,12 @@
  * @switch/core's CuentasAprobadas.ts). They live in `comercios.cuentas_aprobadas`, the column
  * the admin API also fills and a link's split is checked against (links/CreateLink.ts). A
  * portal session only (a key is `401`); http/Auth.ts refuses a role other than `propietario`
- * on a change and writes every change to the users' audit log.
+ * on a change and writes every change to the users' audit log. An add answers `201` when the
+ * account was added and `200` with the unchanged list when it was already there, as the admin
+ * API's `POST /admin/v1/comercios/{codigo}/cuentas-aprobadas` does; both refuse through
+ * @switch/core's `CuentasAprobadas.add` and answer its `refusal`.
  */
-import { HttpApiBuilder } from "@effect/platform"
+import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import {
   CuentasAprobadas,
@@ -73,22 +76,11 @@ export const CuentasAprobadasApiLive = HttpApiBuilder.group(SwitchApi, "cuentasA
               )
               switch (added._tag) {
                 case "OtroTitular":
-                  return yield* Effect.fail(
-                    new CuentasAprobadas.CuentasConflict({
-                      error: "cuenta_otro_titular",
-                      detail:
-                        "Esa cuenta está a nombre de otro titular: la cédula o RIF no es la de su dueño. Revisa la identificación."
-                    })
-                  )
                 case "Limite":
-                  return yield* Effect.fail(
-                    new CuentasAprobadas.CuentasConflict({
-                      error: "limite_cuentas",
-                      detail: `El comercio ya tiene ${Rules.MAX} cuentas aprobadas: quita una antes de agregar otra.`
-                    })
-                  )
+                  return yield* Effect.fail(new CuentasAprobadas.CuentasConflict(Rules.refusal(added)))
                 case "YaEstaba":
-                  return view(added.cuentas)
+                  // Already there: nothing added, `200` with the list as it is (the admin API's rule too).
+                  return HttpServerResponse.unsafeJson(view(added.cuentas), { status: 200 })
                 case "Agregada":
                   yield* save(caller.comercioId, added.cuentas)
                   return view(added.cuentas)

@@ -87,8 +87,10 @@ describe("split accounts approved in the portal", () => {
         nombre: "Pedro Pérez"
       }
     ])
+    // Already there: not added twice, 200 with the list as it is (the admin API's rule too).
     const again = await call(server.url, "POST", PATH, { headers: m.headers, body: cuenta(1) })
-    expect(again.body.data).toHaveLength(1)
+    expect(again.status).toBe(200)
+    expect(again.body).toEqual(added.body)
     expect(await stored(m.codigo)).toHaveLength(1)
     const log = await call(server.url, "GET", "/switch/v1/actividad", { headers: m.headers })
     expect(log.body.some((e: any) => e.accion === "POST" && e.objeto === PATH && e.resultado === 201)).toBe(

@@ -14,8 +14,11 @@
  *
  * Resending (`reenviar`) sends each link's last notice again to the merchant's active webhooks
  * that receive it, through the webhooks' own resend (handed in by Http.ts as {@link Reenviar}).
- * Those deliveries commit on their own, so a part cut by a crash may resend its notices twice
- * when it runs again; a notice is delivered at least once anyway.
+ * A resend runs inside the part's transaction (@effect/sql's transaction is the fiber's, so the
+ * webhooks' own `withTransaction` is a savepoint of it): the deliveries it makes or reopens, and
+ * their jobs in graphile-worker's tables, commit with the part's progress or not at all. A part
+ * cut by a crash between its resends and its progress is undone whole and runs again: each
+ * link's notice is resent at most once per action (accionesMasivasReenvio.test.ts replays one).
  */
 import { randomUUID } from "node:crypto"
 import { SqlClient } from "@effect/sql"
@@ -25,6 +28,7 @@ import { Money } from "@switch/core"
 import { Effect } from "effect"
 import { recordActivity } from "../platform/Activity.js"
 import * as LinksRepo from "../platform/LinksRepo.js"
+import { ACCIONES_ARCHIVO_DAYS } from "../platform/Retention.js"
 import { isUuid } from "../platform/Uuid.js"
 import { parseLinkFilters } from "./LinkFilters.js"
 
@@ -52,6 +56,10 @@ interface Row {
 const COLUMNS = `id, accion, estado, filtros, cardinality(ids) as total, procesados, hechos, omitidos,
   created_at, terminada_at`
 
+/** Whether an action that ended at `at` is past its CSV's retention (platform/Retention.ts). */
+const archivoVencido = (at: Date | null): boolean =>
+  at !== null && at.getTime() < Date.now() - ACCIONES_ARCHIVO_DAYS * 86_400_000
+
 export const view = (row: Row): Api.AccionMasiva => ({
   id: row.id,
   accion: row.accion,
@@ -61,8 +69,9 @@ export const view = (row: Row): Api.AccionMasiva => ({
   procesados: row.procesados,
   hechos: row.hechos,
   omitidos: row.omitidos,
+  // Housekeeping drops the CSV {@link ACCIONES_ARCHIVO_DAYS} days after the action ended.
   archivo:
-    row.accion === "exportar" && row.estado === "terminada"
+    row.accion === "exportar" && row.estado === "terminada" && !archivoVencido(row.terminada_at)
       ? `/switch/v1/acciones-masivas/${row.id}/archivo`
       : null,
   created_at: row.created_at.toISOString(),
@@ -131,11 +140,22 @@ export const archivo = (caller: Caller, id: string) =>
   Effect.gen(function* () {
     const sql = yield* PgClient.PgClient
     if (!isUuid(id)) return yield* Effect.fail(new NotFound({}))
-    const rows = yield* sql<{ csv: string }>`select csv from acciones_masivas
+    const rows = yield* sql<{
+      csv: string | null
+      terminada_at: Date
+    }>`select csv, terminada_at from acciones_masivas
       where id = ${id} and comercio_id = ${caller.comercioId} and mode = ${caller.mode}
         and accion = 'exportar' and estado = 'terminada'`
     const row = rows[0]
-    return row === undefined ? yield* Effect.fail(new NotFound({})) : `\ufeff${CSV_HEADER}${row.csv}`
+    if (row === undefined) return yield* Effect.fail(new NotFound({}))
+    if (archivoVencido(row.terminada_at))
+      return yield* Effect.fail(
+        new NotFound({
+          error: "not_found",
+          detail: `El archivo de una exportación se guarda ${ACCIONES_ARCHIVO_DAYS} días: vuelve a exportar esos links.`
+        })
+      )
+    return `\ufeff${CSV_HEADER}${row.csv ?? ""}`
   }).pipe(Effect.catchTag("SqlError", Effect.die))
 
 /** The export's columns. */
@@ -181,7 +201,11 @@ interface Claimed {
   readonly email: string
 }
 
-/** Resends a notice of the merchant's to its webhooks: how many deliveries it made or reopened. */
+/**
+ * Resends a notice of the merchant's to its webhooks: how many deliveries it made or reopened.
+ * It must write through the SqlClient of the fiber that calls it (no connection of its own), so
+ * its deliveries commit with the part that asked for them.
+ */
 export type Reenviar = (
   owner: { readonly comercioId: string; readonly mode: "test" | "live" },
   eventoId: string

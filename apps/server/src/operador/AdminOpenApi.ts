@@ -226,6 +226,23 @@ export const ADMIN_OPERATIONS: ReadonlyArray<Op> = [
   ]
 ]
 
+/**
+ * What a route says beyond its summary: a description and the answers it adds to the common
+ * ones, keyed by `method path`.
+ */
+export const ADMIN_DETAILS: Readonly<
+  Record<string, { description: string; responses: Record<string, { description: string }> }>
+> = {
+  "post /admin/v1/comercios/{codigo}/cuentas-aprobadas": {
+    description:
+      "La misma regla que `POST /switch/v1/cuentas-aprobadas` del panel: tipo, banco, número (dígitos de control) y cédula o RIF del titular (`400 validation`); hasta 20 (`409 limite_cuentas`); una cuenta que Switch ya conoce a nombre de otro titular se rechaza (`409 cuenta_otro_titular`). Responde `201` con la lista cuando la cuenta se agrega y `200` con la lista igual cuando ya estaba.",
+    responses: {
+      "200": { description: "La cuenta ya estaba aprobada: la lista igual" },
+      "201": { description: "Cuenta agregada: la lista con ella" }
+    }
+  }
+}
+
 const params = (path: string) =>
   [...path.matchAll(/\{(\w+)\}/g)].map((m) => ({
     name: m[1],
@@ -251,6 +268,11 @@ export const adminOpenApi = () => {
         "404": { description: "No existe" },
         "409": { description: "Conflicto de estado" }
       }
+    }
+    const details = ADMIN_DETAILS[`${method} ${path}`]
+    if (details !== undefined) {
+      Object.assign(operation, { description: details.description })
+      Object.assign(operation.responses, details.responses)
     }
     paths[path] = { ...paths[path], [method]: operation }
   }

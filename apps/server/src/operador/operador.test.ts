@@ -283,5 +283,15 @@ describe("the admin reference", () => {
     }
     const publicDoc = await call(server.url, "GET", "/openapi.json")
     expect(Object.keys(publicDoc.body.paths).some((p) => p.startsWith("/admin"))).toBe(false)
+    // Adding an approved account answers as the portal's route does: 201 added, 200 already there.
+    for (const [document, path] of [
+      [doc.body, "/admin/v1/comercios/{codigo}/cuentas-aprobadas"],
+      [publicDoc.body, "/switch/v1/cuentas-aprobadas"]
+    ] as const) {
+      expect(Object.keys(document.paths[path].post.responses), path).toEqual(
+        expect.arrayContaining(["200", "201"])
+      )
+      expect(document.paths[path].post.description, path).toContain("`200` con la lista igual")
+    }
   })
 })
