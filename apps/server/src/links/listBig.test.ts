@@ -134,12 +134,17 @@ describe("GET /links for a big merchant", () => {
     // A word no link has is looked up in the trigram index; a rarer or commoner one may walk the
     // newest first (the planner's guess at a word's share comes from a sample), never the table.
     await readBy({ palabras: ["inexistente"] }, "links_busqueda")
+    // A narrow amount range reads its links by amount (migration 0024); a wide one may walk.
+    await readBy({ min: 50_000, max: 50_100 }, "links_by_monto")
+    expect((await planOf({ min: 100, max: 10_000_000 })).seqScans).toBe(0)
     expect((await planOf({ palabras: ["zapatos"] })).seqScans).toBe(0)
     // And through the API, the same filters answer what they should.
     const review = await call(server.url, "GET", "/switch/v1/links?estado=revision", { key })
     expect(rows(review)).toHaveLength(Math.floor(SEEDED / 2003))
     const words = await call(server.url, "GET", "/switch/v1/links?q=zapatos&limit=200", { key })
     expect(rows(words)).toHaveLength(Math.floor(SEEDED / 997))
+    const amounts = await call(server.url, "GET", "/switch/v1/links?min=500&max=501&limit=200", { key })
+    expect(rows(amounts)).toHaveLength(101)
   })
 
   it("a page is chosen on the ordering keys, then only its links are read whole; the answers stay the plain order's", async () => {
