@@ -7,6 +7,7 @@ import { registerApi } from "./commands/api.js"
 import { registerAuth } from "./commands/auth.js"
 import { registerCompletion } from "./commands/completion.js"
 import { registerLinks } from "./commands/links.js"
+import { registerLiquidaciones } from "./commands/liquidaciones.js"
 import { registerListen } from "./commands/listen.js"
 import { registerLotes } from "./commands/lotes.js"
 import { registerRegister } from "./commands/register.js"
@@ -45,6 +46,7 @@ export const buildProgram = (streams: Streams, options: { readonly json?: boolea
   registerLinks(program)
   registerLotes(program)
   registerAccount(program)
+  registerLiquidaciones(program)
   registerWebhooks(program)
   registerListen(program)
   registerTrigger(program)

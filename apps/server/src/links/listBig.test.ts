@@ -134,12 +134,48 @@ describe("GET /links for a big merchant", () => {
     // A word no link has is looked up in the trigram index; a rarer or commoner one may walk the
     // newest first (the planner's guess at a word's share comes from a sample), never the table.
     await readBy({ palabras: ["inexistente"] }, "links_busqueda")
+    // A narrow amount range reads its links by amount (migration 0024); a wide one may walk.
+    await readBy({ min: 50_000, max: 50_100 }, "links_by_monto")
+    expect((await planOf({ min: 100, max: 10_000_000 })).seqScans).toBe(0)
     expect((await planOf({ palabras: ["zapatos"] })).seqScans).toBe(0)
     // And through the API, the same filters answer what they should.
     const review = await call(server.url, "GET", "/switch/v1/links?estado=revision", { key })
     expect(rows(review)).toHaveLength(Math.floor(SEEDED / 2003))
     const words = await call(server.url, "GET", "/switch/v1/links?q=zapatos&limit=200", { key })
     expect(rows(words)).toHaveLength(Math.floor(SEEDED / 997))
+    const amounts = await call(server.url, "GET", "/switch/v1/links?min=500&max=501&limit=200", { key })
+    expect(rows(amounts)).toHaveLength(101)
+  })
+
+  it("a page is chosen on the ordering keys, then only its links are read whole; the answers stay the plain order's", async () => {
+    // The trigram or ordering index finds the page's keys; the table's rows are read by id.
+    const words = await planOf({ palabras: ["zapatos"] })
+    expect(words.seqScans).toBe(0)
+    expect(words.indexes).toContain("links_pkey")
+    const ids = (reply: { body: unknown }) => rows(reply).map((l) => (l as { id: string }).id)
+    const codigo = key.split(":")[0]
+    const plain = async (where: string, limit: number, offset: number) =>
+      (
+        await db.query(
+          `select id from links where comercio_id = (select id from comercios where codigo = $1)
+             and mode = 'test' and ${where} order by created_at desc, id desc limit $2 offset $3`,
+          [codigo, limit, offset]
+        )
+      ).rows.map((r) => r.id as string)
+    const cases: ReadonlyArray<readonly [string, string, number, number]> = [
+      ["q=zapatos&limit=200&offset=20", "busqueda like '%zapatos%'", 200, 20],
+      ["q=pedido%2012&limit=30&offset=5", "busqueda like '%pedido%' and busqueda like '%12%'", 30, 5],
+      ["estado=cancelado&limit=20&offset=4000", "estado = 'cancelado'", 20, 4_000],
+      ["limit=200&offset=99900", "true", 200, 99_900],
+      ["min=150&max=900&q=zapatos", "monto between 15000 and 90000 and busqueda like '%zapatos%'", 50, 0]
+    ]
+    for (const [query, where, limit, offset] of cases) {
+      const reply = await call(server.url, "GET", `/switch/v1/links?${query}`, { key })
+      expect(reply.status, query).toBe(200)
+      const expected = await plain(where, limit, offset)
+      expect(expected.length, query).toBeGreaterThan(0)
+      expect(ids(reply), query).toEqual(expected)
+    }
   })
 
   const rows = (reply: { body: unknown }) =>

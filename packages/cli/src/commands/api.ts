@@ -12,6 +12,7 @@ import type { Context } from "../Context.js"
 import { userAgent } from "../Context.js"
 import { forward } from "../Listen.js"
 import { UsageError } from "../Output.js"
+import { collect, pageSize } from "./links.js"
 
 const METHODS = ["get", "post", "put", "patch", "delete"] as const
 type Method = (typeof METHODS)[number]
@@ -394,6 +395,36 @@ export const registerApi = (program: Command) => {
           )
         )
         return result.status !== null && result.status < 300 ? 0 : 1
+      })
+    )
+
+  events
+    .command("list")
+    .description("lista los avisos del modo de la llave, los más recientes primero")
+    .option("--evento <nombre>", "solo los avisos de este evento (p. ej. link.pagado)")
+    .option("--limit <n>", "cuántos mostrar (50 por defecto)", parseInteger(1, 1_000_000))
+    .option("--all", "todos, recorriendo todas las páginas")
+    .action(
+      action(async (context, options: { evento?: string; limit?: number; all?: boolean }) => {
+        const rows = await collect(
+          context.client().eventos.list({
+            ...(options.evento === undefined ? {} : { evento: options.evento }),
+            limit: pageSize(options)
+          }),
+          options
+        )
+        context.output.result(rows, () =>
+          context.output.table(
+            rows,
+            [
+              { title: "id", value: (e) => e.id },
+              { title: "evento", value: (e) => e.evento },
+              { title: "creado", value: (e) => e.creado_en.slice(0, 19).replace("T", " ") }
+            ],
+            "(ningún aviso)"
+          )
+        )
+        return 0
       })
     )
 }
