@@ -87,8 +87,12 @@ interface Owner {
 }
 
 let seq = 0
-/** A merchant approved for live with an owner (password and second factor); `patch` sets admin flags. */
-const owner = async (patch: Record<string, unknown> = {}): Promise<Owner> => {
+/**
+ * A merchant approved for live with an owner (password and second factor); `flags` sets admin
+ * flags, the refunds pilot on unless they say otherwise.
+ */
+const owner = async (flags: Record<string, unknown> = {}): Promise<Owner> => {
+  const patch = { reembolsos_habilitado: true, ...flags }
   const codigo = `re${Date.now().toString(36)}${seq++}`
   const email = `${codigo}@tienda.example`
   const made = await call(stack.url, "POST", "/switch/v1/comercios/registrar", {

@@ -11,6 +11,12 @@
  * id (`<id>:1`) and the request's idempotency key; an unclear answer is reconciled by query
  * (Reconcile.ts) and shown to operators, never sent again. Store.apply writes `link.devuelto`
  * in the transaction that records the money reaching the payer.
+ *
+ * A pilot (SPEC: pilots are off by default, enabled per merchant): while the merchant's
+ * `reembolsos_habilitado` is off, `POST` answers `403 reintegro_no_habilitado` and changes
+ * nothing; `GET` keeps working and says `habilitado: false`, so the portal explains why the action
+ * is missing. The gate holds in test mode too, like the split and card pilots: a merchant tries
+ * refunds once an operator turns the pilot on, in both modes.
  */
 import { PgClient } from "@effect/sql-pg"
 import { type Caller, Direct, Forbidden, NotFound, type Reembolsos, ValidationError } from "@switch/api"
@@ -56,6 +62,26 @@ const findLink = (caller: Caller, id: string) =>
     return link
   })
 
+/** Is the merchant's refunds pilot on? */
+const habilitado = (comercioId: string) =>
+  Effect.gen(function* () {
+    const sql = yield* PgClient.PgClient
+    const rows = yield* sql<{ reembolsos_habilitado: boolean }>`
+      select reembolsos_habilitado from comercios where id = ${comercioId}`.pipe(Effect.orDie)
+    return rows[0]?.reembolsos_habilitado === true
+  })
+
+/** The pilot's refusal: SPEC's `reintegro_no_habilitado`, with why in words. */
+const noHabilitado = () =>
+  Effect.fail(
+    new Forbidden({
+      error: "reintegro_no_habilitado",
+      detail:
+        "Los reembolsos desde el panel son un piloto y aún no están activos para este comercio. " +
+        "Pide a Switch que lo active; mientras tanto puedes ver los reembolsos, no hacer uno nuevo."
+    })
+  )
+
 /** The link's confirmed charge, if it was paid. */
 const chargeOf = (linkId: string) =>
   Effect.gen(function* () {
@@ -92,11 +118,13 @@ export const listar = (caller: Caller, linkId: string) =>
   Effect.gen(function* () {
     const link = yield* findLink(caller, linkId)
     const pagado = Number(link.monto) + Number(link.propina)
+    const piloto = yield* habilitado(caller.comercioId)
     const charge = yield* chargeOf(link.id)
     // Not paid, or not yet confirmed by the bank: nothing to refund yet.
     if (Option.isNone(charge))
       return {
         link_id: link.id,
+        habilitado: piloto,
         confirmado: false,
         monto_pagado: EN_CURSO.has(link.estado) ? money(pagado) : 0,
         monto_devuelto: 0,
@@ -107,6 +135,7 @@ export const listar = (caller: Caller, linkId: string) =>
     const before = anteriores(returns)
     return {
       link_id: link.id,
+      habilitado: piloto,
       confirmado: true,
       monto_pagado: money(pagado),
       monto_devuelto: money(Reembolso.devuelto(before)),
@@ -146,6 +175,7 @@ export const reembolsar = (caller: Caller, linkId: string, pedido: Pedido) =>
       return yield* Effect.fail(
         new Forbidden({ error: "rol_no_permitido", detail: "Solo el propietario puede reembolsar." })
       )
+    if (!(yield* habilitado(caller.comercioId))) return yield* noHabilitado()
     const key = keyOf(pedido.idempotency_key)
     const earlier = yield* Store.findByKey(caller.comercioId, key)
     if (Option.isSome(earlier)) return yield* replay(caller, linkId, earlier.value)

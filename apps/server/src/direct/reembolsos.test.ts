@@ -98,8 +98,20 @@ const signIn = async (email: string) => {
   }
 }
 
-/** An approved merchant whose owner (with TOTP) has a live session, and a webhook to the receiver. */
-const liveMerchant = async (): Promise<Session> => {
+const adminHeaders = { "x-admin-token": "admin-de-prueba" }
+
+/** Turns the merchant's refunds pilot on (or off) with the admin token. */
+const pilot = async (codigo: string, on: boolean) => {
+  const patched = await call(server.url, "PATCH", `/admin/v1/comercios/${codigo}`, {
+    headers: adminHeaders,
+    body: { reembolsos_habilitado: on }
+  })
+  expect(patched.status, JSON.stringify(patched.body)).toBe(200)
+  expect(patched.body.reembolsos_habilitado).toBe(on)
+}
+
+/** An approved merchant whose owner (with TOTP) has a live session; the refunds pilot on unless `piloto` is false. */
+const liveMerchant = async (piloto = true): Promise<Session> => {
   const codigo = `r${randomUUID().slice(0, 8)}`
   const email = `${codigo}@dueno.example`
   const made = await call(server.url, "POST", "/switch/v1/comercios/registrar", {
@@ -107,6 +119,7 @@ const liveMerchant = async (): Promise<Session> => {
   })
   expect(made.status).toBe(201)
   const liveKey = await approveMerchant(server, codigo)
+  if (piloto) await pilot(codigo, true)
   const headers = await signIn(email)
   const { secreto } = (await call(server.url, "POST", "/switch/v1/sesion/totp", { headers })).body
   await call(server.url, "POST", "/switch/v1/sesion/totp/confirmar", {
@@ -142,6 +155,28 @@ const refund = (s: Session, linkId: string, body: Record<string, unknown>, heade
     headers,
     body: { motivo: "Producto devuelto", idempotency_key: randomUUID(), ...body }
   })
+
+/** An operator of `rol` signed in: its cookie and CSRF token as request headers. */
+const operador = async (rol: string) => {
+  const email = `${rol}-${randomUUID().slice(0, 8)}@switch.test`
+  const made = await call(server.url, "POST", "/admin/v1/operadores", {
+    headers: adminHeaders,
+    body: { email, password: "una clave larga de operador", rol }
+  })
+  expect(made.status).toBe(201)
+  const signed = await call(server.url, "POST", "/admin/v1/operador/sesion", {
+    body: {
+      email,
+      password: "una clave larga de operador",
+      codigo: totpCode(made.body.totp_secret, totpStep(Date.now()))
+    }
+  })
+  expect(signed.status).toBe(200)
+  return {
+    cookie: (signed.headers.get("set-cookie") ?? "").split(";")[0] ?? "",
+    "x-csrf-token": signed.body.csrf_token as string
+  }
+}
 
 const devueltos = async (linkId: string) =>
   (
@@ -343,6 +378,7 @@ describe("refunds from the portal", () => {
       })
       expect(list.body).toEqual({
         link_id: linkId,
+        habilitado: true,
         confirmado: false,
         monto_pagado: 40,
         monto_devuelto: 0,
@@ -438,6 +474,7 @@ describe("refunds from the portal", () => {
       }
     })
     const key = `${codigo}:${made.body.api_key}`
+    await pilot(codigo, true)
     const headers = await signIn(email)
     const link = await call(server.url, "POST", "/switch/v1/links", {
       key,
@@ -459,5 +496,77 @@ describe("refunds from the portal", () => {
     expect(await devueltos(link.body.id)).toEqual([
       { link_id: link.body.id, monto: 2, monto_devuelto: 2, mode: "test" }
     ])
+  })
+})
+
+describe("the refunds pilot (reembolsos_habilitado)", () => {
+  it("off by default: POST is 403 reintegro_no_habilitado and changes nothing, GET says habilitado false", async () => {
+    const s = await liveMerchant(false)
+    const linkId = await paidLink(s, 30)
+    const before = bank.refunds.length
+    const key = randomUUID()
+    const r = await refund(s, linkId, { monto: 5, idempotency_key: key })
+    expect(r.status).toBe(403)
+    expect(r.body.error).toBe("reintegro_no_habilitado")
+    expect(r.body.detail).toContain("piloto")
+    expect(bank.refunds.length).toBe(before)
+    const rows = await db.query(
+      "select count(*)::int as n from transacciones where operacion = 'devolucion' and detalle->>'link_id' = $1",
+      [linkId]
+    )
+    expect(rows.rows[0].n).toBe(0)
+    const list = await call(server.url, "GET", `/switch/v1/links/${linkId}/reembolsos`, {
+      headers: s.headers
+    })
+    expect(list.status).toBe(200)
+    expect(list.body).toMatchObject({ habilitado: false, confirmado: true, monto_pagado: 30, disponible: 30 })
+    // The same request once the pilot is on goes through (the refused one left no trace of its key).
+    await pilot(s.codigo, true)
+    const ok = await refund(s, linkId, { monto: 5, idempotency_key: key })
+    expect(ok.status).toBe(201)
+    expect(ok.body.estado).toBe("LIQUIDADA")
+    const after = await call(server.url, "GET", `/switch/v1/links/${linkId}/reembolsos`, {
+      headers: s.headers
+    })
+    expect(after.body).toMatchObject({ habilitado: true, monto_devuelto: 5, disponible: 25 })
+  })
+
+  it("a riesgo operator turns it on from the console, audited; soporte cannot", async () => {
+    const s = await liveMerchant(false)
+    const linkId = await paidLink(s, 20)
+    const path = `/admin/v1/operador/comercios/${s.codigo}`
+    const soporte = await operador("soporte")
+    const refused = await call(server.url, "PATCH", path, {
+      headers: soporte,
+      body: { reembolsos_habilitado: true }
+    })
+    expect(refused.status).toBe(403)
+    expect((await refund(s, linkId, { monto: 1 })).status).toBe(403)
+    const riesgo = await operador("riesgo")
+    const on = await call(server.url, "PATCH", path, {
+      headers: riesgo,
+      body: { reembolsos_habilitado: true, nota: "Piloto de reembolsos" }
+    })
+    expect(on.status, JSON.stringify(on.body)).toBe(200)
+    expect(on.body.reembolsos_habilitado).toBe(true)
+    const audit = await db.query(
+      "select antes, despues, nota from auditoria where objeto_id = $1 and accion = 'comercio.configurar' order by id",
+      [s.codigo]
+    )
+    expect(audit.rows).toHaveLength(1)
+    expect(audit.rows[0]).toMatchObject({
+      antes: { reembolsos_habilitado: false },
+      despues: { reembolsos_habilitado: true },
+      nota: "Piloto de reembolsos"
+    })
+    expect((await refund(s, linkId, { monto: 1 })).status).toBe(201)
+    const off = await call(server.url, "PATCH", path, {
+      headers: riesgo,
+      body: { reembolsos_habilitado: false }
+    })
+    expect(off.body.reembolsos_habilitado).toBe(false)
+    const again = await refund(s, linkId, { monto: 1 })
+    expect(again.status).toBe(403)
+    expect(again.body.error).toBe("reintegro_no_habilitado")
   })
 })

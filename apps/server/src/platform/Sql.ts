@@ -23,6 +23,7 @@ import oauth from "../migrations/0018_oauth.js"
 import linksDolares from "../migrations/0019_links_dolares.js"
 import miPagina from "../migrations/0020_mi_pagina.js"
 import colaRevision from "../migrations/0021_cola_revision.js"
+import reembolsosPiloto from "../migrations/0023_reembolsos_piloto.js"
 import * as Metrics from "./Metrics.js"
 import { preparingClient, registry } from "./Prepared.js"
 
@@ -123,7 +124,8 @@ export const migrations = PgMigrator.fromRecord({
   "0018_oauth": oauth,
   "0019_links_dolares": linksDolares,
   "0020_mi_pagina": miPagina,
-  "0021_cola_revision": colaRevision
+  "0021_cola_revision": colaRevision,
+  "0023_reembolsos_piloto": reembolsosPiloto
 })
 
 /** Runs pending migrations; several processes starting at once wait on the migrator's lock. */
