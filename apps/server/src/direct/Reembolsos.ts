@@ -4,7 +4,8 @@
  *
  * The same rules as `POST /reintegro` (Reintegros.ts), whose checks this reuses: the charge
  * confirmed by the bank (`cobro_no_confirmado_banco`), not settled at once to the merchant
- * (`cobro_ya_liquidado_al_comercio`), no split paying (`cobro_con_split_repartido`); no other
+ * (`cobro_ya_liquidado_al_comercio`), no split paying (`cobro_con_split_repartido`; a split not yet
+ * paying stops and goes to review in the refund's transaction, RepartoDetenido.ts); no other
  * return of it running (`reintegro_en_curso`) or unclear (`reintegro_intento_ambiguo`); and
  * @switch/core's `Reembolso` keeps the sum of paid refunds within what was paid, decided again
  * under a lock on the charge. Each refund is one `devolucion` operation with its own bank order
@@ -26,6 +27,7 @@ import { isUuid } from "../platform/Uuid.js"
 import { bankFor, now } from "./Common.js"
 import { refresh } from "./Consultas.js"
 import { linkChecks, returnsOf } from "./Reintegros.js"
+import * as RepartoDetenido from "./RepartoDetenido.js"
 import * as Store from "./Store.js"
 
 interface LinkRow {
@@ -209,6 +211,8 @@ export const reembolsar = (caller: Caller, linkId: string, pedido: Pedido) =>
     const inserted = yield* sql
       .withTransaction(
         Effect.gen(function* () {
+          // The link first (its split's lock, as the console's "pagar" takes it), then the charge.
+          yield* sql`select id from links where id = ${link.id} for update`
           yield* sql`select id from transacciones where id = ${charge.id} for update`
           const decided = decide(anteriores(yield* returnsOf(charge.id)))
           if (Either.isLeft(decided)) return Either.left(decided.left)
@@ -232,6 +236,9 @@ export const reembolsar = (caller: Caller, linkId: string, pedido: Pedido) =>
             retryNonce: `panel:${id}`,
             at
           })
+          // A split not yet paying stops and goes to review with this refund; one paying is 409
+          // (and the refund's row goes with the transaction).
+          if (Option.isSome(row)) yield* RepartoDetenido.detener(link.id, id)
           return Either.right(row)
         })
       )

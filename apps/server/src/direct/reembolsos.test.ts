@@ -6,8 +6,8 @@
  */
 import { createHmac, randomUUID } from "node:crypto"
 import { HttpServer } from "@effect/platform"
-import type { Ports } from "@switch/core"
-import { Effect, Layer, Logger, LogLevel, ManagedRuntime } from "effect"
+import { type Ports, Venezuela } from "@switch/core"
+import { Effect, Layer, Logger, LogLevel, ManagedRuntime, Option } from "effect"
 import Pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { openPage, PAYER } from "../../test/checkoutHarness.js"
@@ -56,7 +56,13 @@ const PASSWORD = "una-clave-larga-1"
 
 beforeAll(async () => {
   const databaseUrl = await freshDatabase()
-  const settings = testSettings({ webhookAllowPrivate: true, apiPorMinuto: 100_000, cierreBancario: false })
+  const settings = testSettings({
+    webhookAllowPrivate: true,
+    apiPorMinuto: 100_000,
+    cierreBancario: false,
+    // One tesoreria operator pays a split part at once (no four eyes), as the race below needs.
+    cuatroOjosDesde: 1_000_000
+  })
   const runtime = ManagedRuntime.make(
     HttpLive({ port: 0, host: "127.0.0.1" }).pipe(
       Layer.provide(Layer.succeed(LiveBank, gateway)),
@@ -568,5 +574,243 @@ describe("the refunds pilot (reembolsos_habilitado)", () => {
     const again = await refund(s, linkId, { monto: 1 })
     expect(again.status).toBe(403)
     expect(again.body.error).toBe("reintegro_no_habilitado")
+  })
+})
+
+const account = (n: number) => {
+  const number = String(n).padStart(10, "0")
+  return `01020194${Option.getOrThrow(Venezuela.accountCheckDigits("0102", "0194", number))}${number}`
+}
+const beneficiary = (n: number) => ({
+  tipo: "cuenta",
+  valor: account(n),
+  banco: "0102",
+  identificacion: "V-12345678",
+  nombre: `Beneficiario ${n}`
+})
+
+/** A test-mode merchant with the refunds and split pilots on, its owner's session, and accounts 1 and 2 approved. */
+const splitMerchant = async () => {
+  const codigo = `s${randomUUID().slice(0, 8)}`
+  const email = `${codigo}@dueno.example`
+  const made = await call(server.url, "POST", "/switch/v1/comercios/registrar", {
+    body: { codigo, nombre: `Comercio ${codigo}`, identificacion: "J-07013380-5", email, password: PASSWORD }
+  })
+  expect(made.status).toBe(201)
+  const patched = await call(server.url, "PATCH", `/admin/v1/comercios/${codigo}`, {
+    headers: adminHeaders,
+    body: { reembolsos_habilitado: true, split_habilitado: true, liquidacion_inmediata: true }
+  })
+  expect(patched.status, JSON.stringify(patched.body)).toBe(200)
+  for (const n of [1, 2])
+    await call(server.url, "POST", `/admin/v1/comercios/${codigo}/cuentas-aprobadas`, {
+      headers: adminHeaders,
+      body: beneficiary(n)
+    })
+  return { codigo, key: `${codigo}:${made.body.api_key}`, headers: await signIn(email) }
+}
+
+/**
+ * Paid test links whose split the net no longer covers (the commission went up after they were
+ * made): nobody paid, every part `en_revision`, as SPEC's "Split rules" put it.
+ */
+const splitsInReview = async (m: { codigo: string; key: string }, count: number) => {
+  const ids: Array<string> = []
+  for (let i = 0; i < count; i++) {
+    const created = await call(server.url, "POST", "/switch/v1/links", {
+      key: m.key,
+      body: {
+        monto: 100,
+        concepto: "Con reparto",
+        split: [
+          { cuenta: beneficiary(1), monto: 60 },
+          { cuenta: beneficiary(2), monto: 38 }
+        ]
+      }
+    })
+    expect(created.status, JSON.stringify(created.body)).toBe(201)
+    ids.push(created.body.id)
+  }
+  await call(server.url, "PATCH", `/admin/v1/comercios/${m.codigo}`, {
+    headers: adminHeaders,
+    body: { comision_pct: 5 }
+  })
+  for (const id of ids) {
+    const paid = await call(server.url, "POST", `/switch/v1/links/${id}/simular`, {
+      key: m.key,
+      body: { resultado: "pagado" }
+    })
+    expect(paid.status).toBe(200)
+  }
+  await call(server.url, "PATCH", `/admin/v1/comercios/${m.codigo}`, {
+    headers: adminHeaders,
+    body: { comision_pct: null }
+  })
+  return ids
+}
+
+const repartoOf = async (linkId: string) =>
+  (await db.query("select reparto from links where id = $1", [linkId])).rows[0].reparto as {
+    estado: string
+    beneficiarios: Array<{ estado: string; liquidacion_txn_id: string | null }>
+  }
+
+const detenido = async (linkId: string) =>
+  (await db.query("select transaccion_id::text as id from repartos_detenidos where link_id = $1", [linkId]))
+    .rows[0]?.id as string | undefined
+
+const ordenesDeReparto = async (linkId: string) =>
+  (
+    await db.query(
+      "select count(*)::int as n from pagos_reparto where link_id = $1 and estado in ('enviado', 'pagado')",
+      [linkId]
+    )
+  ).rows[0].n as number
+
+const devoluciones = async (linkId: string) =>
+  (
+    await db.query(
+      "select count(*)::int as n from transacciones where operacion = 'devolucion' and detalle->>'link_id' = $1",
+      [linkId]
+    )
+  ).rows[0].n as number
+
+describe("a refund before the split is paid (SPEC: the split stops and goes to review)", () => {
+  it("the refund proceeds, the split goes en_revision held in the same transaction, is listed, and is never paid through the bank", async () => {
+    const m = await splitMerchant()
+    const [linkId = ""] = await splitsInReview(m, 1)
+    expect((await repartoOf(linkId)).estado).toBe("en_revision")
+    const r = await call(server.url, "POST", `/switch/v1/links/${linkId}/reembolsos`, {
+      headers: m.headers,
+      body: { motivo: "Pedido cancelado", idempotency_key: randomUUID() }
+    })
+    expect(r.status, JSON.stringify(r.body)).toBe(201)
+    expect(r.body).toMatchObject({ estado: "LIQUIDADA", monto: 100 })
+    expect(await detenido(linkId)).toBe(r.body.id)
+    const reparto = await repartoOf(linkId)
+    expect(reparto.estado).toBe("en_revision")
+    expect(reparto.beneficiarios.map((b) => b.estado)).toEqual(["en_revision", "en_revision"])
+    const tesoreria = await operador("tesoreria")
+    const queue = await call(server.url, "GET", "/admin/v1/operador/revision", { headers: tesoreria })
+    const parts = queue.body.data.filter((i: { link_id: string }) => i.link_id === linkId)
+    expect(parts).toHaveLength(2)
+    expect(parts[0]).toMatchObject({
+      tipo: "reparto",
+      motivo: "reparto detenido por un reembolso",
+      detenido: true
+    })
+    const pay = await call(server.url, "POST", `/admin/v1/operador/revision/repartos/${linkId}/0/pagar`, {
+      headers: tesoreria,
+      body: {}
+    })
+    expect(pay.status).toBe(409)
+    expect(pay.body.error).toBe("reparto_detenido")
+    expect(await ordenesDeReparto(linkId)).toBe(0)
+    // A person closes the parts without paying: the split is cerrado and leaves the queue.
+    for (const indice of [0, 1]) {
+      const closed = await call(
+        server.url,
+        "POST",
+        `/admin/v1/operador/revision/repartos/${linkId}/${indice}/cerrar`,
+        { headers: tesoreria, body: { nota: "El pago se reembolsó al cliente" } }
+      )
+      expect(closed.status, JSON.stringify(closed.body)).toBe(200)
+    }
+    expect((await repartoOf(linkId)).estado).toBe("cerrado")
+  })
+
+  it("a split not yet started (parts pendiente) stops too; one with an order at the bank keeps 409 cobro_con_split_repartido and nothing changes", async () => {
+    const s = await liveMerchant()
+    const part = (estado: string) => ({
+      banco: "0102",
+      tipo: "cuenta",
+      ultimos4: "0001",
+      nombre: "Beneficiario 1",
+      porcentaje: 2500,
+      monto_fijo: null,
+      monto: 1000,
+      estado,
+      referencia_bancaria: null,
+      liquidacion_txn_id: null
+    })
+    const pendiente = {
+      estado: "pendiente",
+      moneda: "VES",
+      monto_comercio: 3000,
+      monto_repartido: 0,
+      beneficiarios: [part("pendiente")]
+    }
+    const fresh = await paidLink(s, 40)
+    await db.query("update links set reparto = $2 where id = $1", [fresh, JSON.stringify(pendiente)])
+    const ok = await refund(s, fresh, { monto: 10 })
+    expect(ok.status, JSON.stringify(ok.body)).toBe(201)
+    expect(await detenido(fresh)).toBe(ok.body.id)
+    expect(await repartoOf(fresh)).toMatchObject({
+      estado: "en_revision",
+      beneficiarios: [{ estado: "en_revision" }]
+    })
+
+    const paying = await paidLink(s, 40)
+    const review = { ...pendiente, estado: "en_revision", beneficiarios: [part("en_revision")] }
+    await db.query("update links set reparto = $2 where id = $1", [paying, JSON.stringify(review)])
+    const [op] = (await db.query("select id from operadores limit 1")).rows
+    await db.query(
+      "insert into pagos_reparto (id, link_id, indice, monto, solicitado_por, estado) values ($1, $2, 0, 1000, $3, 'enviado')",
+      [randomUUID(), paying, op.id]
+    )
+    const before = bank.refunds.length
+    const refused = await refund(s, paying, {})
+    expect(refused.status).toBe(409)
+    expect(refused.body.error).toBe("cobro_con_split_repartido")
+    expect(bank.refunds.length).toBe(before)
+    expect(await devoluciones(paying)).toBe(0)
+    expect(await detenido(paying)).toBeUndefined()
+    expect(await repartoOf(paying)).toEqual(review)
+  })
+
+  it("a refund racing the console's payment of a part: one of them wins, never a paid part and a refund without review", async () => {
+    const m = await splitMerchant()
+    const links = await splitsInReview(m, 6)
+    const tesoreria = await operador("tesoreria")
+    const outcomes = await Promise.all(
+      links.map(async (linkId, i) => {
+        const refundIt = () =>
+          call(server.url, "POST", `/switch/v1/links/${linkId}/reembolsos`, {
+            headers: m.headers,
+            body: { motivo: "Pedido cancelado", idempotency_key: randomUUID() }
+          })
+        const payIt = () =>
+          call(server.url, "POST", `/admin/v1/operador/revision/repartos/${linkId}/0/pagar`, {
+            headers: tesoreria,
+            body: {}
+          })
+        // Both in flight together, the payment leaving a little later each time, so either may win.
+        const pay = new Promise<void>((done) => setTimeout(done, i * 15)).then(payIt)
+        const [r, p] = await Promise.all([refundIt(), pay])
+        return { linkId, r, p }
+      })
+    )
+    for (const { linkId, r, p } of outcomes) {
+      const orders = await ordenesDeReparto(linkId)
+      const refunds = await devoluciones(linkId)
+      const held = await detenido(linkId)
+      if (r.status === 201) {
+        // The refund won: the split is held in review and no part went to the bank.
+        expect(p.status, JSON.stringify(p.body)).toBe(409)
+        expect(p.body.error).toBe("reparto_detenido")
+        expect(orders).toBe(0)
+        expect(held).toBe(r.body.id)
+        expect((await repartoOf(linkId)).estado).toBe("en_revision")
+      } else {
+        // The payment won: the refund is refused and nothing of it was written.
+        expect(r.status, JSON.stringify(r.body)).toBe(409)
+        expect(r.body.error).toBe("cobro_con_split_repartido")
+        expect(p.status, JSON.stringify(p.body)).toBe(200)
+        expect(orders).toBe(1)
+        expect(refunds).toBe(0)
+        expect(held).toBeUndefined()
+      }
+      expect(refunds > 0 && orders > 0).toBe(false)
+    }
   })
 })
