@@ -95,13 +95,33 @@ const chargeOf = (linkId: string) =>
     return Option.fromNullable(rows[0])
   })
 
-/** The earlier returns of the charge as @switch/core's `Reembolso` reads them. */
-const anteriores = (rows: ReadonlyArray<Store.OpRow>): Array<Reembolso.Anterior> =>
-  rows.map((r) => ({
-    tipo: r.operacion === "reverso" ? "reverso" : "devolucion",
-    monto: Money.Cents(Number(r.monto)),
-    situacion: Reembolso.situacion(r.estado, r.fase, r.motivo_rechazo)
-  }))
+/**
+ * The earlier returns of the charge as @switch/core's `Reembolso` reads them. A refund an
+ * operator closed without paying (`revisiones_cerradas`, the console's "cerrar sin pagar" of one
+ * the bank rejected for a technical reason) moved no money: it counts as rejected.
+ */
+const anteriores = (rows: ReadonlyArray<Store.OpRow>) =>
+  Effect.gen(function* () {
+    const sql = yield* PgClient.PgClient
+    const ids = rows.filter((r) => r.operacion === "devolucion" && r.estado === "RECHAZADA").map((r) => r.id)
+    const cerradas =
+      ids.length === 0
+        ? new Set<string>()
+        : new Set(
+            (yield* sql<{ objeto_id: string }>`
+              select objeto_id from revisiones_cerradas
+              where objeto_tipo = 'reembolso' and objeto_id = any(${ids}::text[])`.pipe(Effect.orDie)).map(
+              (r) => r.objeto_id
+            )
+          )
+    return rows.map(
+      (r): Reembolso.Anterior => ({
+        tipo: r.operacion === "reverso" ? "reverso" : "devolucion",
+        monto: Money.Cents(Number(r.monto)),
+        situacion: cerradas.has(r.id) ? "rechazado" : Reembolso.situacion(r.estado, r.fase, r.motivo_rechazo)
+      })
+    )
+  })
 
 export const view = (row: Store.OpRow): Reembolsos.Reembolso => ({
   id: row.id,
@@ -134,7 +154,7 @@ export const listar = (caller: Caller, linkId: string) =>
         data: []
       }
     const returns = yield* Effect.forEach(yield* returnsOf(charge.value.id), refresh)
-    const before = anteriores(returns)
+    const before = yield* anteriores(returns)
     return {
       link_id: link.id,
       habilitado: piloto,
@@ -200,7 +220,7 @@ export const reembolsar = (caller: Caller, linkId: string, pedido: Pedido) =>
       monto = read.right
     }
     // Earlier returns refreshed from the bank first; decided again under the charge's lock.
-    const before = anteriores(yield* Effect.forEach(yield* returnsOf(charge.id), refresh))
+    const before = yield* anteriores(yield* Effect.forEach(yield* returnsOf(charge.id), refresh))
     const decide = (rows: Array<Reembolso.Anterior>) =>
       Reembolso.decidir(pagado, rows, monto ?? Reembolso.disponible(pagado, rows))
     const first = decide(before)
@@ -214,7 +234,7 @@ export const reembolsar = (caller: Caller, linkId: string, pedido: Pedido) =>
           // The link first (its split's lock, as the console's "pagar" takes it), then the charge.
           yield* sql`select id from links where id = ${link.id} for update`
           yield* sql`select id from transacciones where id = ${charge.id} for update`
-          const decided = decide(anteriores(yield* returnsOf(charge.id)))
+          const decided = decide(yield* anteriores(yield* returnsOf(charge.id)))
           if (Either.isLeft(decided)) return Either.left(decided.left)
           const row = yield* Store.insertNew({
             id,
