@@ -335,6 +335,13 @@ describe("the console's actions on an unclear portal refund", () => {
     expect((await refund(s, linkId, { monto: 1 })).body.error).toBe("reintegro_intento_ambiguo")
     const noNote = await call(server.url, "POST", `${base(id)}/cerrar`, { headers: tesoreria, body: {} })
     expect(noNote.status).toBe(400)
+    // A note Postgres cannot store (U+0000) is 400, not a 500 at the audit row.
+    const nul = await call(server.url, "POST", `${base(id)}/cerrar`, {
+      headers: tesoreria,
+      body: { nota: "nota \u0000 nula" }
+    })
+    expect(nul.status).toBe(400)
+    expect(nul.body.error).toBe("validation")
     const closed = await call(server.url, "POST", `${base(id)}/cerrar`, {
       headers: tesoreria,
       body: { nota: "El banco confirma que no salió el dinero" }
