@@ -34,6 +34,8 @@ interface Item {
   readonly indice?: number
   readonly beneficiario?: string
   readonly operacion?: string
+  /** A split part a refund stopped: never paid through the bank. */
+  readonly detenido?: boolean
   readonly ultima_respuesta?: Respuesta | null
 }
 
@@ -298,7 +300,7 @@ export const Revision = ({ sesion }: { readonly sesion: SesionOperador }) => {
                       )()
                     }
                   />
-                  {FUENTES[item.tipo]?.pagar === true ? (
+                  {FUENTES[item.tipo]?.pagar === true && item.detenido !== true ? (
                     <>
                       <Form
                         label="Pagar por el banco"

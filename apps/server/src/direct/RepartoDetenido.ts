@@ -35,12 +35,13 @@ export const detener = (linkId: string | null, transaccionId: string) =>
       select reparto from links where id = ${linkId} for update`
     const reparto = link?.reparto ?? null
     if (reparto === null) return false
+    const partes = reparto.beneficiarios ?? []
     const [orden] = yield* sql<{ n: number }>`
       select count(*)::int as n from pagos_reparto where link_id = ${linkId} and estado in ('enviado', 'pagado')`
     const pagando =
       (orden?.n ?? 0) > 0 ||
       Number(reparto.monto_repartido ?? 0) > 0 ||
-      reparto.beneficiarios.some((b) => b.estado === "pagado" || b.liquidacion_txn_id !== null)
+      partes.some((b) => b.estado === "pagado" || (b.liquidacion_txn_id ?? null) !== null)
     if (pagando)
       return yield* Effect.fail(
         new Direct.DirectConflict({
@@ -48,11 +49,11 @@ export const detener = (linkId: string | null, transaccionId: string) =>
           detail: "El reparto de este cobro ya pagó (o está pagando) a un beneficiario."
         })
       )
-    if (reparto.beneficiarios.every((b) => TERMINADA.has(b.estado))) return false
+    if (partes.every((b) => TERMINADA.has(b.estado))) return false
     const next = Split.reparto({
       moneda: reparto.moneda,
-      montoComercio: Money.Cents(reparto.monto_comercio),
-      beneficiarios: reparto.beneficiarios.map((b) =>
+      montoComercio: Money.Cents(Number(reparto.monto_comercio ?? 0)),
+      beneficiarios: partes.map((b) =>
         TERMINADA.has(b.estado) ? b : { ...b, estado: "en_revision" as const }
       )
     })
