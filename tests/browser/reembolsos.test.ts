@@ -87,8 +87,12 @@ interface Owner {
 }
 
 let seq = 0
-/** A merchant approved for live with an owner (password and second factor); `patch` sets admin flags. */
-const owner = async (patch: Record<string, unknown> = {}): Promise<Owner> => {
+/**
+ * A merchant approved for live with an owner (password and second factor); `flags` sets admin
+ * flags, the refunds pilot on unless they say otherwise.
+ */
+const owner = async (flags: Record<string, unknown> = {}): Promise<Owner> => {
+  const patch = { reembolsos_habilitado: true, ...flags }
   const codigo = `re${Date.now().toString(36)}${seq++}`
   const email = `${codigo}@tienda.example`
   const made = await call(stack.url, "POST", "/switch/v1/comercios/registrar", {
@@ -472,6 +476,103 @@ describe("tips chosen in the portal", () => {
       expect(html).toContain("Propina (opcional, hasta Bs 15,00)")
       expect(errors).toEqual([])
     } finally {
+      await context.close()
+    }
+  })
+})
+
+describe("the refunds pilot and the console's actions on an unclear refund", () => {
+  it("off: the portal explains and offers no refund; on: an unclear refund is marked paid from the console (1280 and 360 px)", async () => {
+    const o = await owner({ reembolsos_habilitado: false })
+    const { id } = await paidLink(o, 25)
+    const { context, page, errors } = await signedIn(o, 360)
+    const operatorEmail = `tes-${Date.now().toString(36)}@switch.example`
+    const operatorPassword = "clave-de-operador-larga"
+    const created = await call(stack.url, "POST", "/admin/v1/operadores", {
+      headers: ADMIN,
+      body: { email: operatorEmail, password: operatorPassword, rol: "tesoreria" }
+    })
+    expect(created.status).toBe(201)
+    const consola = await browser.newContext({ viewport: { width: 1280, height: 900 } })
+    const op = await consola.newPage()
+    op.on("console", (m) => {
+      if (m.type() === "error" && !/status of 40[13]/.test(m.text())) errors.push(m.text())
+    })
+    op.on("pageerror", (e) => errors.push(String(e)))
+    try {
+      await page.goto(`${stack.url}/panel/links/${id}`)
+      const section = reembolsos(page)
+      await expect
+        .poll(() => section.locator("#reembolsos-piloto").textContent())
+        .toBe(
+          "Los reembolsos desde el panel son un piloto que aún no está activo para tu comercio. Escríbenos para activarlo; mientras tanto puedes ver los reembolsos de tus links."
+        )
+      expect(await section.getByRole("button", { name: "Reembolsar" }).count()).toBe(0)
+      await screen(page, "piloto-inactivo-360")
+
+      const on = await call(stack.url, "PATCH", `/admin/v1/comercios/${o.codigo}`, {
+        headers: ADMIN,
+        body: { reembolsos_habilitado: true }
+      })
+      expect(on.status).toBe(200)
+      await page.reload()
+      await expect.poll(() => section.getByRole("button", { name: "Reembolsar" }).count()).toBe(1)
+      expect(await section.locator("#reembolsos-piloto").count()).toBe(0)
+      // The bank answers with a 503: nobody knows whether money moved; it goes to the console.
+      await bank.fault({ ruta: "devolucion", tipo: "error_5xx", veces: 1 })
+      const sent = (await bank.counters()).solicitudes.devolucion ?? 0
+      await refundAll(page, "Pedido incompleto")
+      await expect
+        .poll(() => section.getByRole("status").first().textContent())
+        .toBe("El banco no dio una respuesta clara. Nuestro equipo lo revisará; no se enviará de nuevo.")
+      // The refund's id, read with the owner's own session (the queue names its forms by it).
+      const refundIds = await page.evaluate<Array<string>>(
+        `fetch("/switch/v1/links/${id}/reembolsos").then((r) => r.json()).then((b) => b.data.map((x) => x.id))`
+      )
+      expect(refundIds).toHaveLength(1)
+      const refundId = refundIds[0] ?? ""
+
+      await op.goto(`${stack.url}/operador/revision`)
+      await op.getByLabel("Correo").fill(operatorEmail)
+      await op.getByLabel("Contraseña").fill(operatorPassword)
+      await op.getByLabel("Código de tu autenticador").fill(totpNow(created.body.totp_secret))
+      await op.getByRole("button", { name: "Entrar" }).click()
+      await op.getByRole("link", { name: "Dinero en revisión" }).click()
+      await expect
+        .poll(() => op.getByText(`Reembolso desde el portal de ${o.codigo}`, { exact: false }).count())
+        .toBe(1)
+      await expect.poll(() => op.getByText("Cargando…").count()).toBe(0)
+      const consultar = op.getByRole("form", { name: `Consultar ${refundId}` })
+      await consultar.getByRole("button", { name: "Consultar al banco ahora" }).click()
+      await expect.poll(() => op.getByRole("status").textContent()).toMatch(/^El banco responde: /)
+      for (const width of [1280, 360]) {
+        await op.setViewportSize({ width, height: 900 })
+        expect(await axeViolations(op), `consola ${width}: axe`).toEqual([])
+        const overflow = await op.evaluate<number>("document.documentElement.scrollWidth - window.innerWidth")
+        expect(overflow, `consola ${width}: sideways scroll`).toBeLessThanOrEqual(0)
+        await op.screenshot({ path: resolve(ARTIFACTS, `reembolsos-consola-${width}.png`), fullPage: true })
+      }
+      const mark = op.getByRole("form", { name: `Marcar pagada ${refundId}` })
+      if ((await mark.count()) > 0) {
+        // Still unclear after the query: the operator records the payment with the bank's reference.
+        await mark.getByLabel("Referencia del banco").fill("EXTRACTO0042")
+        await mark.getByRole("button", { name: "Marcar pagado" }).click()
+        await expect
+          .poll(() => op.getByRole("status").textContent())
+          .toBe("Marcado pagado con la referencia EXTRACTO0042.")
+      }
+      await expect
+        .poll(() => op.getByText(`Reembolso desde el portal de ${o.codigo}`, { exact: false }).count())
+        .toBe(0)
+      // Never resent: the bank received the one order only.
+      expect((await bank.counters()).solicitudes.devolucion ?? 0).toBe(sent + 1)
+      await page.reload()
+      await expect.poll(() => section.getByText("Devuelto al cliente").count()).toBe(1)
+      await screen(page, "resuelto-en-consola-360")
+      expect(errors).toEqual([])
+    } finally {
+      await bank.clearFaults()
+      await consola.close()
       await context.close()
     }
   })

@@ -6,6 +6,10 @@
  * merchant, no split paying. Each refund is one bank order with its own id; an unclear answer is
  * never sent again (operators review it). When the money reaches the payer, `link.devuelto`.
  *
+ * A pilot, off by default and turned on per merchant by an operator (`reembolsos_habilitado`):
+ * while off, `POST` is `403 reintegro_no_habilitado` and nothing changes; `GET` keeps working and
+ * says `habilitado`. The gate holds in test mode too, like the other pilots.
+ *
  * Who may call: a portal session only (a key is `401`; `/reintegro` stays the key's route, where a
  * live key is `403 reintegro_no_habilitado`). Reading: every role; refunding: the `propietario`
  * only (`403 rol_no_permitido`), with `x-csrf-token`.
@@ -45,6 +49,11 @@ export type Reembolso = typeof Reembolso.Type
 
 export const LinkReembolsos = Schema.Struct({
   link_id: Schema.String,
+  habilitado: Schema.Boolean.annotations({
+    description:
+      "true cuando el piloto de reembolsos está activo para el comercio; mientras no, `POST` responde " +
+      "`403 reintegro_no_habilitado` y el panel explica que el piloto no está activo"
+  }),
   confirmado: Schema.Boolean.annotations({
     description:
       "true cuando el banco confirmó el pago; mientras no, nada puede reembolsarse (`cobro_no_confirmado_banco`)"
@@ -96,7 +105,8 @@ export class ReembolsosGroup extends HttpApiGroup.make("reembolsos")
       .annotate(OpenApi.Summary, "Reembolsar un link pagado, total o parcial (piloto, solo propietario)")
       .annotate(
         OpenApi.Description,
-        "Solo con sesión del panel del `propietario` y `x-csrf-token`. Varios reembolsos parciales hasta lo pagado " +
+        "Solo con sesión del panel del `propietario` y `x-csrf-token`. Es un piloto: mientras no esté activo para " +
+          "el comercio (también en modo test) responde `403 reintegro_no_habilitado` y no cambia nada. Varios reembolsos parciales hasta lo pagado " +
           "(monto más propina). Las mismas reglas y `409` que `/reintegro`: `cobro_no_confirmado_banco` (el banco no ha " +
           "confirmado el cobro), `reintegro_en_curso`, `reintegro_intento_ambiguo` (un reembolso anterior sin respuesta " +
           "clara, en revisión), `reintegro_ya_pagado` (ya se devolvió todo), `cobro_ya_liquidado_al_comercio` y " +

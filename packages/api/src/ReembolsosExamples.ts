@@ -17,6 +17,7 @@ export const reembolsosExamples = {
     params: { id: linkId },
     response: {
       link_id: linkId,
+      habilitado: true,
       confirmado: true,
       monto_pagado: 150.5,
       monto_devuelto: 50.25,

@@ -1137,6 +1137,7 @@ export type LinkReembolsos = {
     readonly motivo: string
   }[]
   readonly monto_devuelto: number
+  readonly habilitado: boolean
   readonly confirmado: boolean
   readonly disponible: number
 }

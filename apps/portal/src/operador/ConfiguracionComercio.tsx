@@ -1,5 +1,5 @@
 /**
- * A merchant's commission, tip cap, money limits and pilots (split, card) in the console's
+ * A merchant's commission, tip cap, money limits and pilots (split, card, refunds) in the console's
  * merchant screen: everyone reads them; `riesgo` edits them (`PATCH
  * /admin/v1/operador/comercios/{codigo}`, the admin API's rules; the server audits the change
  * with before and after). Only the fields the operator changed are sent. Loaded when opened.
@@ -32,6 +32,8 @@ export interface Configuracion {
   readonly propina_max_pct: number | null
   readonly split_habilitado: boolean
   readonly tarjeta_habilitada: boolean
+  /** Absent from a server older than the refunds pilot: read as off. */
+  readonly reembolsos_habilitado?: boolean
   readonly monto_min: Limite | null
   readonly monto_max: Limite | null
   readonly max_diario: Limite | null
@@ -44,7 +46,8 @@ const NOMBRE: Record<string, string> = {
   comision_pct: "Comisión",
   propina_max_pct: "Tope de propina",
   split_habilitado: "Pagos con reparto",
-  tarjeta_habilitada: "Pagos con tarjeta"
+  tarjeta_habilitada: "Pagos con tarjeta",
+  reembolsos_habilitado: "Reembolsos desde el panel"
 }
 
 /** The service's `campo: mensaje` with the field's Spanish name. */
@@ -83,6 +86,7 @@ interface Borrador {
   propina: string
   split: boolean
   tarjeta: boolean
+  reembolsos: boolean
   limites: Record<CampoLimite, { monto: string; moneda: Moneda }>
   nota: string
 }
@@ -92,6 +96,7 @@ const borrador = (c: Configuracion): Borrador => ({
   propina: c.propina_max_pct === null ? "" : String(c.propina_max_pct).replace(".", ","),
   split: c.split_habilitado,
   tarjeta: c.tarjeta_habilitada,
+  reembolsos: c.reembolsos_habilitado === true,
   limites: Object.fromEntries(
     LIMITES.map((campo) => {
       const limite = c[campo]
@@ -124,6 +129,7 @@ const cambios = (c: Configuracion, b: Borrador): Record<string, unknown> | strin
   }
   if (b.split !== c.split_habilitado) out.split_habilitado = b.split
   if (b.tarjeta !== c.tarjeta_habilitada) out.tarjeta_habilitada = b.tarjeta
+  if (b.reembolsos !== (c.reembolsos_habilitado === true)) out.reembolsos_habilitado = b.reembolsos
   return out
 }
 
@@ -254,6 +260,12 @@ const Editar = (props: {
           checked={b.tarjeta}
           onChange={(tarjeta) => setB({ ...b, tarjeta })}
         />
+        <Interruptor
+          id={`${id}-reembolsos`}
+          label="Reembolsos desde el panel"
+          checked={b.reembolsos}
+          onChange={(reembolsos) => setB({ ...b, reembolsos })}
+        />
       </fieldset>
       <div className="campo">
         <label htmlFor={`${id}-nota`}>Nota (auditoría)</label>
@@ -334,6 +346,10 @@ export const ConfiguracionComercio = (props: { readonly codigo: string; readonly
             <div>
               <dt>Pagos con tarjeta</dt>
               <dd>{configuracion.tarjeta_habilitada ? "Activado" : "Desactivado"}</dd>
+            </div>
+            <div>
+              <dt>Reembolsos desde el panel</dt>
+              <dd>{configuracion.reembolsos_habilitado === true ? "Activado" : "Desactivado"}</dd>
             </div>
           </dl>
           {props.puedeEditar ? (

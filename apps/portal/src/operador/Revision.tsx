@@ -34,6 +34,8 @@ interface Item {
   readonly indice?: number
   readonly beneficiario?: string
   readonly operacion?: string
+  /** A split part a refund stopped: never paid through the bank. */
+  readonly detenido?: boolean
   readonly ultima_respuesta?: Respuesta | null
 }
 
@@ -60,11 +62,20 @@ const FUENTES: Record<
     pagar: true
   },
   transaccion: { nombre: "Operación directa", ruta: (i) => `/revision/transacciones/${i.id}`, pagar: false },
-  link: { nombre: "Link", ruta: (i) => `/revision/links/${i.id}`, pagar: false }
+  link: { nombre: "Link", ruta: (i) => `/revision/links/${i.id}`, pagar: false },
+  // A refund's order is never sent again: ask the bank, mark it paid, or close it unpaid.
+  reembolso: {
+    nombre: "Reembolso desde el portal",
+    ruta: (i) => `/revision/reembolsos/${i.id}`,
+    pagar: false
+  }
 }
 
 /** Sources listed without actions here yet: their name. */
-const SIN_ACCIONES: Record<string, string> = { reembolso: "Reembolso desde el portal" }
+const SIN_ACCIONES: Record<string, string> = {}
+
+/** Sources named in the masculine ("pagado", "cerrado"): a link, a refund. */
+const MASCULINO = new Set(["link", "reembolso"])
 
 const estadoDe = (r: Resultado) => r.banco?.estado ?? r.parte?.estado ?? r.estado ?? "—"
 
@@ -260,7 +271,7 @@ export const Revision = ({ sesion }: { readonly sesion: SesionOperador }) => {
                     onSubmit={act(item, "consultar", {}, (r) => `El banco responde: ${estadoDe(r)}.`)}
                   />
                   <Form
-                    label={item.tipo === "link" ? "Marcar pagado" : "Marcar pagada"}
+                    label={MASCULINO.has(item.tipo) ? "Marcar pagado" : "Marcar pagada"}
                     name={`Marcar pagada ${item.id}`}
                     fields={[
                       { key: "referencia_banco", label: "Referencia del banco", required: true },
@@ -268,7 +279,7 @@ export const Revision = ({ sesion }: { readonly sesion: SesionOperador }) => {
                     ]}
                     onSubmit={(v) =>
                       act(item, "marcar-pagada", v, () =>
-                        item.tipo === "link"
+                        MASCULINO.has(item.tipo)
                           ? `Marcado pagado con la referencia ${v.referencia_banco}.`
                           : `Marcada pagada con la referencia ${v.referencia_banco}.`
                       )()
@@ -283,11 +294,13 @@ export const Revision = ({ sesion }: { readonly sesion: SesionOperador }) => {
                       act(item, "cerrar", v, () =>
                         item.tipo === "link"
                           ? "Cerrado sin cobro: el link vuelve a estar pendiente."
-                          : "Cerrada sin pagar."
+                          : item.tipo === "reembolso"
+                            ? "Cerrado sin pagar: el monto vuelve a poder reembolsarse."
+                            : "Cerrada sin pagar."
                       )()
                     }
                   />
-                  {FUENTES[item.tipo]?.pagar === true ? (
+                  {FUENTES[item.tipo]?.pagar === true && item.detenido !== true ? (
                     <>
                       <Form
                         label="Pagar por el banco"

@@ -1,12 +1,18 @@
 /**
  * A paid link's refunds in its detail (issue 33, pilot): what the payer paid, what went back and
  * what is left, each refund with its state in words, and, for the owner, refunding all or part of
- * what is left with a reason. The service's `409`s are told in plain Spanish (`MOTIVOS`).
+ * what is left with a reason. The service's `409`s are told in plain Spanish (`MOTIVOS`). Refunds
+ * are a pilot: while it is off for the merchant (`habilitado` false) the form is not shown and a
+ * note says why.
  */
 import { type LinkReembolsos, type Reembolso, SwitchError } from "@switch/sdk"
 import { type FormEvent, useEffect, useRef, useState } from "react"
 import { errorText, sw } from "../api.js"
 import { bolivares, fechaHora, parseBolivares } from "../format.js"
+
+/** What the owner reads while the refunds pilot is off for the merchant. */
+export const PILOTO_INACTIVO =
+  "Los reembolsos desde el panel son un piloto que aún no está activo para tu comercio. Escríbenos para activarlo; mientras tanto puedes ver los reembolsos de tus links."
 
 /** Why the service refused a refund, as the owner reads it. */
 export const MOTIVOS: Readonly<Record<string, string>> = {
@@ -19,7 +25,8 @@ export const MOTIVOS: Readonly<Record<string, string>> = {
   cobro_ya_liquidado_al_comercio:
     "Este pago ya se transfirió (o se está transfiriendo) a tu cuenta con la liquidación inmediata: no puede reembolsarse desde aquí.",
   cobro_con_split_repartido:
-    "El reparto de este pago ya pagó (o está pagando) a un beneficiario: no puede reembolsarse desde aquí."
+    "El reparto de este pago ya pagó (o está pagando) a un beneficiario: no puede reembolsarse desde aquí.",
+  reintegro_no_habilitado: PILOTO_INACTIVO
 }
 
 const motivoDe = (error: unknown): string =>
@@ -160,7 +167,14 @@ export const Reembolsos = ({
           {datos.confirmado ? null : (
             <p className="nota">El banco todavía no confirma este pago: aún no puede reembolsarse.</p>
           )}
-          {!puedeReembolsar || (datos.confirmado ? datos.disponible : datos.monto_pagado) <= 0 ? null : (
+          {puedeReembolsar && !datos.habilitado ? (
+            <p className="nota" id="reembolsos-piloto">
+              {PILOTO_INACTIVO}
+            </p>
+          ) : null}
+          {!puedeReembolsar ||
+          !datos.habilitado ||
+          (datos.confirmado ? datos.disponible : datos.monto_pagado) <= 0 ? null : (
             <form onSubmit={submit} className="tarjeta angosta">
               <fieldset className="reembolso-parte">
                 <legend>¿Cuánto devolver?</legend>

@@ -4,13 +4,20 @@
  *
  * The same rules as `POST /reintegro` (Reintegros.ts), whose checks this reuses: the charge
  * confirmed by the bank (`cobro_no_confirmado_banco`), not settled at once to the merchant
- * (`cobro_ya_liquidado_al_comercio`), no split paying (`cobro_con_split_repartido`); no other
+ * (`cobro_ya_liquidado_al_comercio`), no split paying (`cobro_con_split_repartido`; a split not yet
+ * paying stops and goes to review in the refund's transaction, RepartoDetenido.ts); no other
  * return of it running (`reintegro_en_curso`) or unclear (`reintegro_intento_ambiguo`); and
  * @switch/core's `Reembolso` keeps the sum of paid refunds within what was paid, decided again
  * under a lock on the charge. Each refund is one `devolucion` operation with its own bank order
  * id (`<id>:1`) and the request's idempotency key; an unclear answer is reconciled by query
  * (Reconcile.ts) and shown to operators, never sent again. Store.apply writes `link.devuelto`
  * in the transaction that records the money reaching the payer.
+ *
+ * A pilot (SPEC: pilots are off by default, enabled per merchant): while the merchant's
+ * `reembolsos_habilitado` is off, `POST` answers `403 reintegro_no_habilitado` and changes
+ * nothing; `GET` keeps working and says `habilitado: false`, so the portal explains why the action
+ * is missing. The gate holds in test mode too, like the split and card pilots: a merchant tries
+ * refunds once an operator turns the pilot on, in both modes.
  */
 import { PgClient } from "@effect/sql-pg"
 import { type Caller, Direct, Forbidden, NotFound, type Reembolsos, ValidationError } from "@switch/api"
@@ -20,6 +27,7 @@ import { isUuid } from "../platform/Uuid.js"
 import { bankFor, now } from "./Common.js"
 import { refresh } from "./Consultas.js"
 import { linkChecks, returnsOf } from "./Reintegros.js"
+import * as RepartoDetenido from "./RepartoDetenido.js"
 import * as Store from "./Store.js"
 
 interface LinkRow {
@@ -56,6 +64,26 @@ const findLink = (caller: Caller, id: string) =>
     return link
   })
 
+/** Is the merchant's refunds pilot on? */
+const habilitado = (comercioId: string) =>
+  Effect.gen(function* () {
+    const sql = yield* PgClient.PgClient
+    const rows = yield* sql<{ reembolsos_habilitado: boolean }>`
+      select reembolsos_habilitado from comercios where id = ${comercioId}`.pipe(Effect.orDie)
+    return rows[0]?.reembolsos_habilitado === true
+  })
+
+/** The pilot's refusal: SPEC's `reintegro_no_habilitado`, with why in words. */
+const noHabilitado = () =>
+  Effect.fail(
+    new Forbidden({
+      error: "reintegro_no_habilitado",
+      detail:
+        "Los reembolsos desde el panel son un piloto y aún no están activos para este comercio. " +
+        "Pide a Switch que lo active; mientras tanto puedes ver los reembolsos, no hacer uno nuevo."
+    })
+  )
+
 /** The link's confirmed charge, if it was paid. */
 const chargeOf = (linkId: string) =>
   Effect.gen(function* () {
@@ -67,13 +95,33 @@ const chargeOf = (linkId: string) =>
     return Option.fromNullable(rows[0])
   })
 
-/** The earlier returns of the charge as @switch/core's `Reembolso` reads them. */
-const anteriores = (rows: ReadonlyArray<Store.OpRow>): Array<Reembolso.Anterior> =>
-  rows.map((r) => ({
-    tipo: r.operacion === "reverso" ? "reverso" : "devolucion",
-    monto: Money.Cents(Number(r.monto)),
-    situacion: Reembolso.situacion(r.estado, r.fase, r.motivo_rechazo)
-  }))
+/**
+ * The earlier returns of the charge as @switch/core's `Reembolso` reads them. A refund an
+ * operator closed without paying (`revisiones_cerradas`, the console's "cerrar sin pagar" of one
+ * the bank rejected for a technical reason) moved no money: it counts as rejected.
+ */
+const anteriores = (rows: ReadonlyArray<Store.OpRow>) =>
+  Effect.gen(function* () {
+    const sql = yield* PgClient.PgClient
+    const ids = rows.filter((r) => r.operacion === "devolucion" && r.estado === "RECHAZADA").map((r) => r.id)
+    const cerradas =
+      ids.length === 0
+        ? new Set<string>()
+        : new Set(
+            (yield* sql<{ objeto_id: string }>`
+              select objeto_id from revisiones_cerradas
+              where objeto_tipo = 'reembolso' and objeto_id = any(${ids}::text[])`.pipe(Effect.orDie)).map(
+              (r) => r.objeto_id
+            )
+          )
+    return rows.map(
+      (r): Reembolso.Anterior => ({
+        tipo: r.operacion === "reverso" ? "reverso" : "devolucion",
+        monto: Money.Cents(Number(r.monto)),
+        situacion: cerradas.has(r.id) ? "rechazado" : Reembolso.situacion(r.estado, r.fase, r.motivo_rechazo)
+      })
+    )
+  })
 
 export const view = (row: Store.OpRow): Reembolsos.Reembolso => ({
   id: row.id,
@@ -92,11 +140,13 @@ export const listar = (caller: Caller, linkId: string) =>
   Effect.gen(function* () {
     const link = yield* findLink(caller, linkId)
     const pagado = Number(link.monto) + Number(link.propina)
+    const piloto = yield* habilitado(caller.comercioId)
     const charge = yield* chargeOf(link.id)
     // Not paid, or not yet confirmed by the bank: nothing to refund yet.
     if (Option.isNone(charge))
       return {
         link_id: link.id,
+        habilitado: piloto,
         confirmado: false,
         monto_pagado: EN_CURSO.has(link.estado) ? money(pagado) : 0,
         monto_devuelto: 0,
@@ -104,9 +154,10 @@ export const listar = (caller: Caller, linkId: string) =>
         data: []
       }
     const returns = yield* Effect.forEach(yield* returnsOf(charge.value.id), refresh)
-    const before = anteriores(returns)
+    const before = yield* anteriores(returns)
     return {
       link_id: link.id,
+      habilitado: piloto,
       confirmado: true,
       monto_pagado: money(pagado),
       monto_devuelto: money(Reembolso.devuelto(before)),
@@ -146,6 +197,7 @@ export const reembolsar = (caller: Caller, linkId: string, pedido: Pedido) =>
       return yield* Effect.fail(
         new Forbidden({ error: "rol_no_permitido", detail: "Solo el propietario puede reembolsar." })
       )
+    if (!(yield* habilitado(caller.comercioId))) return yield* noHabilitado()
     const key = keyOf(pedido.idempotency_key)
     const earlier = yield* Store.findByKey(caller.comercioId, key)
     if (Option.isSome(earlier)) return yield* replay(caller, linkId, earlier.value)
@@ -168,7 +220,7 @@ export const reembolsar = (caller: Caller, linkId: string, pedido: Pedido) =>
       monto = read.right
     }
     // Earlier returns refreshed from the bank first; decided again under the charge's lock.
-    const before = anteriores(yield* Effect.forEach(yield* returnsOf(charge.id), refresh))
+    const before = yield* anteriores(yield* Effect.forEach(yield* returnsOf(charge.id), refresh))
     const decide = (rows: Array<Reembolso.Anterior>) =>
       Reembolso.decidir(pagado, rows, monto ?? Reembolso.disponible(pagado, rows))
     const first = decide(before)
@@ -179,8 +231,10 @@ export const reembolsar = (caller: Caller, linkId: string, pedido: Pedido) =>
     const inserted = yield* sql
       .withTransaction(
         Effect.gen(function* () {
+          // The link first (its split's lock, as the console's "pagar" takes it), then the charge.
+          yield* sql`select id from links where id = ${link.id} for update`
           yield* sql`select id from transacciones where id = ${charge.id} for update`
-          const decided = decide(anteriores(yield* returnsOf(charge.id)))
+          const decided = decide(yield* anteriores(yield* returnsOf(charge.id)))
           if (Either.isLeft(decided)) return Either.left(decided.left)
           const row = yield* Store.insertNew({
             id,
@@ -202,6 +256,9 @@ export const reembolsar = (caller: Caller, linkId: string, pedido: Pedido) =>
             retryNonce: `panel:${id}`,
             at
           })
+          // A split not yet paying stops and goes to review with this refund; one paying is 409
+          // (and the refund's row goes with the transaction).
+          if (Option.isSome(row)) yield* RepartoDetenido.detener(link.id, id)
           return Either.right(row)
         })
       )

@@ -8,7 +8,8 @@
  * (`reintegro_intento_ambiguo`), nothing to retry (`reintegro_sin_intento_previo`). The charge
  * itself must be confirmed by the bank at that moment (`cobro_no_confirmado_banco`), must not
  * have been settled to the merchant (`cobro_ya_liquidado_al_comercio`) nor split
- * (`cobro_con_split_repartido`). Live merchant keys get `403 reintegro_no_habilitado`.
+ * (`cobro_con_split_repartido`; a split not yet paying stops and goes to review in the return's
+ * transaction, RepartoDetenido.ts). Live merchant keys get `403 reintegro_no_habilitado`.
  *
  * A charge's money goes back at most once, by refund or by reversal: a new attempt of either is
  * inserted under a lock on the charge, and only while no earlier one of either kind is running,
@@ -21,6 +22,7 @@ import { Effect, Option } from "effect"
 import * as LinksRepo from "../platform/LinksRepo.js"
 import { bankFor, decodeBody, keyConflict, now } from "./Common.js"
 import { refresh } from "./Consultas.js"
+import * as RepartoDetenido from "./RepartoDetenido.js"
 import * as Store from "./Store.js"
 
 const conflict = (error: typeof Direct.DirectConflictCode.Type, detail: string) =>
@@ -105,15 +107,21 @@ const blockedBy = (earlier: ReadonlyArray<Store.OpRow>) => {
  * are decided one after the other and at most one can move money. None when `op` itself
  * conflicted (the same refund attempt sent twice at once).
  */
-const insertReturn = (chargeId: string, op: Store.NewOp) =>
+const insertReturn = (charge: Store.OpRow, op: Store.NewOp & { readonly id: string }) =>
   Effect.gen(function* () {
     const sql = yield* PgClient.PgClient
     return yield* sql.withTransaction(
       Effect.gen(function* () {
-        yield* sql`select id from transacciones where id = ${chargeId} for update`
-        const blocked = blockedBy(yield* returnsOf(chargeId))
+        // A link's row first (its split's lock, as the console's "pagar" takes it), then the charge.
+        if (charge.link_id !== null) yield* sql`select id from links where id = ${charge.link_id} for update`
+        yield* sql`select id from transacciones where id = ${charge.id} for update`
+        const blocked = blockedBy(yield* returnsOf(charge.id))
         if (blocked !== undefined) return yield* blocked
-        return yield* Store.insertNew(op)
+        const inserted = yield* Store.insertNew(op)
+        // A split not yet paying stops and goes to review with this return; one paying is 409
+        // (and the return's row goes with the transaction).
+        if (Option.isSome(inserted)) yield* RepartoDetenido.detener(charge.link_id, op.id)
+        return inserted
       })
     )
   }).pipe(Effect.catchTag("SqlError", Effect.die))
@@ -161,7 +169,7 @@ export const reintegro = (caller: Caller, raw: unknown) =>
         })
       )
     const id = crypto.randomUUID()
-    const inserted = yield* insertReturn(charge.id, {
+    const inserted = yield* insertReturn(charge, {
       id,
       caller,
       operacion: "devolucion",
@@ -208,7 +216,7 @@ export const reverso = (caller: Caller, raw: unknown) =>
     const blocked = blockedBy(yield* Effect.forEach(yield* returnsOf(charge.id), refresh))
     if (blocked !== undefined) return yield* blocked
     const id = crypto.randomUUID()
-    const inserted = yield* insertReturn(charge.id, {
+    const inserted = yield* insertReturn(charge, {
       id,
       caller,
       operacion: "reverso",

@@ -153,6 +153,53 @@ describe("reintegro", () => {
     const splitReversal = await post(other.test, "/reverso", { idempotency_key: randomUUID(), id: txn })
     expect(splitReversal.body.error).toBe("cobro_con_split_repartido")
   })
+
+  it("a link payment whose split paid nobody yet is refunded, and its split stops and goes to review in that transaction", async () => {
+    const other = await merchant(rig)
+    const link = await call(rig.server.url, "POST", "/switch/v1/links", {
+      key: other.test,
+      body: { monto: 30, concepto: "Link" }
+    })
+    await call(rig.server.url, "POST", `/switch/v1/links/${link.body.id}/simular`, {
+      key: other.test,
+      body: { resultado: "pagado" }
+    })
+    const txn = (await call(rig.server.url, "GET", `/switch/v1/links/${link.body.id}`, { key: other.test }))
+      .body.txn_id
+    const part = {
+      banco: "0102",
+      tipo: "cuenta",
+      ultimos4: "0001",
+      nombre: "Beneficiaria",
+      porcentaje: null,
+      monto_fijo: 1000,
+      monto: 1000,
+      estado: "pendiente",
+      referencia_bancaria: null,
+      liquidacion_txn_id: null
+    }
+    await rig.db.query("update links set reparto = $2 where id = $1", [
+      link.body.id,
+      JSON.stringify({
+        estado: "pendiente",
+        moneda: "VES",
+        monto_comercio: 1900,
+        monto_repartido: 0,
+        beneficiarios: [part]
+      })
+    ])
+    const refund = await post(other.test, "/reintegro", { id: txn })
+    expect(refund.status, JSON.stringify(refund.body)).toBe(200)
+    expect(refund.body.estado).toBe("LIQUIDADA")
+    const [row] = (
+      await rig.db.query(
+        "select l.reparto, d.transaccion_id::text as held from links l left join repartos_detenidos d on d.link_id = l.id where l.id = $1",
+        [link.body.id]
+      )
+    ).rows
+    expect(row.held).toBe(refund.body.id)
+    expect(row.reparto).toMatchObject({ estado: "en_revision", beneficiarios: [{ estado: "en_revision" }] })
+  })
 })
 
 describe("reverso", () => {

@@ -6,8 +6,8 @@
  */
 import { createHmac, randomUUID } from "node:crypto"
 import { HttpServer } from "@effect/platform"
-import type { Ports } from "@switch/core"
-import { Effect, Layer, Logger, LogLevel, ManagedRuntime } from "effect"
+import { type Ports, Venezuela } from "@switch/core"
+import { Effect, Layer, Logger, LogLevel, ManagedRuntime, Option } from "effect"
 import Pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { openPage, PAYER } from "../../test/checkoutHarness.js"
@@ -56,7 +56,13 @@ const PASSWORD = "una-clave-larga-1"
 
 beforeAll(async () => {
   const databaseUrl = await freshDatabase()
-  const settings = testSettings({ webhookAllowPrivate: true, apiPorMinuto: 100_000, cierreBancario: false })
+  const settings = testSettings({
+    webhookAllowPrivate: true,
+    apiPorMinuto: 100_000,
+    cierreBancario: false,
+    // One tesoreria operator pays a split part at once (no four eyes), as the race below needs.
+    cuatroOjosDesde: 1_000_000
+  })
   const runtime = ManagedRuntime.make(
     HttpLive({ port: 0, host: "127.0.0.1" }).pipe(
       Layer.provide(Layer.succeed(LiveBank, gateway)),
@@ -98,8 +104,20 @@ const signIn = async (email: string) => {
   }
 }
 
-/** An approved merchant whose owner (with TOTP) has a live session, and a webhook to the receiver. */
-const liveMerchant = async (): Promise<Session> => {
+const adminHeaders = { "x-admin-token": "admin-de-prueba" }
+
+/** Turns the merchant's refunds pilot on (or off) with the admin token. */
+const pilot = async (codigo: string, on: boolean) => {
+  const patched = await call(server.url, "PATCH", `/admin/v1/comercios/${codigo}`, {
+    headers: adminHeaders,
+    body: { reembolsos_habilitado: on }
+  })
+  expect(patched.status, JSON.stringify(patched.body)).toBe(200)
+  expect(patched.body.reembolsos_habilitado).toBe(on)
+}
+
+/** An approved merchant whose owner (with TOTP) has a live session; the refunds pilot on unless `piloto` is false. */
+const liveMerchant = async (piloto = true): Promise<Session> => {
   const codigo = `r${randomUUID().slice(0, 8)}`
   const email = `${codigo}@dueno.example`
   const made = await call(server.url, "POST", "/switch/v1/comercios/registrar", {
@@ -107,6 +125,7 @@ const liveMerchant = async (): Promise<Session> => {
   })
   expect(made.status).toBe(201)
   const liveKey = await approveMerchant(server, codigo)
+  if (piloto) await pilot(codigo, true)
   const headers = await signIn(email)
   const { secreto } = (await call(server.url, "POST", "/switch/v1/sesion/totp", { headers })).body
   await call(server.url, "POST", "/switch/v1/sesion/totp/confirmar", {
@@ -142,6 +161,28 @@ const refund = (s: Session, linkId: string, body: Record<string, unknown>, heade
     headers,
     body: { motivo: "Producto devuelto", idempotency_key: randomUUID(), ...body }
   })
+
+/** An operator of `rol` signed in: its cookie and CSRF token as request headers. */
+const operador = async (rol: string) => {
+  const email = `${rol}-${randomUUID().slice(0, 8)}@switch.test`
+  const made = await call(server.url, "POST", "/admin/v1/operadores", {
+    headers: adminHeaders,
+    body: { email, password: "una clave larga de operador", rol }
+  })
+  expect(made.status).toBe(201)
+  const signed = await call(server.url, "POST", "/admin/v1/operador/sesion", {
+    body: {
+      email,
+      password: "una clave larga de operador",
+      codigo: totpCode(made.body.totp_secret, totpStep(Date.now()))
+    }
+  })
+  expect(signed.status).toBe(200)
+  return {
+    cookie: (signed.headers.get("set-cookie") ?? "").split(";")[0] ?? "",
+    "x-csrf-token": signed.body.csrf_token as string
+  }
+}
 
 const devueltos = async (linkId: string) =>
   (
@@ -343,6 +384,7 @@ describe("refunds from the portal", () => {
       })
       expect(list.body).toEqual({
         link_id: linkId,
+        habilitado: true,
         confirmado: false,
         monto_pagado: 40,
         monto_devuelto: 0,
@@ -438,6 +480,7 @@ describe("refunds from the portal", () => {
       }
     })
     const key = `${codigo}:${made.body.api_key}`
+    await pilot(codigo, true)
     const headers = await signIn(email)
     const link = await call(server.url, "POST", "/switch/v1/links", {
       key,
@@ -459,5 +502,315 @@ describe("refunds from the portal", () => {
     expect(await devueltos(link.body.id)).toEqual([
       { link_id: link.body.id, monto: 2, monto_devuelto: 2, mode: "test" }
     ])
+  })
+})
+
+describe("the refunds pilot (reembolsos_habilitado)", () => {
+  it("off by default: POST is 403 reintegro_no_habilitado and changes nothing, GET says habilitado false", async () => {
+    const s = await liveMerchant(false)
+    const linkId = await paidLink(s, 30)
+    const before = bank.refunds.length
+    const key = randomUUID()
+    const r = await refund(s, linkId, { monto: 5, idempotency_key: key })
+    expect(r.status).toBe(403)
+    expect(r.body.error).toBe("reintegro_no_habilitado")
+    expect(r.body.detail).toContain("piloto")
+    expect(bank.refunds.length).toBe(before)
+    const rows = await db.query(
+      "select count(*)::int as n from transacciones where operacion = 'devolucion' and detalle->>'link_id' = $1",
+      [linkId]
+    )
+    expect(rows.rows[0].n).toBe(0)
+    const list = await call(server.url, "GET", `/switch/v1/links/${linkId}/reembolsos`, {
+      headers: s.headers
+    })
+    expect(list.status).toBe(200)
+    expect(list.body).toMatchObject({ habilitado: false, confirmado: true, monto_pagado: 30, disponible: 30 })
+    // The same request once the pilot is on goes through (the refused one left no trace of its key).
+    await pilot(s.codigo, true)
+    const ok = await refund(s, linkId, { monto: 5, idempotency_key: key })
+    expect(ok.status).toBe(201)
+    expect(ok.body.estado).toBe("LIQUIDADA")
+    const after = await call(server.url, "GET", `/switch/v1/links/${linkId}/reembolsos`, {
+      headers: s.headers
+    })
+    expect(after.body).toMatchObject({ habilitado: true, monto_devuelto: 5, disponible: 25 })
+  })
+
+  it("a riesgo operator turns it on from the console, audited; soporte cannot", async () => {
+    const s = await liveMerchant(false)
+    const linkId = await paidLink(s, 20)
+    const path = `/admin/v1/operador/comercios/${s.codigo}`
+    const soporte = await operador("soporte")
+    const refused = await call(server.url, "PATCH", path, {
+      headers: soporte,
+      body: { reembolsos_habilitado: true }
+    })
+    expect(refused.status).toBe(403)
+    expect((await refund(s, linkId, { monto: 1 })).status).toBe(403)
+    const riesgo = await operador("riesgo")
+    const on = await call(server.url, "PATCH", path, {
+      headers: riesgo,
+      body: { reembolsos_habilitado: true, nota: "Piloto de reembolsos" }
+    })
+    expect(on.status, JSON.stringify(on.body)).toBe(200)
+    expect(on.body.reembolsos_habilitado).toBe(true)
+    const audit = await db.query(
+      "select antes, despues, nota from auditoria where objeto_id = $1 and accion = 'comercio.configurar' order by id",
+      [s.codigo]
+    )
+    expect(audit.rows).toHaveLength(1)
+    expect(audit.rows[0]).toMatchObject({
+      antes: { reembolsos_habilitado: false },
+      despues: { reembolsos_habilitado: true },
+      nota: "Piloto de reembolsos"
+    })
+    expect((await refund(s, linkId, { monto: 1 })).status).toBe(201)
+    const off = await call(server.url, "PATCH", path, {
+      headers: riesgo,
+      body: { reembolsos_habilitado: false }
+    })
+    expect(off.body.reembolsos_habilitado).toBe(false)
+    const again = await refund(s, linkId, { monto: 1 })
+    expect(again.status).toBe(403)
+    expect(again.body.error).toBe("reintegro_no_habilitado")
+  })
+})
+
+const account = (n: number) => {
+  const number = String(n).padStart(10, "0")
+  return `01020194${Option.getOrThrow(Venezuela.accountCheckDigits("0102", "0194", number))}${number}`
+}
+const beneficiary = (n: number) => ({
+  tipo: "cuenta",
+  valor: account(n),
+  banco: "0102",
+  identificacion: "V-12345678",
+  nombre: `Beneficiario ${n}`
+})
+
+/** A test-mode merchant with the refunds and split pilots on, its owner's session, and accounts 1 and 2 approved. */
+const splitMerchant = async () => {
+  const codigo = `s${randomUUID().slice(0, 8)}`
+  const email = `${codigo}@dueno.example`
+  const made = await call(server.url, "POST", "/switch/v1/comercios/registrar", {
+    body: { codigo, nombre: `Comercio ${codigo}`, identificacion: "J-07013380-5", email, password: PASSWORD }
+  })
+  expect(made.status).toBe(201)
+  const patched = await call(server.url, "PATCH", `/admin/v1/comercios/${codigo}`, {
+    headers: adminHeaders,
+    body: { reembolsos_habilitado: true, split_habilitado: true, liquidacion_inmediata: true }
+  })
+  expect(patched.status, JSON.stringify(patched.body)).toBe(200)
+  for (const n of [1, 2])
+    await call(server.url, "POST", `/admin/v1/comercios/${codigo}/cuentas-aprobadas`, {
+      headers: adminHeaders,
+      body: beneficiary(n)
+    })
+  return { codigo, key: `${codigo}:${made.body.api_key}`, headers: await signIn(email) }
+}
+
+/**
+ * Paid test links whose split the net no longer covers (the commission went up after they were
+ * made): nobody paid, every part `en_revision`, as SPEC's "Split rules" put it.
+ */
+const splitsInReview = async (m: { codigo: string; key: string }, count: number) => {
+  const ids: Array<string> = []
+  for (let i = 0; i < count; i++) {
+    const created = await call(server.url, "POST", "/switch/v1/links", {
+      key: m.key,
+      body: {
+        monto: 100,
+        concepto: "Con reparto",
+        split: [
+          { cuenta: beneficiary(1), monto: 60 },
+          { cuenta: beneficiary(2), monto: 38 }
+        ]
+      }
+    })
+    expect(created.status, JSON.stringify(created.body)).toBe(201)
+    ids.push(created.body.id)
+  }
+  await call(server.url, "PATCH", `/admin/v1/comercios/${m.codigo}`, {
+    headers: adminHeaders,
+    body: { comision_pct: 5 }
+  })
+  for (const id of ids) {
+    const paid = await call(server.url, "POST", `/switch/v1/links/${id}/simular`, {
+      key: m.key,
+      body: { resultado: "pagado" }
+    })
+    expect(paid.status).toBe(200)
+  }
+  await call(server.url, "PATCH", `/admin/v1/comercios/${m.codigo}`, {
+    headers: adminHeaders,
+    body: { comision_pct: null }
+  })
+  return ids
+}
+
+const repartoOf = async (linkId: string) =>
+  (await db.query("select reparto from links where id = $1", [linkId])).rows[0].reparto as {
+    estado: string
+    beneficiarios: Array<{ estado: string; liquidacion_txn_id: string | null }>
+  }
+
+const detenido = async (linkId: string) =>
+  (await db.query("select transaccion_id::text as id from repartos_detenidos where link_id = $1", [linkId]))
+    .rows[0]?.id as string | undefined
+
+const ordenesDeReparto = async (linkId: string) =>
+  (
+    await db.query(
+      "select count(*)::int as n from pagos_reparto where link_id = $1 and estado in ('enviado', 'pagado')",
+      [linkId]
+    )
+  ).rows[0].n as number
+
+const devoluciones = async (linkId: string) =>
+  (
+    await db.query(
+      "select count(*)::int as n from transacciones where operacion = 'devolucion' and detalle->>'link_id' = $1",
+      [linkId]
+    )
+  ).rows[0].n as number
+
+describe("a refund before the split is paid (SPEC: the split stops and goes to review)", () => {
+  it("the refund proceeds, the split goes en_revision held in the same transaction, is listed, and is never paid through the bank", async () => {
+    const m = await splitMerchant()
+    const [linkId = ""] = await splitsInReview(m, 1)
+    expect((await repartoOf(linkId)).estado).toBe("en_revision")
+    const r = await call(server.url, "POST", `/switch/v1/links/${linkId}/reembolsos`, {
+      headers: m.headers,
+      body: { motivo: "Pedido cancelado", idempotency_key: randomUUID() }
+    })
+    expect(r.status, JSON.stringify(r.body)).toBe(201)
+    expect(r.body).toMatchObject({ estado: "LIQUIDADA", monto: 100 })
+    expect(await detenido(linkId)).toBe(r.body.id)
+    const reparto = await repartoOf(linkId)
+    expect(reparto.estado).toBe("en_revision")
+    expect(reparto.beneficiarios.map((b) => b.estado)).toEqual(["en_revision", "en_revision"])
+    const tesoreria = await operador("tesoreria")
+    const queue = await call(server.url, "GET", "/admin/v1/operador/revision", { headers: tesoreria })
+    const parts = queue.body.data.filter((i: { link_id: string }) => i.link_id === linkId)
+    expect(parts).toHaveLength(2)
+    expect(parts[0]).toMatchObject({
+      tipo: "reparto",
+      motivo: "reparto detenido por un reembolso",
+      detenido: true
+    })
+    const pay = await call(server.url, "POST", `/admin/v1/operador/revision/repartos/${linkId}/0/pagar`, {
+      headers: tesoreria,
+      body: {}
+    })
+    expect(pay.status).toBe(409)
+    expect(pay.body.error).toBe("reparto_detenido")
+    expect(await ordenesDeReparto(linkId)).toBe(0)
+    // A person closes the parts without paying: the split is cerrado and leaves the queue.
+    for (const indice of [0, 1]) {
+      const closed = await call(
+        server.url,
+        "POST",
+        `/admin/v1/operador/revision/repartos/${linkId}/${indice}/cerrar`,
+        { headers: tesoreria, body: { nota: "El pago se reembolsó al cliente" } }
+      )
+      expect(closed.status, JSON.stringify(closed.body)).toBe(200)
+    }
+    expect((await repartoOf(linkId)).estado).toBe("cerrado")
+  })
+
+  it("a split not yet started (parts pendiente) stops too; one with an order at the bank keeps 409 cobro_con_split_repartido and nothing changes", async () => {
+    const s = await liveMerchant()
+    const part = (estado: string) => ({
+      banco: "0102",
+      tipo: "cuenta",
+      ultimos4: "0001",
+      nombre: "Beneficiario 1",
+      porcentaje: 2500,
+      monto_fijo: null,
+      monto: 1000,
+      estado,
+      referencia_bancaria: null,
+      liquidacion_txn_id: null
+    })
+    const pendiente = {
+      estado: "pendiente",
+      moneda: "VES",
+      monto_comercio: 3000,
+      monto_repartido: 0,
+      beneficiarios: [part("pendiente")]
+    }
+    const fresh = await paidLink(s, 40)
+    await db.query("update links set reparto = $2 where id = $1", [fresh, JSON.stringify(pendiente)])
+    const ok = await refund(s, fresh, { monto: 10 })
+    expect(ok.status, JSON.stringify(ok.body)).toBe(201)
+    expect(await detenido(fresh)).toBe(ok.body.id)
+    expect(await repartoOf(fresh)).toMatchObject({
+      estado: "en_revision",
+      beneficiarios: [{ estado: "en_revision" }]
+    })
+
+    const paying = await paidLink(s, 40)
+    const review = { ...pendiente, estado: "en_revision", beneficiarios: [part("en_revision")] }
+    await db.query("update links set reparto = $2 where id = $1", [paying, JSON.stringify(review)])
+    const [op] = (await db.query("select id from operadores limit 1")).rows
+    await db.query(
+      "insert into pagos_reparto (id, link_id, indice, monto, solicitado_por, estado) values ($1, $2, 0, 1000, $3, 'enviado')",
+      [randomUUID(), paying, op.id]
+    )
+    const before = bank.refunds.length
+    const refused = await refund(s, paying, {})
+    expect(refused.status).toBe(409)
+    expect(refused.body.error).toBe("cobro_con_split_repartido")
+    expect(bank.refunds.length).toBe(before)
+    expect(await devoluciones(paying)).toBe(0)
+    expect(await detenido(paying)).toBeUndefined()
+    expect(await repartoOf(paying)).toEqual(review)
+  })
+
+  it("a refund racing the console's payment of a part: one of them wins, never a paid part and a refund without review", async () => {
+    const m = await splitMerchant()
+    const links = await splitsInReview(m, 6)
+    const tesoreria = await operador("tesoreria")
+    const outcomes = await Promise.all(
+      links.map(async (linkId, i) => {
+        const refundIt = () =>
+          call(server.url, "POST", `/switch/v1/links/${linkId}/reembolsos`, {
+            headers: m.headers,
+            body: { motivo: "Pedido cancelado", idempotency_key: randomUUID() }
+          })
+        const payIt = () =>
+          call(server.url, "POST", `/admin/v1/operador/revision/repartos/${linkId}/0/pagar`, {
+            headers: tesoreria,
+            body: {}
+          })
+        // Both in flight together, the payment leaving a little later each time, so either may win.
+        const pay = new Promise<void>((done) => setTimeout(done, i * 15)).then(payIt)
+        const [r, p] = await Promise.all([refundIt(), pay])
+        return { linkId, r, p }
+      })
+    )
+    for (const { linkId, r, p } of outcomes) {
+      const orders = await ordenesDeReparto(linkId)
+      const refunds = await devoluciones(linkId)
+      const held = await detenido(linkId)
+      if (r.status === 201) {
+        // The refund won: the split is held in review and no part went to the bank.
+        expect(p.status, JSON.stringify(p.body)).toBe(409)
+        expect(p.body.error).toBe("reparto_detenido")
+        expect(orders).toBe(0)
+        expect(held).toBe(r.body.id)
+        expect((await repartoOf(linkId)).estado).toBe("en_revision")
+      } else {
+        // The payment won: the refund is refused and nothing of it was written.
+        expect(r.status, JSON.stringify(r.body)).toBe(409)
+        expect(r.body.error).toBe("cobro_con_split_repartido")
+        expect(p.status, JSON.stringify(p.body)).toBe(200)
+        expect(orders).toBe(1)
+        expect(refunds).toBe(0)
+        expect(held).toBeUndefined()
+      }
+      expect(refunds > 0 && orders > 0).toBe(false)
+    }
   })
 })

@@ -179,6 +179,24 @@ export const ADMIN_OPERATIONS: ReadonlyArray<Op> = [
     "operador"
   ],
   [
+    "post",
+    "/admin/v1/operador/revision/reembolsos/{id}/consultar",
+    "Consultar al banco ahora por la orden de un reembolso del portal, sin reenviarla (rol tesorería)",
+    "operador"
+  ],
+  [
+    "post",
+    "/admin/v1/operador/revision/reembolsos/{id}/marcar-pagada",
+    "Dar por pagado un reembolso del portal con la referencia del banco: envía link.devuelto (rol tesorería)",
+    "operador"
+  ],
+  [
+    "post",
+    "/admin/v1/operador/revision/reembolsos/{id}/cerrar",
+    "Cerrar sin pagar un reembolso del portal, con una nota: el monto vuelve a poder reembolsarse (rol tesorería)",
+    "operador"
+  ],
+  [
     "get",
     "/admin/v1/operador/tasa-bcv",
     "Tasa BCV vigente, si está vencida, y su historial con quién fijó cada una",

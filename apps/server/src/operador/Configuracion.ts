@@ -1,6 +1,6 @@
 /**
  * A merchant's configuration from the console (issue 32): its commission, its tip cap, its money
- * limits and its pilots (split payments, card payments) on or off.
+ * limits and its pilots (split payments, card payments, the portal's refunds) on or off.
  *
  * `PATCH /admin/v1/operador/comercios/{codigo}` is for `riesgo` only (everyone reads the merchant
  * with `GET /admin/v1/operador/comercios/{codigo}`). The body carries only these fields, plus an
@@ -29,7 +29,8 @@ export const CAMPOS_CONFIGURACION = [
   "tope_diario",
   "tope_acumulado",
   "split_habilitado",
-  "tarjeta_habilitada"
+  "tarjeta_habilitada",
+  "reembolsos_habilitado"
 ] as const
 
 const Campo = Schema.optional(Schema.Unknown)
@@ -44,6 +45,7 @@ const ConfiguracionBody = Schema.Struct({
   tope_acumulado: Campo,
   split_habilitado: Campo,
   tarjeta_habilitada: Campo,
+  reembolsos_habilitado: Campo,
   nota: Schema.optional(Schema.String.pipe(Schema.maxLength(2000)))
 })
 

@@ -93,7 +93,12 @@ export const decodeBody =
   <A, I>(schema: Schema.Schema<A, I>) =>
   (input: unknown): Effect.Effect<A, OperadorError> =>
     Schema.decodeUnknown(schema, { onExcessProperty: "error" })(input).pipe(
-      Effect.mapError((e) => OperadorError.validation(e.message))
+      Effect.mapError((e) => OperadorError.validation(e.message)),
+      // Postgres text and jsonb cannot hold U+0000: refused here, not a 500 when the audit row is written.
+      Effect.filterOrFail(
+        (decoded) => !(JSON.stringify(decoded) ?? "").includes("\\u0000"),
+        () => OperadorError.validation("El texto no puede contener el carácter nulo (U+0000).")
+      )
     )
 
 const wrong = () => OperadorError.unauthorized("Correo, contraseña o código incorrectos.")

@@ -21,6 +21,8 @@ export interface MerchantRow {
   readonly pagar_habilitado: boolean
   readonly split_habilitado: boolean
   readonly tarjeta_habilitada: boolean
+  /** The portal's refunds pilot (issue 33), off until an operator turns it on. */
+  readonly reembolsos_habilitado: boolean
   readonly propina_max_bp: number | null
   readonly monto_min: StoredLimit | null
   readonly monto_max: StoredLimit | null

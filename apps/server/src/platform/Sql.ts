@@ -24,6 +24,7 @@ import linksDolares from "../migrations/0019_links_dolares.js"
 import miPagina from "../migrations/0020_mi_pagina.js"
 import colaRevision from "../migrations/0021_cola_revision.js"
 import eventosLink from "../migrations/0022_eventos_link.js"
+import reembolsosPiloto from "../migrations/0023_reembolsos_piloto.js"
 import filterIndexes from "../migrations/0024_filter_indexes.js"
 import * as Metrics from "./Metrics.js"
 import { preparingClient, registry } from "./Prepared.js"
@@ -127,6 +128,7 @@ export const migrations = PgMigrator.fromRecord({
   "0020_mi_pagina": miPagina,
   "0021_cola_revision": colaRevision,
   "0022_eventos_link": eventosLink,
+  "0023_reembolsos_piloto": reembolsosPiloto,
   "0024_filter_indexes": filterIndexes
 })
 

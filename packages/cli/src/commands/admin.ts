@@ -7,7 +7,13 @@ import { UsageError } from "../Output.js"
 import { answerOf } from "./api.js"
 
 const MONEY = ["monto_min", "monto_max", "max_diario", "tope_diario", "tope_acumulado"] as const
-const FLAGS = ["liquidacion_inmediata", "pagar_habilitado", "split_habilitado", "tarjeta_habilitada"] as const
+const FLAGS = [
+  "liquidacion_inmediata",
+  "pagar_habilitado",
+  "split_habilitado",
+  "tarjeta_habilitada",
+  "reembolsos_habilitado"
+] as const
 const PERCENT = ["comision_pct", "propina_max_pct"] as const
 /** Every field `PATCH /admin/v1/comercios/{codigo}` takes. */
 export const ADMIN_FIELDS = ["estado", ...PERCENT, ...FLAGS, ...MONEY, "cuenta_liquidacion"] as const

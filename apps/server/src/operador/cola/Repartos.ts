@@ -14,6 +14,12 @@
  * split is `repartido` (or `cerrado` when some part was closed unpaid) and `link.acreditado` is
  * sent once (its dedupe is per link) with the `reparto`. Every action writes its audit row in the
  * action's transaction.
+ *
+ * A split a refund stopped before it paid anyone (`repartos_detenidos`, SPEC: "If a refund happens
+ * before the split is paid, the split stops and goes to review") is listed with that reason and is
+ * never paid through the bank: "pagar" and its confirmation answer `409 reparto_detenido` (both
+ * take the link's row lock the refund takes); it is closed without paying, or marked paid when the
+ * money went out some other way.
  */
 import { randomUUID } from "node:crypto"
 import { HttpRouter, type HttpServerRequest } from "@effect/platform"
@@ -57,9 +63,11 @@ const listar: Fuente["listar"] = Effect.gen(function* () {
     monto: number
     nombre: string
     desde: Date
+    detenido: boolean
   }>`
     select l.id::text as link_id, c.codigo as comercio, l.mode, (b.n - 1)::int as indice,
-      (b.value->>'monto')::bigint as monto, b.value->>'nombre' as nombre, coalesce(l.paid_at, l.created_at) as desde
+      (b.value->>'monto')::bigint as monto, b.value->>'nombre' as nombre, coalesce(l.paid_at, l.created_at) as desde,
+      exists (select 1 from repartos_detenidos d where d.link_id = l.id) as detenido
     from links l join comercios c on c.id = l.comercio_id,
       jsonb_array_elements(l.reparto->'beneficiarios') with ordinality as b(value, n)
     where l.reparto->>'estado' = 'en_revision' and b.value->>'estado' = 'en_revision'
@@ -72,10 +80,10 @@ const listar: Fuente["listar"] = Effect.gen(function* () {
       comercio: r.comercio,
       mode: r.mode,
       monto: bs(r.monto),
-      motivo: "parte del reparto en revisión",
+      motivo: r.detenido ? "reparto detenido por un reembolso" : "parte del reparto en revisión",
       con_reparto: true,
       desde: r.desde,
-      extra: { indice: r.indice, beneficiario: r.nombre },
+      extra: { indice: r.indice, beneficiario: r.nombre, detenido: r.detenido },
       respuestas: { objeto_tipo: TIPO, objeto_id: parteId(r.link_id, r.indice) }
     })
   )
@@ -198,6 +206,20 @@ const rutas = (ctx: Contexto) =>
           referencia_bancaria: referencia,
           liquidacion_txn_id: txnId
         })
+      })
+
+    /** A split a refund stopped is never paid through the bank (call it under the link's lock). */
+    const noDetenido = (linkId: string) =>
+      Effect.gen(function* () {
+        const held = yield* sql`select 1 from repartos_detenidos where link_id = ${linkId}`
+        if (held.length > 0)
+          return yield* Effect.fail(
+            OperadorError.conflict(
+              "reparto_detenido",
+              "Un reembolso detuvo este reparto antes de pagarlo: no se envía dinero a los beneficiarios. " +
+                "Ciérralo sin pagar, o márcalo pagado si el dinero salió por otra vía."
+            )
+          )
       })
 
     const openPago = (linkId: string, indice: number) =>
@@ -387,6 +409,7 @@ const rutas = (ctx: Contexto) =>
             .withTransaction(
               Effect.gen(function* () {
                 const { link, part } = yield* lock(linkId, indice)
+                yield* noDetenido(linkId)
                 if (cuentaDe(link, indice) === null)
                   return yield* Effect.fail(
                     OperadorError.conflict("sin_cuenta", "La parte no tiene una cuenta a la que pagar.")
@@ -436,6 +459,7 @@ const rutas = (ctx: Contexto) =>
             .withTransaction(
               Effect.gen(function* () {
                 yield* lock(linkId, indice)
+                yield* noDetenido(linkId)
                 const [pago] = (yield* openPago(linkId, indice)).filter((p) => p.estado === "pendiente")
                 if (pago === undefined)
                   return yield* Effect.fail(
