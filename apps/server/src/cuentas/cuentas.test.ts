@@ -10,6 +10,7 @@ import { Option } from "effect"
 import Pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { call, startServer, type TestServer } from "../../test/harness.js"
+import { signInOwner } from "../../test/ownerSession.js"
 import { hashPassword } from "../platform/Passwords.js"
 
 let server: TestServer
@@ -27,18 +28,7 @@ afterAll(async () => {
   await server?.close()
 })
 
-const signIn = async (email: string) => {
-  const reply = await fetch(`${server.url}/switch/v1/sesion`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ email, password: PASSWORD })
-  })
-  const body = (await reply.json()) as { csrf_token: string }
-  return {
-    cookie: (reply.headers.getSetCookie()[0] ?? "").split(";")[0] ?? "",
-    "x-csrf-token": body.csrf_token
-  }
-}
+const signIn = (email: string) => signInOwner(server.url, email, PASSWORD)
 
 const merchant = async () => {
   const codigo = `c${randomUUID().slice(0, 8)}`

@@ -5,76 +5,37 @@
  * queue and never resent, and who may call (a key, another role, no CSRF token, another merchant).
  */
 import { createHmac, randomUUID } from "node:crypto"
-import { HttpServer } from "@effect/platform"
-import { type Ports, Venezuela } from "@switch/core"
-import { Effect, Layer, Logger, LogLevel, ManagedRuntime, Option } from "effect"
 import Pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { openPage, PAYER } from "../../test/checkoutHarness.js"
-import { approveMerchant, call, freshDatabase, type TestServer, testSettings } from "../../test/harness.js"
+import { beneficiary } from "../../test/accounts.js"
+import { call, type TestServer } from "../../test/harness.js"
+import {
+  adminHeaders,
+  answer,
+  PASSWORD,
+  refundBank,
+  refundFixture,
+  startOnBank
+} from "../../test/refundFixture.js"
 import { type Receiver, startReceiver } from "../../test/webhooksReceiver.js"
-import { Settings } from "../Config.js"
-import { HttpLive } from "../Http.js"
-import { LiveBank } from "../platform/bank/Banks.js"
 import { hashPassword } from "../platform/Passwords.js"
-import { PgLive } from "../platform/Sql.js"
 import { totpCode, totpStep } from "../platform/Totp.js"
 
-const answer = (estado: Ports.BankAnswer["estado"], referencia: string | null = null): Ports.BankAnswer => ({
-  estado,
-  referencia_banco: referencia,
-  endtoend: null,
-  motivo_rechazo: null
-})
-
-/** The live bank: pays debits, answers refunds as the test says (after `refundDelayMs`), counts. */
-const bank = {
-  debit: answer("LIQUIDADA", "DEB0001"),
-  refund: answer("LIQUIDADA", "DEV0001"),
-  query: answer("DESCONOCIDA"),
-  refundDelayMs: 0,
-  refunds: [] as Array<Ports.ReversalOrder>
-}
-const gateway: Ports.BankGateway["Type"] = {
-  requestCode: () => Effect.succeed(answer("ACEPTADA")),
-  debit: () => Effect.sync(() => bank.debit),
-  credit: () => Effect.succeed(answer("ACEPTADA")),
-  query: () => Effect.sync(() => bank.query),
-  reverse: () => Effect.succeed(answer("ACEPTADA")),
-  refund: (order) =>
-    Effect.gen(function* () {
-      bank.refunds.push(order)
-      if (bank.refundDelayMs > 0) yield* Effect.sleep(`${bank.refundDelayMs} millis`)
-      return bank.refund
-    })
-}
+const { bank, gateway } = refundBank()
 
 let server: TestServer
 let db: Pg.Client
 let receiver: Receiver
-const PASSWORD = "una-clave-larga-1"
 
 beforeAll(async () => {
-  const databaseUrl = await freshDatabase()
-  const settings = testSettings({
+  server = await startOnBank(gateway, {
     webhookAllowPrivate: true,
     apiPorMinuto: 100_000,
     cierreBancario: false,
     // One tesoreria operator pays a split part at once (no four eyes), as the race below needs.
     cuatroOjosDesde: 1_000_000
   })
-  const runtime = ManagedRuntime.make(
-    HttpLive({ port: 0, host: "127.0.0.1" }).pipe(
-      Layer.provide(Layer.succeed(LiveBank, gateway)),
-      Layer.provide(PgLive(databaseUrl, { maxConnections: 10 })),
-      Layer.provide(Layer.succeed(Settings, settings)),
-      Layer.provide(Logger.minimumLogLevel(LogLevel.Warning))
-    )
-  )
-  const address = await runtime.runPromise(Effect.map(HttpServer.HttpServer, (s) => s.address))
-  if (address._tag !== "TcpAddress") throw new Error("expected a TCP address")
-  server = { url: `http://127.0.0.1:${address.port}`, databaseUrl, settings, close: () => runtime.dispose() }
-  db = new Pg.Client({ connectionString: databaseUrl })
+  db = new Pg.Client({ connectionString: server.databaseUrl })
   await db.connect()
   receiver = await startReceiver()
 }, 60_000)
@@ -84,113 +45,11 @@ afterAll(async () => {
   await server?.close()
 })
 
-interface Session {
-  readonly headers: Record<string, string>
-  readonly key: string
-  readonly liveKey: string
-  readonly codigo: string
-}
-
-const signIn = async (email: string) => {
-  const reply = await fetch(`${server.url}/switch/v1/sesion`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ email, password: PASSWORD })
-  })
-  const body = (await reply.json()) as { csrf_token: string }
-  return {
-    cookie: (reply.headers.getSetCookie()[0] ?? "").split(";")[0] ?? "",
-    "x-csrf-token": body.csrf_token
-  }
-}
-
-const adminHeaders = { "x-admin-token": "admin-de-prueba" }
-
-/** Turns the merchant's refunds pilot on (or off) with the admin token. */
-const pilot = async (codigo: string, on: boolean) => {
-  const patched = await call(server.url, "PATCH", `/admin/v1/comercios/${codigo}`, {
-    headers: adminHeaders,
-    body: { reembolsos_habilitado: on }
-  })
-  expect(patched.status, JSON.stringify(patched.body)).toBe(200)
-  expect(patched.body.reembolsos_habilitado).toBe(on)
-}
-
-/** An approved merchant whose owner (with TOTP) has a live session; the refunds pilot on unless `piloto` is false. */
-const liveMerchant = async (piloto = true): Promise<Session> => {
-  const codigo = `r${randomUUID().slice(0, 8)}`
-  const email = `${codigo}@dueno.example`
-  const made = await call(server.url, "POST", "/switch/v1/comercios/registrar", {
-    body: { codigo, nombre: `Comercio ${codigo}`, identificacion: "J-07013380-5", email, password: PASSWORD }
-  })
-  expect(made.status).toBe(201)
-  const liveKey = await approveMerchant(server, codigo)
-  if (piloto) await pilot(codigo, true)
-  const headers = await signIn(email)
-  const { secreto } = (await call(server.url, "POST", "/switch/v1/sesion/totp", { headers })).body
-  await call(server.url, "POST", "/switch/v1/sesion/totp/confirmar", {
-    headers,
-    body: { codigo: totpCode(secreto, totpStep(Date.now())) }
-  })
-  const live = await call(server.url, "POST", "/switch/v1/sesion/modo", { headers, body: { mode: "live" } })
-  expect(live.status).toBe(200)
-  return { headers, key: `${codigo}:${made.body.api_key}`, liveKey, codigo }
-}
-
-let phone = 2000000
-/** A live link of `monto` (and `propina`) paid on its page through the live bank. */
-const paidLink = async (s: Session, monto = 50, propina?: string) => {
-  const link = await call(server.url, "POST", "/switch/v1/links", {
-    key: s.liveKey,
-    body: { monto, concepto: "Pedido" }
-  })
-  expect(link.status).toBe(201)
-  const page = await openPage(server.url, link.body.id)
-  const paid = await page.post("/pagar", {
-    ...PAYER,
-    telefono: `0414${String(phone++).padStart(7, "0")}`,
-    otp: "87654321",
-    ...(propina === undefined ? {} : { propina })
-  })
-  expect(paid.body.estado).toBe(bank.debit.estado === "LIQUIDADA" ? "pagado" : "procesando")
-  return link.body.id as string
-}
-
-const refund = (s: Session, linkId: string, body: Record<string, unknown>, headers = s.headers) =>
-  call(server.url, "POST", `/switch/v1/links/${linkId}/reembolsos`, {
-    headers,
-    body: { motivo: "Producto devuelto", idempotency_key: randomUUID(), ...body }
-  })
-
-/** An operator of `rol` signed in: its cookie and CSRF token as request headers. */
-const operador = async (rol: string) => {
-  const email = `${rol}-${randomUUID().slice(0, 8)}@switch.test`
-  const made = await call(server.url, "POST", "/admin/v1/operadores", {
-    headers: adminHeaders,
-    body: { email, password: "una clave larga de operador", rol }
-  })
-  expect(made.status).toBe(201)
-  const signed = await call(server.url, "POST", "/admin/v1/operador/sesion", {
-    body: {
-      email,
-      password: "una clave larga de operador",
-      codigo: totpCode(made.body.totp_secret, totpStep(Date.now()))
-    }
-  })
-  expect(signed.status).toBe(200)
-  return {
-    cookie: (signed.headers.get("set-cookie") ?? "").split(";")[0] ?? "",
-    "x-csrf-token": signed.body.csrf_token as string
-  }
-}
-
-const devueltos = async (linkId: string) =>
-  (
-    await db.query(
-      "select data from eventos where evento = 'link.devuelto' and data->>'link_id' = $1 order by seq",
-      [linkId]
-    )
-  ).rows.map((r) => r.data)
+const { signIn, pilot, liveMerchant, paidLink, refund, operador, devueltos } = refundFixture(
+  () => server,
+  bank,
+  () => db
+)
 
 describe("refunds from the portal", () => {
   it("a full refund of a live link reaches the payer and sends link.devuelto, signed", async () => {
@@ -575,18 +434,6 @@ describe("the refunds pilot (reembolsos_habilitado)", () => {
     expect(again.status).toBe(403)
     expect(again.body.error).toBe("reintegro_no_habilitado")
   })
-})
-
-const account = (n: number) => {
-  const number = String(n).padStart(10, "0")
-  return `01020194${Option.getOrThrow(Venezuela.accountCheckDigits("0102", "0194", number))}${number}`
-}
-const beneficiary = (n: number) => ({
-  tipo: "cuenta",
-  valor: account(n),
-  banco: "0102",
-  identificacion: "V-12345678",
-  nombre: `Beneficiario ${n}`
 })
 
 /** A test-mode merchant with the refunds and split pilots on, its owner's session, and accounts 1 and 2 approved. */

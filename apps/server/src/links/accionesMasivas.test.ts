@@ -8,47 +8,29 @@
 import { randomUUID } from "node:crypto"
 import Pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import {
+  bulkMerchant,
+  closeBulkRig,
+  PASSWORD,
+  pagadoNotices,
+  simulatePaid,
+  startBulkRig
+} from "../../test/bulkFixture.js"
 import { openPage, PAYER } from "../../test/checkoutHarness.js"
 import { call, startServer, type TestServer } from "../../test/harness.js"
-import { type Receiver, startReceiver } from "../../test/webhooksReceiver.js"
+import { signInOwner } from "../../test/ownerSession.js"
+import type { Receiver } from "../../test/webhooksReceiver.js"
 
 let server: TestServer
 let db: Pg.Client
 let receiver: Receiver
 
 beforeAll(async () => {
-  receiver = await startReceiver()
-  server = await startServer({ settings: { apiPorMinuto: 100_000, webhookAllowPrivate: true } })
-  db = new Pg.Client({ connectionString: server.databaseUrl })
-  await db.connect()
+  ;({ server, db, receiver } = await startBulkRig())
 })
-afterAll(async () => {
-  await db?.end()
-  await server?.close()
-  await receiver?.close()
-})
+afterAll(() => closeBulkRig({ server, db, receiver }))
 
-const PASSWORD = "una-clave-larga-1"
-
-const merchant = async () => {
-  const codigo = `m${randomUUID().slice(0, 8)}`
-  const email = `${codigo}@dueno.example`
-  const made = await call(server.url, "POST", "/switch/v1/comercios/registrar", {
-    body: { codigo, nombre: `Tienda ${codigo}`, identificacion: "J-07013380-5", email, password: PASSWORD }
-  })
-  expect(made.status).toBe(201)
-  const reply = await fetch(`${server.url}/switch/v1/sesion`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ email, password: PASSWORD })
-  })
-  const body = (await reply.json()) as { csrf_token: string }
-  const headers = {
-    cookie: (reply.headers.getSetCookie()[0] ?? "").split(";")[0] ?? "",
-    "x-csrf-token": body.csrf_token
-  }
-  return { key: `${codigo}:${made.body.api_key}`, headers }
-}
+const merchant = () => bulkMerchant(server)
 
 /** `n` links of the merchant made through batches of 500, concept `concepto`. */
 const links = async (key: string, n: number, concepto: string) => {
@@ -172,17 +154,8 @@ describe("bulk actions", () => {
     })
     expect(hook.status).toBe(201)
     const ids = await links(key, 3, "avisos")
-    for (const id of ids.slice(0, 2))
-      expect(
-        (
-          await call(server.url, "POST", `/switch/v1/links/${id}/simular`, {
-            key,
-            body: { resultado: "pagado" }
-          })
-        ).status
-      ).toBe(200)
-    const notices = (id: string) =>
-      receiver.received.filter((r) => r.body.includes('"link.pagado"') && r.body.includes(id)).length
+    for (const id of ids.slice(0, 2)) await simulatePaid(server, key, id)
+    const notices = (id: string) => pagadoNotices(receiver, id)
     await expect.poll(() => notices(ids[0] ?? "") + notices(ids[1] ?? ""), { timeout: 10_000 }).toBe(2)
 
     const made = await call(server.url, "POST", "/switch/v1/acciones-masivas", {
@@ -250,18 +223,7 @@ describe("bulk actions", () => {
           key: who.key,
           body: { items: Array.from({ length: 500 }, () => ({ monto: 5, concepto: "reinicio" })) }
         })
-      const signIn = async (base: string) => {
-        const reply = await fetch(`${base}/switch/v1/sesion`, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({ email: who.email, password: PASSWORD })
-        })
-        const body = (await reply.json()) as { csrf_token: string }
-        return {
-          cookie: (reply.headers.getSetCookie()[0] ?? "").split(";")[0] ?? "",
-          "x-csrf-token": body.csrf_token
-        }
-      }
+      const signIn = (base: string) => signInOwner(base, who.email, PASSWORD)
       const made = await call(own.url, "POST", "/switch/v1/acciones-masivas", {
         headers: await signIn(own.url),
         body: { accion: "cancelar" }

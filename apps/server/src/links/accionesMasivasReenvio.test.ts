@@ -4,47 +4,29 @@
  * The cut is a trigger that refuses the part's first progress update, the way a crash after the
  * resends would leave it; graphile-worker then runs the job again.
  */
-import { randomUUID } from "node:crypto"
-import Pg from "pg"
+import type Pg from "pg"
 import { afterAll, beforeAll, expect, it } from "vitest"
-import { call, startServer, type TestServer } from "../../test/harness.js"
-import { type Receiver, startReceiver } from "../../test/webhooksReceiver.js"
+import {
+  bulkMerchant,
+  closeBulkRig,
+  pagadoNotices,
+  simulatePaid,
+  startBulkRig
+} from "../../test/bulkFixture.js"
+import { call, type TestServer } from "../../test/harness.js"
+import type { Receiver } from "../../test/webhooksReceiver.js"
 
 let server: TestServer
 let db: Pg.Client
 let receiver: Receiver
 
 beforeAll(async () => {
-  receiver = await startReceiver()
-  server = await startServer({ settings: { apiPorMinuto: 100_000, webhookAllowPrivate: true } })
-  db = new Pg.Client({ connectionString: server.databaseUrl })
-  await db.connect()
+  ;({ server, db, receiver } = await startBulkRig())
 })
-afterAll(async () => {
-  await db?.end()
-  await server?.close()
-  await receiver?.close()
-})
-
-const PASSWORD = "una-clave-larga-1"
+afterAll(() => closeBulkRig({ server, db, receiver }))
 
 it("a part replayed after a cut between its resends and its progress delivers no notice twice", async () => {
-  const codigo = `m${randomUUID().slice(0, 8)}`
-  const email = `${codigo}@dueno.example`
-  const made = await call(server.url, "POST", "/switch/v1/comercios/registrar", {
-    body: { codigo, nombre: `Tienda ${codigo}`, identificacion: "J-07013380-5", email, password: PASSWORD }
-  })
-  expect(made.status).toBe(201)
-  const key = `${codigo}:${made.body.api_key}`
-  const signIn = await fetch(`${server.url}/switch/v1/sesion`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ email, password: PASSWORD })
-  })
-  const headers = {
-    cookie: (signIn.headers.getSetCookie()[0] ?? "").split(";")[0] ?? "",
-    "x-csrf-token": ((await signIn.json()) as { csrf_token: string }).csrf_token
-  }
+  const { key, headers } = await bulkMerchant(server)
   expect(
     (
       await call(server.url, "POST", "/switch/v1/webhooks", {
@@ -59,17 +41,8 @@ it("a part replayed after a cut between its resends and its progress delivers no
   })
   expect(lote.status).toBe(201)
   const ids: Array<string> = lote.body.items.map((item: { link_id: string }) => item.link_id)
-  for (const id of ids)
-    expect(
-      (
-        await call(server.url, "POST", `/switch/v1/links/${id}/simular`, {
-          key,
-          body: { resultado: "pagado" }
-        })
-      ).status
-    ).toBe(200)
-  const notices = (id: string) =>
-    receiver.received.filter((r) => r.body.includes('"link.pagado"') && r.body.includes(id)).length
+  for (const id of ids) await simulatePaid(server, key, id)
+  const notices = (id: string) => pagadoNotices(receiver, id)
   await expect.poll(() => ids.map(notices), { timeout: 10_000 }).toEqual([1, 1, 1])
 
   // The cut: the first progress update of a part fails after its notices were resent (a

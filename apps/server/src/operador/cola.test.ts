@@ -6,12 +6,11 @@
  * every item shows the bank's latest answer and keeps the history of them.
  */
 import { randomUUID } from "node:crypto"
-import { Venezuela } from "@switch/core"
-import { Option } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { beneficiary } from "../../test/accounts.js"
 import { call, registerMerchant, startServer, type TestServer } from "../../test/harness.js"
+import { signInOperator } from "../../test/operatorSession.js"
 import { query } from "../../test/webhooksReceiver.js"
-import { totpCode, totpStep } from "../platform/Totp.js"
 
 const TOKEN = { "x-admin-token": "admin-de-prueba" }
 const PASSWORD = "una clave larga de tesoreria"
@@ -28,28 +27,9 @@ const db = <T = any>(text: string, values: Array<unknown> = []) => query<T>(serv
 const admin = (method: string, path: string, body?: unknown) =>
   call(server.url, method, path, { ...(body === undefined ? {} : { body }), headers: TOKEN })
 
-const account = (n: number) => {
-  const number = String(n).padStart(10, "0")
-  return `01020194${Option.getOrThrow(Venezuela.accountCheckDigits("0102", "0194", number))}${number}`
-}
-const beneficiary = (n: number) => ({
-  tipo: "cuenta",
-  valor: account(n),
-  banco: "0102",
-  identificacion: "V-12345678",
-  nombre: `Beneficiario ${n}`
-})
-
 const signedIn = async (rol: string) => {
-  const email = `${rol}-${randomUUID().slice(0, 8)}@switch.test`
-  const created = await admin("POST", "/admin/v1/operadores", { email, password: PASSWORD, rol })
-  const reply = await call(server.url, "POST", "/admin/v1/operador/sesion", {
-    body: { email, password: PASSWORD, codigo: totpCode(created.body.totp_secret, totpStep(Date.now())) }
-  })
-  expect(reply.status).toBe(200)
-  const cookie = (reply.headers.get("set-cookie") ?? "").split(";")[0] ?? ""
-  return (method: string, path: string, body?: unknown) =>
-    call(server.url, method, path, { body, headers: { cookie, "x-csrf-token": reply.body.csrf_token } })
+  const headers = await signInOperator(server.url, rol, { password: PASSWORD, checkCreated: false })
+  return (method: string, path: string, body?: unknown) => call(server.url, method, path, { body, headers })
 }
 
 const events = (evento: string, field: string, id: string) =>

@@ -3,7 +3,6 @@
  * `tesoreria` operator resolves them (mark paid with the bank's reference, close without paying
  * with a note, ask the bank again), each with its audit row and the notices SPEC names.
  */
-import { randomUUID } from "node:crypto"
 import { HttpServer } from "@effect/platform"
 import { PgClient } from "@effect/sql-pg"
 import { LinkMachine, type Ports } from "@switch/core"
@@ -18,12 +17,12 @@ import {
   type TestServer,
   testSettings
 } from "../../test/harness.js"
+import { signInOperator } from "../../test/operatorSession.js"
 import { Settings } from "../Config.js"
 import { HttpLive } from "../Http.js"
 import { Banks, LiveBank } from "../platform/bank/Banks.js"
 import { markPaid } from "../platform/PaymentRecorder.js"
 import { PgLive } from "../platform/Sql.js"
-import { totpCode, totpStep } from "../platform/Totp.js"
 import { runSettlement, SettlementsLive } from "../settlement/Settlement.js"
 
 const TOKEN = { "x-admin-token": "admin-de-prueba" }
@@ -164,18 +163,8 @@ beforeAll(async () => {
 afterAll(() => server?.close())
 
 const signedIn = async (rol: string) => {
-  const email = `${rol}-${randomUUID().slice(0, 8)}@switch.test`
-  const created = await call(server.url, "POST", "/admin/v1/operadores", {
-    headers: TOKEN,
-    body: { email, password: PASSWORD, rol }
-  })
-  const reply = await call(server.url, "POST", "/admin/v1/operador/sesion", {
-    body: { email, password: PASSWORD, codigo: totpCode(created.body.totp_secret, totpStep(Date.now())) }
-  })
-  expect(reply.status).toBe(200)
-  const cookie = (reply.headers.get("set-cookie") ?? "").split(";")[0] ?? ""
-  return (method: string, path: string, body?: unknown) =>
-    call(server.url, method, path, { body, headers: { cookie, "x-csrf-token": reply.body.csrf_token } })
+  const headers = await signInOperator(server.url, rol, { password: PASSWORD, checkCreated: false })
+  return (method: string, path: string, body?: unknown) => call(server.url, method, path, { body, headers })
 }
 
 const acreditados = (linkId: string) =>

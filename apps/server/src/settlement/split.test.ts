@@ -4,9 +4,9 @@
  * `reparto` on the link and in `link.acreditado`), a split that takes the whole net, and
  * live links refused until live splits are paid; a suspended merchant's links are not paid by simulation.
  */
-import { Venezuela } from "@switch/core"
-import { Effect, Layer, ManagedRuntime, Option } from "effect"
+import { Effect, Layer, ManagedRuntime } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { beneficiary } from "../../test/accounts.js"
 import { openPage, PAYER } from "../../test/checkoutHarness.js"
 import { approveMerchant, call, registerMerchant, startServer, type TestServer } from "../../test/harness.js"
 import { eventually, query } from "../../test/webhooksReceiver.js"
@@ -27,18 +27,6 @@ const admin = (method: string, path: string, body?: unknown) =>
     ...(body === undefined ? {} : { body }),
     headers: { "x-admin-token": "admin-de-prueba" }
   })
-
-const account = (n: number) => {
-  const number = String(n).padStart(10, "0")
-  return `01020194${Option.getOrThrow(Venezuela.accountCheckDigits("0102", "0194", number))}${number}`
-}
-const beneficiary = (n: number) => ({
-  tipo: "cuenta",
-  valor: account(n),
-  banco: "0102",
-  identificacion: "V-12345678",
-  nombre: `Beneficiario ${n}`
-})
 
 /** A merchant with the pilot on, immediate settlement as given, and accounts 1 and 2 approved. */
 const merchant = async (liquidacionInmediata = true) => {
