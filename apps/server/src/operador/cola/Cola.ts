@@ -94,6 +94,38 @@ export const guardarRespuesta = (
     Effect.orDie
   )
 
+/** What an operator records by hand on "marcar pagado": paid, with the bank's reference. */
+export const pagadaAMano = (referencia_banco: string): Ports.BankAnswer => ({
+  estado: "LIQUIDADA",
+  referencia_banco,
+  endtoend: null,
+  motivo_rechazo: null
+})
+
+/** What an operator records by hand on "cerrar sin pagar": the bank did not move the money. */
+export const rechazadaAMano = (
+  motivo_rechazo: NonNullable<Ports.BankAnswer["motivo_rechazo"]>
+): Ports.BankAnswer => ({
+  estado: "RECHAZADA",
+  referencia_banco: null,
+  endtoend: null,
+  motivo_rechazo
+})
+
+/** Closes an item's review with the operator's note, so it leaves the queue; once. */
+export const cerrarRevision = (
+  sql: SqlClient.SqlClient,
+  input: {
+    readonly objeto_tipo: string
+    readonly objeto_id: string
+    readonly operadorId: string
+    readonly nota: string
+  }
+) =>
+  sql`
+      insert into revisiones_cerradas (objeto_tipo, objeto_id, operador_id, nota)
+      values (${input.objeto_tipo}, ${input.objeto_id}, ${input.operadorId}, ${input.nota}) on conflict do nothing`
+
 interface RespuestaRow {
   readonly objeto_tipo: string
   readonly objeto_id: string

@@ -26,7 +26,17 @@ import { json } from "../../http/Respond.js"
 import { Banks } from "../../platform/bank/Banks.js"
 import * as Outbox from "../../platform/Outbox.js"
 import { decodeBody, OperadorError, OperadorService, type OperadorSession } from "../OperadorService.js"
-import { bankView, type Contexto, type Fuente, guardarRespuesta, type Item, type Ruta } from "./Cola.js"
+import {
+  bankView,
+  type Contexto,
+  cerrarRevision,
+  type Fuente,
+  guardarRespuesta,
+  type Item,
+  pagadaAMano,
+  type Ruta,
+  rechazadaAMano
+} from "./Cola.js"
 
 export const TIPO = "transaccion"
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
@@ -261,13 +271,7 @@ const rutas = (ctx: Contexto) =>
           Effect.gen(function* () {
             const input = yield* decodeBody(MarcarPagadaBody)(yield* ctx.body)
             yield* pendiente(row)
-            const answer: Ports.BankAnswer = {
-              estado: "LIQUIDADA",
-              referencia_banco: input.referencia_banco,
-              endtoend: null,
-              motivo_rechazo: null
-            }
-            return { row: yield* apply(row, answer), nota: input.nota }
+            return { row: yield* apply(row, pagadaAMano(input.referencia_banco)), nota: input.nota }
           })
         )
       },
@@ -277,24 +281,18 @@ const rutas = (ctx: Contexto) =>
         handler: resolve("transaccion.cerrar", (who, row) =>
           Effect.gen(function* () {
             const input = yield* decodeBody(CerrarBody)(yield* ctx.body)
+            const cerrada = { objeto_tipo: TIPO, objeto_id: row.id, operadorId: who.id, nota: input.nota }
             if (row.estado === "RECHAZADA") {
-              yield* sql`
-                insert into revisiones_cerradas (objeto_tipo, objeto_id, operador_id, nota)
-                values (${TIPO}, ${row.id}, ${who.id}, ${input.nota}) on conflict do nothing`
+              yield* cerrarRevision(sql, cerrada)
               return { row, nota: input.nota }
             }
             // Not done: a payout absent from the statement, anything else the bank did not process.
-            const answer: Ports.BankAnswer = {
-              estado: "RECHAZADA",
-              referencia_banco: null,
-              endtoend: null,
-              motivo_rechazo: row.operacion === "pago" ? "SIN_DEBITO_EN_EXTRACTO" : "BANCO_NO_DISPONIBLE"
-            }
-            const moved = yield* apply(row, answer)
+            const moved = yield* apply(
+              row,
+              rechazadaAMano(row.operacion === "pago" ? "SIN_DEBITO_EN_EXTRACTO" : "BANCO_NO_DISPONIBLE")
+            )
             // Reviewed already: the payout rejected here does not come back to the queue.
-            yield* sql`
-              insert into revisiones_cerradas (objeto_tipo, objeto_id, operador_id, nota)
-              values (${TIPO}, ${row.id}, ${who.id}, ${input.nota}) on conflict do nothing`
+            yield* cerrarRevision(sql, cerrada)
             return { row: moved, nota: input.nota }
           })
         )

@@ -10,12 +10,19 @@
 import { HttpRouter, type HttpServerRequest } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
-import type { Ports } from "@switch/core"
 import { Effect, Option, Schema } from "effect"
 import { json } from "../../http/Respond.js"
 import { LinksEnRevision, type Resultado } from "../../platform/LinksEnRevision.js"
 import { decodeBody, OperadorError, OperadorService, type OperadorSession } from "../OperadorService.js"
-import { bankView, type Contexto, type Fuente, guardarRespuesta, type Ruta } from "./Cola.js"
+import {
+  bankView,
+  type Contexto,
+  type Fuente,
+  guardarRespuesta,
+  pagadaAMano,
+  type Ruta,
+  rechazadaAMano
+} from "./Cola.js"
 
 export const TIPO = "link"
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
@@ -108,13 +115,10 @@ const rutas = (ctx: Contexto) =>
         handler: resolve("link.marcar_pagado", (_who, id) =>
           Effect.gen(function* () {
             const input = yield* decodeBody(MarcarPagadaBody)(yield* ctx.body)
-            const answer: Ports.BankAnswer = {
-              estado: "LIQUIDADA",
-              referencia_banco: input.referencia_banco,
-              endtoend: null,
-              motivo_rechazo: null
+            return {
+              resultado: yield* links.aplicar(id, pagadaAMano(input.referencia_banco)),
+              nota: input.nota
             }
-            return { resultado: yield* links.aplicar(id, answer), nota: input.nota }
           })
         )
       },
@@ -124,13 +128,10 @@ const rutas = (ctx: Contexto) =>
         handler: resolve("link.cerrar_sin_cobro", (_who, id) =>
           Effect.gen(function* () {
             const input = yield* decodeBody(CerrarBody)(yield* ctx.body)
-            const answer: Ports.BankAnswer = {
-              estado: "RECHAZADA",
-              referencia_banco: null,
-              endtoend: null,
-              motivo_rechazo: "BANCO_NO_DISPONIBLE"
+            return {
+              resultado: yield* links.aplicar(id, rechazadaAMano("BANCO_NO_DISPONIBLE")),
+              nota: input.nota
             }
-            return { resultado: yield* links.aplicar(id, answer), nota: input.nota }
           })
         )
       }

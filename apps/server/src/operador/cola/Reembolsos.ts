@@ -32,7 +32,17 @@ import { json } from "../../http/Respond.js"
 import { Banks } from "../../platform/bank/Banks.js"
 import * as Outbox from "../../platform/Outbox.js"
 import { decodeBody, OperadorError, OperadorService, type OperadorSession } from "../OperadorService.js"
-import { bankView, type Contexto, type Fuente, guardarRespuesta, type Item, type Ruta } from "./Cola.js"
+import {
+  bankView,
+  type Contexto,
+  cerrarRevision,
+  type Fuente,
+  guardarRespuesta,
+  type Item,
+  pagadaAMano,
+  type Ruta,
+  rechazadaAMano
+} from "./Cola.js"
 
 /** The audit rows' and closed reviews' `objeto_tipo`. */
 export const TIPO = "reembolso"
@@ -257,11 +267,6 @@ const rutas = (ctx: Contexto) =>
         )
       }) as Ruta["handler"]
 
-    const cerrarRevision = (who: OperadorSession, row: OpRow, nota: string) =>
-      sql`
-        insert into revisiones_cerradas (objeto_tipo, objeto_id, operador_id, nota)
-        values (${TIPO}, ${row.id}, ${who.id}, ${nota}) on conflict do nothing`
-
     const base = "/admin/v1/operador/revision/reembolsos/:id" as const
     const out: ReadonlyArray<Ruta> = [
       {
@@ -297,13 +302,7 @@ const rutas = (ctx: Contexto) =>
                   "El banco ya dio el reembolso por RECHAZADO: solo se cierra su revisión con una nota."
                 )
               )
-            const answer: Ports.BankAnswer = {
-              estado: "LIQUIDADA",
-              referencia_banco: input.referencia_banco,
-              endtoend: null,
-              motivo_rechazo: null
-            }
-            return { row: yield* apply(row, answer), nota: input.nota }
+            return { row: yield* apply(row, pagadaAMano(input.referencia_banco)), nota: input.nota }
           })
         )
       },
@@ -315,15 +314,13 @@ const rutas = (ctx: Contexto) =>
             const input = yield* decodeBody(CerrarBody)(yield* ctx.body)
             // Not done: no money reached the payer; the amount may be refunded again.
             const moved =
-              row.estado === "RECHAZADA"
-                ? row
-                : yield* apply(row, {
-                    estado: "RECHAZADA",
-                    referencia_banco: null,
-                    endtoend: null,
-                    motivo_rechazo: "BANCO_NO_DISPONIBLE"
-                  })
-            yield* cerrarRevision(who, row, input.nota)
+              row.estado === "RECHAZADA" ? row : yield* apply(row, rechazadaAMano("BANCO_NO_DISPONIBLE"))
+            yield* cerrarRevision(sql, {
+              objeto_tipo: TIPO,
+              objeto_id: row.id,
+              operadorId: who.id,
+              nota: input.nota
+            })
             return { row: moved, cerrada: true, nota: input.nota }
           })
         )
