@@ -1,5 +1,12 @@
 /** The HTTP application: the public API, its docs, internal and admin routes, and the server. */
-import { FileSystem, HttpApiBuilder, HttpApiScalar, HttpIncomingMessage, HttpServer } from "@effect/platform"
+import {
+  FileSystem,
+  HttpApiBuilder,
+  HttpApiScalar,
+  HttpIncomingMessage,
+  HttpRouter,
+  HttpServer
+} from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { SqlClient } from "@effect/sql"
 import { SwitchApi } from "@switch/api"
@@ -29,6 +36,7 @@ import { FlowsServiceLive } from "./flows/FlowsService.js"
 import { HistorialApiLive } from "./historial/HistorialApi.js"
 import { ApiErrorsLive } from "./http/ApiErrors.js"
 import { AuthenticationLive } from "./http/Auth.js"
+import { ROUTER_CONFIG } from "./http/Canonical.js"
 import { behindProxies, trustList } from "./http/ClientAddress.js"
 import { Lanes, makeLanes, withLanes } from "./http/Edge.js"
 import { GRACE_MS, gracefulServer } from "./http/GracefulServer.js"
@@ -185,7 +193,8 @@ export const HousekeepingLive = Layer.scopedDiscard(
 /**
  * Serves the API behind the boundary, with clients' addresses seen through trusted proxies and
  * bodies read up to 10 MB (the platform's server sets its own limit only while it starts, so
- * handlers would not see it).
+ * handlers would not see it). The router matches paths as written, case and slashes exact
+ * (http/Canonical.ts).
  */
 const ServeLive = Layer.unwrapEffect(
   Effect.map(Settings, (settings) => {
@@ -195,7 +204,7 @@ const ServeLive = Layer.unwrapEffect(
       withBoundary(behind(Effect.provideService(app, HttpIncomingMessage.MaxBodySize, limit)))
     )
   })
-)
+).pipe(Layer.locally(HttpRouter.currentRouterConfig, ROUTER_CONFIG))
 
 /**
  * The reference at /docs: Scalar's bundle is inlined in the page, and its fonts would come from

@@ -14,6 +14,7 @@ import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/p
 import { Schema } from "effect"
 import { JsonBody } from "./Body.js"
 import { NotFound, ValidationError } from "./Errors.js"
+import { Permisos, PROPIETARIO, permiso } from "./Permisos.js"
 import { Authentication } from "./Security.js"
 
 /** At most this many links in one action (SPEC). */
@@ -60,6 +61,7 @@ const idParam = HttpApiSchema.param("id", Schema.String)
 export class AccionesMasivasGroup extends HttpApiGroup.make("accionesMasivas")
   .add(
     HttpApiEndpoint.post("crear", "/switch/v1/acciones-masivas")
+      .annotate(Permisos, permiso({ sesion: PROPIETARIO }))
       .setPayload(AccionMasivaBody)
       .middleware(JsonBody)
       .addSuccess(AccionMasiva, { status: 202 })
@@ -78,12 +80,14 @@ export class AccionesMasivasGroup extends HttpApiGroup.make("accionesMasivas")
   )
   .add(
     HttpApiEndpoint.get("get")`/switch/v1/acciones-masivas/${idParam}`
+      .annotate(Permisos, permiso({ sesion: PROPIETARIO }))
       .addSuccess(AccionMasiva)
       .addError(NotFound)
       .annotate(OpenApi.Summary, "Ver el avance y el resumen de una acción masiva (solo propietario)")
   )
   .add(
     HttpApiEndpoint.get("archivo")`/switch/v1/acciones-masivas/${idParam}/archivo`
+      .annotate(Permisos, permiso({ sesion: PROPIETARIO }))
       .addSuccess(Schema.String.pipe(HttpApiSchema.withEncoding({ kind: "Text", contentType: "text/csv" })))
       .addError(NotFound)
       .annotate(OpenApi.Summary, "Descargar el CSV de una exportación masiva terminada (solo propietario)")

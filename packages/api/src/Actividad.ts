@@ -9,6 +9,7 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { ValidationError } from "./Errors.js"
+import { Permisos, PROPIETARIO, permiso } from "./Permisos.js"
 import { Authentication } from "./Security.js"
 
 export const Actividad = Schema.Struct({
@@ -37,6 +38,7 @@ export const ActividadParams = Schema.Struct({
 export class ActividadGroup extends HttpApiGroup.make("actividad")
   .add(
     HttpApiEndpoint.get("list", "/switch/v1/actividad")
+      .annotate(Permisos, permiso({ sesion: PROPIETARIO }))
       .setUrlParams(ActividadParams)
       .addSuccess(Schema.Array(Actividad))
       .addError(ValidationError)

@@ -19,11 +19,12 @@ import { LogsGroup } from "./Logs.js"
 import { LotesGroup } from "./Lotes.js"
 import { MiPaginaGroup } from "./MiPagina.js"
 import { notices, webhooksSection } from "./Notices.js"
+import { claveRuta, type Permiso, tabla } from "./Permisos.js"
 import { PropinasGroup } from "./Propinas.js"
 import { RecibosGroup, TransaccionesGroup } from "./Recibos.js"
 import { ReembolsosGroup } from "./Reembolsos.js"
 import { ResumenGroup } from "./Resumen.js"
-import { SESSION_COOKIE, SESSION_DESCRIPTION, sessionOnly, sessionReaches } from "./Security.js"
+import { SESSION_COOKIE, SESSION_DESCRIPTION } from "./Security.js"
 import { TotpGroup } from "./Seguridad.js"
 import { SesionGroup, SesionPublicGroup } from "./Sesiones.js"
 import { WebhooksGroup } from "./Webhooks.js"
@@ -77,15 +78,19 @@ export class SwitchApi extends HttpApi.make("switch")
     const paths = spec.paths as Record<string, Record<string, Parameters<typeof withExamples>[0]>>
     for (const methods of Object.values(paths))
       for (const operation of Object.values(methods)) withExamples(operation)
-    // Who may call (DESIGN §8): a portal session wherever a key works, but the key-only routes.
+    // Who may call (DESIGN §9): each operation's grant (Permisos.ts), as its security list and
+    // as `x-permisos`.
     for (const [path, methods] of Object.entries(paths))
-      for (const operation of Object.values(methods) as Array<{
-        security?: Array<Record<string, unknown>>
-      }>) {
-        const keyed = operation.security?.some((entry) => "x-switch-key" in entry) ?? false
-        if (keyed && sessionReaches(path))
-          operation.security = [...(operation.security ?? []), { [SESSION_COOKIE]: [] }]
-        if (keyed && sessionOnly(path)) operation.security = [{ [SESSION_COOKIE]: [] }]
+      for (const [method, operation] of Object.entries(methods) as Array<
+        [string, { security?: Array<Record<string, unknown>>; "x-permisos"?: unknown }]
+      >) {
+        const permiso = permisos.get(claveRuta(method, path))
+        if (permiso === undefined) continue
+        operation.security = [
+          ...(permiso.llave.length > 0 ? [{ "x-switch-key": [] }] : []),
+          ...(permiso.sesion.length > 0 ? [{ [SESSION_COOKIE]: [] }] : [])
+        ]
+        operation["x-permisos"] = permiso
       }
     const components = spec.components as { securitySchemes?: Record<string, unknown> }
     components.securitySchemes = {
@@ -99,6 +104,13 @@ export class SwitchApi extends HttpApi.make("switch")
     }
     return { ...spec, webhooks: webhooksSection() }
   }) {}
+
+/** Every authenticated endpoint's grant by {@link claveRuta} of its OpenAPI path (`{id}`). */
+const permisos: ReadonlyMap<string, Permiso> = new Map(
+  tabla(SwitchApi)
+    .filter((fila) => fila.autenticado)
+    .map((fila) => [claveRuta(fila.metodo, fila.ruta.replace(/:(\w+)/g, "{$1}")), fila.permiso])
+)
 
 /** The OpenAPI 3.1 document of the public API. */
 export const openApiSpec = () => OpenApi.fromApi(SwitchApi)

@@ -7,6 +7,7 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { ValidationError } from "./Errors.js"
 import { ModeSchema } from "./Links.js"
+import { AMBOS, Permisos, permiso, TODOS } from "./Permisos.js"
 import { Authentication } from "./Security.js"
 
 export const Cliente = Schema.Struct({
@@ -23,6 +24,7 @@ export interface Cliente extends Schema.Schema.Type<typeof Cliente> {}
 export class ClientesGroup extends HttpApiGroup.make("clientes")
   .add(
     HttpApiEndpoint.get("list", "/switch/v1/clientes")
+      .annotate(Permisos, permiso({ llave: AMBOS, sesion: TODOS }))
       .setUrlParams(
         Schema.Struct({
           limit: Schema.optional(Schema.String),

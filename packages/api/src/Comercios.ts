@@ -13,6 +13,7 @@ import {
   ValidationError
 } from "./Errors.js"
 import { ModeSchema } from "./Links.js"
+import { AMBOS, CONFIGURAN, OPERAN, Permisos, PROPIETARIO, permiso, TODOS } from "./Permisos.js"
 import { Authentication } from "./Security.js"
 
 /**
@@ -119,11 +120,13 @@ export class RegistroGroup extends HttpApiGroup.make("registro").add(
 export class LlavesGroup extends HttpApiGroup.make("llaves")
   .add(
     HttpApiEndpoint.get("list", "/switch/v1/llaves")
+      .annotate(Permisos, permiso({ llave: AMBOS, sesion: CONFIGURAN }))
       .addSuccess(Schema.Array(Llave))
       .annotate(OpenApi.Summary, "Listar las llaves del comercio (sin la llave, solo sus últimos 4)")
   )
   .add(
     HttpApiEndpoint.post("create", "/switch/v1/llaves")
+      .annotate(Permisos, permiso({ llave: AMBOS, sesion: PROPIETARIO }))
       .setPayload(LlaveBody)
       .middleware(JsonBody)
       .addSuccess(LlaveCreada, { status: 201 })
@@ -138,6 +141,7 @@ export class LlavesGroup extends HttpApiGroup.make("llaves")
   )
   .add(
     HttpApiEndpoint.post("revoke")`/switch/v1/llaves/${idParam}/revocar`
+      .annotate(Permisos, permiso({ llave: AMBOS, sesion: PROPIETARIO }))
       .addSuccess(Schema.Struct({ id: Schema.String, revocada: Schema.Literal(true) }))
       .addError(Forbidden)
       .addError(NotFound)
@@ -148,12 +152,14 @@ export class LlavesGroup extends HttpApiGroup.make("llaves")
 export class ConfigGroup extends HttpApiGroup.make("config")
   .add(
     HttpApiEndpoint.get("get", "/switch/v1/config")
+      .annotate(Permisos, permiso({ llave: AMBOS, sesion: TODOS }))
       .addSuccess(ConfigView)
       .addError(Unavailable)
       .annotate(OpenApi.Summary, "Ver la configuración del comercio (comisiones, límites, habilitaciones)")
   )
   .add(
     HttpApiEndpoint.put("put", "/switch/v1/config")
+      .annotate(Permisos, permiso({ llave: AMBOS, sesion: OPERAN }))
       .addError(Forbidden)
       .annotate(OpenApi.Summary, "Cambiar la configuración (no permitido: la edita el administrador)")
       .annotate(

@@ -23,6 +23,7 @@ import { Instrument } from "@switch/core"
 import { Schema } from "effect"
 import { JsonBody, strictBody } from "./Body.js"
 import { NotFound, ValidationError } from "./Errors.js"
+import { Permisos, PROPIETARIO, permiso, TODOS } from "./Permisos.js"
 import { Authentication } from "./Security.js"
 
 export const CuentaAprobada = Schema.Struct({
@@ -64,6 +65,7 @@ const idParam = HttpApiSchema.param("id", Schema.String)
 export class CuentasAprobadasGroup extends HttpApiGroup.make("cuentasAprobadas")
   .add(
     HttpApiEndpoint.get("list", "/switch/v1/cuentas-aprobadas")
+      .annotate(Permisos, permiso({ sesion: TODOS }))
       .addSuccess(CuentasAprobadasLista)
       .annotate(OpenApi.Summary, "Cuentas aprobadas para repartos (split): la lista del comercio (panel)")
       .annotate(
@@ -73,6 +75,7 @@ export class CuentasAprobadasGroup extends HttpApiGroup.make("cuentasAprobadas")
   )
   .add(
     HttpApiEndpoint.post("add", "/switch/v1/cuentas-aprobadas")
+      .annotate(Permisos, permiso({ sesion: PROPIETARIO }))
       .setPayload(CuentaAprobadaBody)
       .middleware(JsonBody)
       .addSuccess(CuentasAprobadasLista, { status: 201 })
@@ -96,6 +99,7 @@ export class CuentasAprobadasGroup extends HttpApiGroup.make("cuentasAprobadas")
   )
   .add(
     HttpApiEndpoint.del("remove")`/switch/v1/cuentas-aprobadas/${idParam}`
+      .annotate(Permisos, permiso({ sesion: PROPIETARIO }))
       .addSuccess(CuentasAprobadasLista)
       .addError(NotFound)
       .annotate(OpenApi.Summary, "Quitar una cuenta aprobada para repartos (solo propietario)")

@@ -8,6 +8,7 @@ import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/p
 import { Amount, Instrument, Resultado } from "@switch/core"
 import { Schema } from "effect"
 import { FieldErrors, Forbidden, NotFound } from "./Errors.js"
+import { AMBOS, Permisos, permiso } from "./Permisos.js"
 import { Authentication } from "./Security.js"
 
 /** `400 VALIDATION`: the direct API's validation shape (SPEC "Errors"). */
@@ -195,6 +196,7 @@ const resultadoDoc =
 export class DirectGroup extends HttpApiGroup.make("direct")
   .add(
     HttpApiEndpoint.post("cobrarToken", "/switch/v1/cobrar/token")
+      .annotate(Permisos, permiso({ llave: AMBOS }))
       .setPayload(CobrarTokenBody)
       .addSuccess(Resultado.Resultado)
       .addError(DirectValidationError)
@@ -211,6 +213,7 @@ export class DirectGroup extends HttpApiGroup.make("direct")
   )
   .add(
     HttpApiEndpoint.post("cobrar", "/switch/v1/cobrar")
+      .annotate(Permisos, permiso({ llave: AMBOS }))
       .setPayload(CobrarBody)
       .addSuccess(Resultado.Resultado)
       .addError(DirectValidationError)
@@ -224,6 +227,7 @@ export class DirectGroup extends HttpApiGroup.make("direct")
   )
   .add(
     HttpApiEndpoint.post("pagar", "/switch/v1/pagar")
+      .annotate(Permisos, permiso({ llave: AMBOS }))
       .setPayload(PagarBody)
       .addSuccess(Resultado.Resultado)
       .addError(DirectValidationError)
@@ -237,6 +241,7 @@ export class DirectGroup extends HttpApiGroup.make("direct")
   )
   .add(
     HttpApiEndpoint.post("dispersiones", "/switch/v1/dispersiones")
+      .annotate(Permisos, permiso({ llave: AMBOS }))
       .setPayload(DispersionesBody)
       .addSuccess(DispersionesResult)
       .addError(DirectValidationError)
@@ -250,6 +255,7 @@ export class DirectGroup extends HttpApiGroup.make("direct")
   )
   .add(
     HttpApiEndpoint.post("consultar", "/switch/v1/consultar")
+      .annotate(Permisos, permiso({ llave: AMBOS, alcance: "transacciones:read" }))
       .setPayload(ConsultarBody)
       .addSuccess(Resultado.Resultado)
       .addError(DirectValidationError)
@@ -258,6 +264,7 @@ export class DirectGroup extends HttpApiGroup.make("direct")
   )
   .add(
     HttpApiEndpoint.post("reintegro", "/switch/v1/reintegro")
+      .annotate(Permisos, permiso({ llave: AMBOS }))
       .setPayload(ReintegroBody)
       .addSuccess(Resultado.Resultado)
       .addError(DirectValidationError)
@@ -272,6 +279,7 @@ export class DirectGroup extends HttpApiGroup.make("direct")
   )
   .add(
     HttpApiEndpoint.post("reverso", "/switch/v1/reverso")
+      .annotate(Permisos, permiso({ llave: AMBOS }))
       .setPayload(ReversoBody)
       .addSuccess(Resultado.Resultado)
       .addError(DirectValidationError)

@@ -15,6 +15,7 @@ import { Schema } from "effect"
 import { RateUnavailable } from "./Direct.js"
 import { BadRequest, Conflict, Forbidden, NotFound, UnprocessableEntity, ValidationError } from "./Errors.js"
 import { Link } from "./Links.js"
+import { OPERAN, Permisos, permiso, TODOS } from "./Permisos.js"
 import { Authentication } from "./Security.js"
 
 /** The `POST /links/dolares` body: `POST /links`'s without `monto` and `moneda`, with `monto_usd`. */
@@ -41,6 +42,7 @@ const idParam = HttpApiSchema.param("id", Schema.String)
 export class DolaresGroup extends HttpApiGroup.make("dolares")
   .add(
     HttpApiEndpoint.post("create", "/switch/v1/links/dolares")
+      .annotate(Permisos, permiso({ sesion: OPERAN }))
       .setPayload(LinkDolaresBody)
       .addSuccess(Link, { status: 201 })
       .addSuccess(Link, { status: 200 })
@@ -60,6 +62,7 @@ export class DolaresGroup extends HttpApiGroup.make("dolares")
   )
   .add(
     HttpApiEndpoint.get("get")`/switch/v1/links/${idParam}/dolares`
+      .annotate(Permisos, permiso({ sesion: TODOS }))
       .addSuccess(LinkDolares)
       .addError(NotFound)
       .annotate(OpenApi.Summary, "Precio en dólares de un link y la tasa con que se convirtió (panel)")

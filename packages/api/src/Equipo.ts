@@ -13,6 +13,7 @@ import { Schema } from "effect"
 import { JsonBody } from "./Body.js"
 import { EMAIL } from "./Comercios.js"
 import { BadRequest, Conflict, NotFound, TooManyRequests, Unavailable, ValidationError } from "./Errors.js"
+import { Permisos, PROPIETARIO, permiso } from "./Permisos.js"
 import { Authentication } from "./Security.js"
 import { Rol } from "./Sesiones.js"
 
@@ -110,11 +111,13 @@ export class ContrasenaGroup extends HttpApiGroup.make("contrasena")
 export class EquipoGroup extends HttpApiGroup.make("equipo")
   .add(
     HttpApiEndpoint.get("list", "/switch/v1/equipo")
+      .annotate(Permisos, permiso({ sesion: PROPIETARIO }))
       .addSuccess(Schema.Array(Usuario))
       .annotate(OpenApi.Summary, "Listar los usuarios del comercio (solo propietario, con sesión)")
   )
   .add(
     HttpApiEndpoint.post("invitar", "/switch/v1/equipo")
+      .annotate(Permisos, permiso({ sesion: PROPIETARIO }))
       .setPayload(InvitarBody)
       .middleware(JsonBody)
       .addSuccess(Usuario, { status: 201 })
@@ -130,6 +133,7 @@ export class EquipoGroup extends HttpApiGroup.make("equipo")
   )
   .add(
     HttpApiEndpoint.patch("cambiarRol")`/switch/v1/equipo/${idParam}`
+      .annotate(Permisos, permiso({ sesion: PROPIETARIO }))
       .setPayload(CambiarRolBody)
       .middleware(JsonBody)
       .addSuccess(Usuario)
@@ -144,6 +148,7 @@ export class EquipoGroup extends HttpApiGroup.make("equipo")
   )
   .add(
     HttpApiEndpoint.del("eliminar")`/switch/v1/equipo/${idParam}`
+      .annotate(Permisos, permiso({ sesion: PROPIETARIO }))
       .addSuccess(UsuarioEliminado)
       .addError(NotFound)
       .addError(Conflict)

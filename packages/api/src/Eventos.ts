@@ -6,6 +6,7 @@ import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/p
 import { Schema } from "effect"
 import { ValidationError } from "./Errors.js"
 import { JsonObject } from "./Links.js"
+import { AMBOS, CONFIGURAN, Permisos, permiso } from "./Permisos.js"
 import { Authentication } from "./Security.js"
 
 /** A notice: `{id: "evt_<uuid>", evento, creado_en, data}`, exactly as webhooks receive it. */
@@ -20,6 +21,7 @@ export type Evento = typeof Evento.Type
 export class EventosGroup extends HttpApiGroup.make("eventos")
   .add(
     HttpApiEndpoint.get("list", "/switch/v1/eventos")
+      .annotate(Permisos, permiso({ llave: AMBOS, sesion: CONFIGURAN }))
       .setUrlParams(
         Schema.Struct({
           limit: Schema.optional(Schema.String),
@@ -43,6 +45,7 @@ export class EventosGroup extends HttpApiGroup.make("eventos")
   )
   .add(
     HttpApiEndpoint.get("stream", "/switch/v1/eventos/stream")
+      .annotate(Permisos, permiso({ llave: AMBOS, sesion: CONFIGURAN }))
       .addSuccess(
         Schema.String.pipe(HttpApiSchema.withEncoding({ kind: "Text", contentType: "text/event-stream" }))
       )

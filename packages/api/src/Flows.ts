@@ -7,6 +7,7 @@ import { Instrument } from "@switch/core"
 import { Schema } from "effect"
 import { Forbidden, NotFound, ValidationError } from "./Errors.js"
 import { ModeSchema } from "./Links.js"
+import { LIVE, Permisos, permiso } from "./Permisos.js"
 import { Authentication } from "./Security.js"
 
 export const FlowConfigBody = Schema.Struct({
@@ -65,6 +66,7 @@ export const FlowEnvelope = Schema.Struct({
 export class FlowsSetupGroup extends HttpApiGroup.make("flowsSetup")
   .add(
     HttpApiEndpoint.post("config", "/switch/v1/flow/config")
+      .annotate(Permisos, permiso({ llave: LIVE }))
       .setPayload(FlowConfigBody)
       .addSuccess(FlowConfigResult, { status: 201 })
       .addError(ValidationError)
@@ -74,6 +76,7 @@ export class FlowsSetupGroup extends HttpApiGroup.make("flowsSetup")
   )
   .add(
     HttpApiEndpoint.put("definicion", "/switch/v1/flows/definicion")
+      .annotate(Permisos, permiso({ llave: LIVE }))
       .setPayload(FlowDefinicionBody)
       .addSuccess(FlowDefinicionResult)
       .addError(ValidationError)

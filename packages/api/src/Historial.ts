@@ -6,6 +6,7 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { NotFound } from "./Errors.js"
+import { AMBOS, Permisos, permiso, TODOS } from "./Permisos.js"
 import { Authentication } from "./Security.js"
 import { DeliveryEstado } from "./Webhooks.js"
 
@@ -60,6 +61,7 @@ const idParam = HttpApiSchema.param("id", Schema.String)
 export class HistorialGroup extends HttpApiGroup.make("historial")
   .add(
     HttpApiEndpoint.get("link")`/switch/v1/links/${idParam}/historial`
+      .annotate(Permisos, permiso({ llave: AMBOS, sesion: TODOS }))
       .addSuccess(LinkHistorial)
       .addError(NotFound)
       .annotate(

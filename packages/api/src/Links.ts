@@ -15,6 +15,7 @@ import {
   UnprocessableEntity,
   ValidationError
 } from "./Errors.js"
+import { AMBOS, OPERAN, Permisos, permiso, TODOS } from "./Permisos.js"
 import { Authentication } from "./Security.js"
 
 export const LinkEstado = Schema.Literal(...LinkMachine.LinkStates)
@@ -103,6 +104,7 @@ export const SimularResult = Schema.Struct({
 export class LinksGroup extends HttpApiGroup.make("links")
   .add(
     HttpApiEndpoint.post("create", "/switch/v1/links")
+      .annotate(Permisos, permiso({ llave: AMBOS, sesion: OPERAN, alcance: "links:write" }))
       .setPayload(LinkRequest.LinkCreate)
       .addSuccess(Link, { status: 201 })
       .addSuccess(Link, { status: 200 })
@@ -120,6 +122,7 @@ export class LinksGroup extends HttpApiGroup.make("links")
   )
   .add(
     HttpApiEndpoint.get("list", "/switch/v1/links")
+      .annotate(Permisos, permiso({ llave: AMBOS, sesion: TODOS, alcance: "links:read" }))
       .setUrlParams(LinkFilters)
       .addSuccess(Schema.Array(Link))
       .addError(ValidationError)
@@ -127,12 +130,14 @@ export class LinksGroup extends HttpApiGroup.make("links")
   )
   .add(
     HttpApiEndpoint.get("get")`/switch/v1/links/${idParam}`
+      .annotate(Permisos, permiso({ llave: AMBOS, sesion: TODOS, alcance: "links:read" }))
       .addSuccess(Link)
       .addError(NotFound)
       .annotate(OpenApi.Summary, "Ver un link")
   )
   .add(
     HttpApiEndpoint.post("cancel")`/switch/v1/links/${idParam}/cancelar`
+      .annotate(Permisos, permiso({ llave: AMBOS, sesion: OPERAN, alcance: "links:write" }))
       .addSuccess(CancelResult)
       .addError(NotFound)
       .addError(Conflict)
@@ -140,6 +145,7 @@ export class LinksGroup extends HttpApiGroup.make("links")
   )
   .add(
     HttpApiEndpoint.post("simulate")`/switch/v1/links/${idParam}/simular`
+      .annotate(Permisos, permiso({ llave: AMBOS, sesion: OPERAN }))
       .setPayload(SimularBody)
       .middleware(JsonBody)
       .addSuccess(SimularResult)

@@ -7,6 +7,7 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { ValidationError } from "./Errors.js"
 import { ModeSchema } from "./Links.js"
+import { AMBOS, Permisos, permiso, TODOS } from "./Permisos.js"
 import { Authentication } from "./Security.js"
 
 export const Liquidacion = Schema.Struct({
@@ -33,6 +34,7 @@ export interface Liquidacion extends Schema.Schema.Type<typeof Liquidacion> {}
 export class LiquidacionesGroup extends HttpApiGroup.make("liquidaciones")
   .add(
     HttpApiEndpoint.get("list", "/switch/v1/liquidaciones")
+      .annotate(Permisos, permiso({ llave: AMBOS, sesion: TODOS, alcance: "liquidaciones:read" }))
       .setUrlParams(
         Schema.Struct({
           limit: Schema.optional(Schema.String),

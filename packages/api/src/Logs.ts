@@ -5,6 +5,7 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { ValidationError } from "./Errors.js"
+import { AMBOS, CONFIGURAN, Permisos, permiso } from "./Permisos.js"
 import { Authentication } from "./Security.js"
 
 /** One request: when, what (method and path, without the query), how it ended and how long it took. */
@@ -42,6 +43,7 @@ export const LogsParams = Schema.Struct({
 export class LogsGroup extends HttpApiGroup.make("logs")
   .add(
     HttpApiEndpoint.get("list", "/switch/v1/logs")
+      .annotate(Permisos, permiso({ llave: AMBOS, sesion: CONFIGURAN }))
       .setUrlParams(LogsParams)
       .addSuccess(Schema.Array(Solicitud))
       .addError(ValidationError)

@@ -4,6 +4,7 @@ import { LinkRequest } from "@switch/core"
 import { Schema } from "effect"
 import { Conflict, Forbidden, NotFound, ValidationError } from "./Errors.js"
 import { LinkEstado, ModeSchema } from "./Links.js"
+import { AMBOS, OPERAN, Permisos, permiso, TODOS } from "./Permisos.js"
 import { Authentication } from "./Security.js"
 
 export const LoteItemView = Schema.Struct({
@@ -71,6 +72,7 @@ const idParam = HttpApiSchema.param("id", Schema.String)
 export class LotesGroup extends HttpApiGroup.make("lotes")
   .add(
     HttpApiEndpoint.post("create", "/switch/v1/lotes")
+      .annotate(Permisos, permiso({ llave: AMBOS, sesion: OPERAN }))
       .setPayload(LinkRequest.LoteCreate)
       .addSuccess(Lote, { status: 201 })
       .addError(ValidationError)
@@ -84,6 +86,7 @@ export class LotesGroup extends HttpApiGroup.make("lotes")
   )
   .add(
     HttpApiEndpoint.get("list", "/switch/v1/lotes")
+      .annotate(Permisos, permiso({ llave: AMBOS, sesion: TODOS }))
       .setUrlParams(
         Schema.Struct({
           limit: Schema.optional(Schema.String),
@@ -100,12 +103,14 @@ export class LotesGroup extends HttpApiGroup.make("lotes")
   )
   .add(
     HttpApiEndpoint.get("get")`/switch/v1/lotes/${idParam}`
+      .annotate(Permisos, permiso({ llave: AMBOS, sesion: TODOS }))
       .addSuccess(Lote)
       .addError(NotFound)
       .annotate(OpenApi.Summary, "Ver un lote con sus items")
   )
   .add(
     HttpApiEndpoint.post("cancel")`/switch/v1/lotes/${idParam}/cancelar`
+      .annotate(Permisos, permiso({ llave: AMBOS, sesion: OPERAN }))
       .addSuccess(LoteCancelResult)
       .addError(NotFound)
       .annotate(OpenApi.Summary, "Cancelar los items pendientes de un lote")

@@ -12,6 +12,7 @@ import { Schema } from "effect"
 import { JsonBody } from "./Body.js"
 import { ValidationError } from "./Errors.js"
 import { ModeSchema } from "./Links.js"
+import { Permisos, PROPIETARIO, permiso, TODOS } from "./Permisos.js"
 import { Authentication } from "./Security.js"
 
 export const MiPagina = Schema.Struct({
@@ -44,6 +45,7 @@ export const MiPaginaBody = Schema.Struct({
 export class MiPaginaGroup extends HttpApiGroup.make("miPagina")
   .add(
     HttpApiEndpoint.get("get", "/switch/v1/mi-pagina")
+      .annotate(Permisos, permiso({ sesion: TODOS }))
       .addSuccess(MiPagina)
       .annotate(OpenApi.Summary, "Ver mi página de pago: si está activa, sus montos, su dirección y su QR")
       .annotate(
@@ -54,6 +56,7 @@ export class MiPaginaGroup extends HttpApiGroup.make("miPagina")
   )
   .add(
     HttpApiEndpoint.put("guardar", "/switch/v1/mi-pagina")
+      .annotate(Permisos, permiso({ sesion: PROPIETARIO }))
       .setPayload(MiPaginaBody)
       .middleware(JsonBody)
       .addSuccess(MiPagina)

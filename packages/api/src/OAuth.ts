@@ -1,8 +1,8 @@
 /**
- * What an OAuth access token reaches (issue 34, DESIGN §8): the MCP sign-in's scopes and, for
- * each route of the contract, the one scope that opens it. A token reaches only the routes
- * listed here, whatever its scopes; none of them sends, refunds or withdraws money. Every other
- * route answers a token `403 insufficient_scope`.
+ * The MCP sign-in's scopes (issue 34, DESIGN §8). Which endpoint each scope opens is that
+ * endpoint's grant (Permisos.ts, `alcance`): a token reaches only the endpoints whose grant names
+ * one of its scopes, and none of them sends, refunds or withdraws money. Every other route
+ * answers a token `403 insufficient_scope`.
  */
 
 /** The scopes a merchant user may grant, in the order the consent screen shows them. */
@@ -35,33 +35,6 @@ export const parseScopes = (value: string): ReadonlyArray<Scope> | undefined => 
   const parts = value.split(" ").filter((part) => part !== "")
   if (!parts.every(isScope)) return undefined
   return SCOPES.filter((scope) => parts.includes(scope))
-}
-
-const ID = "[^/]+"
-const ROUTES: ReadonlyArray<readonly [method: string, path: RegExp, scope: Scope]> = [
-  ["GET", /^\/switch\/v1\/links$/, "links:read"],
-  ["GET", new RegExp(`^/switch/v1/links/${ID}$`), "links:read"],
-  ["POST", /^\/switch\/v1\/links$/, "links:write"],
-  ["POST", new RegExp(`^/switch/v1/links/${ID}/cancelar$`), "links:write"],
-  // Querying an operation's state: a read, though the direct API takes it as a POST.
-  ["POST", /^\/switch\/v1\/consultar$/, "transacciones:read"],
-  ["GET", /^\/switch\/v1\/transacciones$/, "transacciones:read"],
-  ["GET", /^\/switch\/v1\/liquidaciones$/, "liquidaciones:read"]
-]
-
-/**
- * The scope a token needs for `method path` (the path without its query); undefined when no
- * token reaches the route at all.
- */
-export const scopeFor = (method: string, path: string): Scope | undefined => {
-  const upper = method.toUpperCase() === "HEAD" ? "GET" : method.toUpperCase()
-  return ROUTES.find(([m, p]) => m === upper && p.test(path))?.[2]
-}
-
-/** Whether a token with `scopes` may call `method path`. */
-export const tokenAllows = (scopes: ReadonlyArray<string>, method: string, path: string): boolean => {
-  const needed = scopeFor(method, path)
-  return needed !== undefined && scopes.includes(needed)
 }
 
 /** The header a bearer token travels in. */

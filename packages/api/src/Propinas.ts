@@ -10,6 +10,7 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { JsonBody, strictBody } from "./Body.js"
 import { ValidationError } from "./Errors.js"
+import { Permisos, PROPIETARIO, permiso, TODOS } from "./Permisos.js"
 import { Authentication } from "./Security.js"
 
 export const PropinasConfig = Schema.Struct({
@@ -35,11 +36,13 @@ export const PropinasBody = strictBody(
 export class PropinasGroup extends HttpApiGroup.make("propinas")
   .add(
     HttpApiEndpoint.get("get", "/switch/v1/propinas")
+      .annotate(Permisos, permiso({ sesion: TODOS }))
       .addSuccess(PropinasConfig)
       .annotate(OpenApi.Summary, "Propinas: si la página de pago las ofrece y su tope (panel)")
   )
   .add(
     HttpApiEndpoint.put("put", "/switch/v1/propinas")
+      .annotate(Permisos, permiso({ sesion: PROPIETARIO }))
       .setPayload(PropinasBody)
       .middleware(JsonBody)
       .addSuccess(PropinasConfig)

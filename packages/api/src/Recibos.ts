@@ -3,6 +3,7 @@ import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/p
 import { Schema } from "effect"
 import { TooManyRequests, ValidationError } from "./Errors.js"
 import { ModeSchema } from "./Links.js"
+import { AMBOS, Permisos, permiso, TODOS } from "./Permisos.js"
 import { Authentication } from "./Security.js"
 
 export const Verificacion = Schema.Struct({
@@ -94,6 +95,7 @@ export class RecibosGroup extends HttpApiGroup.make("recibos").add(
 export class TransaccionesGroup extends HttpApiGroup.make("transacciones")
   .add(
     HttpApiEndpoint.get("list", "/switch/v1/transacciones")
+      .annotate(Permisos, permiso({ llave: AMBOS, sesion: TODOS, alcance: "transacciones:read" }))
       .setUrlParams(
         Schema.Struct({
           limit: Schema.optional(Schema.String),
@@ -111,6 +113,7 @@ export class TransaccionesGroup extends HttpApiGroup.make("transacciones")
   )
   .add(
     HttpApiEndpoint.get("exportar", "/switch/v1/transacciones/exportar")
+      .annotate(Permisos, permiso({ llave: AMBOS, sesion: TODOS }))
       .setUrlParams(TransaccionFiltros)
       .addSuccess(Schema.String.pipe(HttpApiSchema.withEncoding({ kind: "Text", contentType: "text/csv" })))
       .addError(ValidationError)

@@ -19,6 +19,7 @@ import { Schema } from "effect"
 import { JsonBody, strictBody } from "./Body.js"
 import { DirectConflict } from "./Direct.js"
 import { Forbidden, NotFound, ValidationError } from "./Errors.js"
+import { Permisos, PROPIETARIO, permiso, TODOS } from "./Permisos.js"
 import { Authentication } from "./Security.js"
 
 export const ReembolsoEstado = Schema.Literal(
@@ -84,6 +85,7 @@ const idParam = HttpApiSchema.param("id", Schema.String)
 export class ReembolsosGroup extends HttpApiGroup.make("reembolsos")
   .add(
     HttpApiEndpoint.get("list")`/switch/v1/links/${idParam}/reembolsos`
+      .annotate(Permisos, permiso({ sesion: TODOS }))
       .addSuccess(LinkReembolsos)
       .addError(NotFound)
       .annotate(OpenApi.Summary, "Reembolsos de un link pagado (piloto, sesión del panel)")
@@ -95,6 +97,7 @@ export class ReembolsosGroup extends HttpApiGroup.make("reembolsos")
   )
   .add(
     HttpApiEndpoint.post("create")`/switch/v1/links/${idParam}/reembolsos`
+      .annotate(Permisos, permiso({ sesion: PROPIETARIO }))
       .setPayload(ReembolsoBody)
       .middleware(JsonBody)
       .addSuccess(Reembolso, { status: 201 })

@@ -6,6 +6,7 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { ModeSchema } from "./Links.js"
+import { AMBOS, Permisos, permiso, TODOS } from "./Permisos.js"
 import { Authentication } from "./Security.js"
 
 const Cobros = Schema.Struct({
@@ -46,6 +47,7 @@ export interface Resumen extends Schema.Schema.Type<typeof Resumen> {}
 export class ResumenGroup extends HttpApiGroup.make("resumen")
   .add(
     HttpApiEndpoint.get("get", "/switch/v1/resumen")
+      .annotate(Permisos, permiso({ llave: AMBOS, sesion: TODOS }))
       .addSuccess(Resumen)
       .annotate(
         OpenApi.Summary,

@@ -10,6 +10,7 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { JsonBody } from "./Body.js"
 import { BadRequest, Conflict, ValidationError } from "./Errors.js"
+import { Permisos, permiso, TODOS } from "./Permisos.js"
 import { Authentication } from "./Security.js"
 
 /** A 6-digit code of an authenticator app. */
@@ -32,6 +33,7 @@ export const TotpEstado = Schema.Struct({
 export class TotpGroup extends HttpApiGroup.make("totp")
   .add(
     HttpApiEndpoint.post("inscribir", "/switch/v1/sesion/totp")
+      .annotate(Permisos, permiso({ sesion: TODOS }))
       .addSuccess(TotpInscripcion)
       .addError(Conflict)
       .annotate(OpenApi.Summary, "Empezar a usar un segundo factor (TOTP): el secreto, una sola vez")
@@ -44,6 +46,7 @@ export class TotpGroup extends HttpApiGroup.make("totp")
   )
   .add(
     HttpApiEndpoint.post("confirmar", "/switch/v1/sesion/totp/confirmar")
+      .annotate(Permisos, permiso({ sesion: TODOS }))
       .setPayload(CodigoBody)
       .middleware(JsonBody)
       .addSuccess(TotpEstado)
@@ -54,6 +57,7 @@ export class TotpGroup extends HttpApiGroup.make("totp")
   )
   .add(
     HttpApiEndpoint.post("desactivar", "/switch/v1/sesion/totp/desactivar")
+      .annotate(Permisos, permiso({ sesion: TODOS }))
       .setPayload(CodigoBody)
       .middleware(JsonBody)
       .addSuccess(TotpEstado)

@@ -9,6 +9,7 @@ import { Schema } from "effect"
 import { JsonBody } from "./Body.js"
 import { Forbidden, TooManyRequests, Unauthorized, ValidationError } from "./Errors.js"
 import { ModeSchema } from "./Links.js"
+import { Permisos, permiso, TODOS } from "./Permisos.js"
 import { Authentication } from "./Security.js"
 
 /** A user's role: `propietario` does everything; `cajero` links, batches and customers; `lectura` reads. */
@@ -74,21 +75,25 @@ export class SesionPublicGroup extends HttpApiGroup.make("sesionPublica").add(
 export class SesionGroup extends HttpApiGroup.make("sesion")
   .add(
     HttpApiEndpoint.get("actual", "/switch/v1/sesion")
+      .annotate(Permisos, permiso({ sesion: TODOS }))
       .addSuccess(Sesion)
       .annotate(OpenApi.Summary, "Ver la sesión: usuario, rol, comercio, modo y si está aprobado")
   )
   .add(
     HttpApiEndpoint.del("cerrar", "/switch/v1/sesion")
+      .annotate(Permisos, permiso({ sesion: TODOS }))
       .addSuccess(SesionCerrada)
       .annotate(OpenApi.Summary, "Cerrar la sesión")
   )
   .add(
     HttpApiEndpoint.post("cerrarTodas", "/switch/v1/sesion/cerrar-todas")
+      .annotate(Permisos, permiso({ sesion: TODOS }))
       .addSuccess(SesionCerrada)
       .annotate(OpenApi.Summary, "Cerrar todas las sesiones del usuario")
   )
   .add(
     HttpApiEndpoint.post("modo", "/switch/v1/sesion/modo")
+      .annotate(Permisos, permiso({ sesion: TODOS }))
       .setPayload(ModoBody)
       .middleware(JsonBody)
       .addSuccess(Sesion)

@@ -6,6 +6,7 @@ import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/p
 import { Schema } from "effect"
 import { Conflict, Forbidden, NotFound, UnprocessableEntity, ValidationError } from "./Errors.js"
 import { ModeSchema } from "./Links.js"
+import { AMBOS, CONFIGURAN, LIVE, Permisos, PROPIETARIO, permiso } from "./Permisos.js"
 import { Authentication } from "./Security.js"
 
 /** Every notice a webhook can subscribe to; `*` subscribes to all of them. */
@@ -90,11 +91,13 @@ const idParam = HttpApiSchema.param("id", Schema.String)
 export class WebhooksGroup extends HttpApiGroup.make("webhooks")
   .add(
     HttpApiEndpoint.get("list", "/switch/v1/webhooks")
+      .annotate(Permisos, permiso({ llave: AMBOS, sesion: CONFIGURAN }))
       .addSuccess(Schema.Array(Webhook))
       .annotate(OpenApi.Summary, "Webhooks del comercio, los más recientes primero (sin secreto)")
   )
   .add(
     HttpApiEndpoint.post("create", "/switch/v1/webhooks")
+      .annotate(Permisos, permiso({ llave: LIVE, sesion: PROPIETARIO }))
       .setPayload(WebhookCreate)
       .addSuccess(WebhookCreated, { status: 201 })
       .addError(ValidationError)
@@ -110,12 +113,14 @@ export class WebhooksGroup extends HttpApiGroup.make("webhooks")
   )
   .add(
     HttpApiEndpoint.get("get")`/switch/v1/webhooks/${idParam}`
+      .annotate(Permisos, permiso({ llave: AMBOS, sesion: CONFIGURAN }))
       .addSuccess(Webhook)
       .addError(NotFound)
       .annotate(OpenApi.Summary, "Ver un webhook (sin secreto)")
   )
   .add(
     HttpApiEndpoint.patch("update")`/switch/v1/webhooks/${idParam}`
+      .annotate(Permisos, permiso({ llave: LIVE, sesion: PROPIETARIO }))
       .setPayload(WebhookUpdate)
       .addSuccess(Webhook)
       .addError(ValidationError)
@@ -126,6 +131,7 @@ export class WebhooksGroup extends HttpApiGroup.make("webhooks")
   )
   .add(
     HttpApiEndpoint.del("remove")`/switch/v1/webhooks/${idParam}`
+      .annotate(Permisos, permiso({ llave: LIVE, sesion: PROPIETARIO }))
       .addSuccess(WebhookDeleted)
       .addError(Forbidden)
       .addError(NotFound)
@@ -133,18 +139,21 @@ export class WebhooksGroup extends HttpApiGroup.make("webhooks")
   )
   .add(
     HttpApiEndpoint.get("deliveries")`/switch/v1/webhooks/${idParam}/deliveries`
+      .annotate(Permisos, permiso({ llave: AMBOS, sesion: CONFIGURAN }))
       .addSuccess(Schema.Array(WebhookDelivery))
       .addError(NotFound)
       .annotate(OpenApi.Summary, "Últimas 50 entregas (con llave de prueba, solo las de avisos de prueba)")
   )
   .add(
     HttpApiEndpoint.post("probar")`/switch/v1/webhooks/${idParam}/probar`
+      .annotate(Permisos, permiso({ llave: AMBOS, sesion: PROPIETARIO }))
       .addSuccess(WebhookDelivery)
       .addError(NotFound)
       .annotate(OpenApi.Summary, "Enviar un aviso `webhook.test` ahora, con las mismas firmas que los reales")
   )
   .add(
     HttpApiEndpoint.post("reenviar")`/switch/v1/eventos/${idParam}/reenviar`
+      .annotate(Permisos, permiso({ llave: AMBOS, sesion: PROPIETARIO }))
       .addSuccess(Schema.Array(WebhookDelivery))
       .addError(NotFound)
       .annotate(OpenApi.Summary, "Reenviar un aviso pasado a los webhooks activos que reciben su evento")

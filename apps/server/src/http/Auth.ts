@@ -4,12 +4,18 @@
  * Requests without a valid key are counted per IP, never against a merchant.
  *
  * A request without the header but with the portal's session cookie is a session request
- * (Session.ts): the session must be live, an unsafe method must carry its CSRF token in
- * `x-csrf-token`, and the user's role must allow the route (`sessionRefusal` in @switch/api);
- * then it counts against its merchant as a key would. One middleware serves both, so a key
- * always wins and a refused session is answered as refused, not as a missing key.
+ * (Session.ts): the session must be live and an unsafe method must carry its CSRF token in
+ * `x-csrf-token`; then it counts against its merchant as a key would. Without either, an
+ * `Authorization: Bearer` access token of the MCP sign-in (Bearer.ts). One middleware serves
+ * all three, so a key always wins and a refused session is answered as refused, not as a
+ * missing key.
+ *
+ * Who may call is the grant of the endpoint routing matched (`Permisos` in @switch/api, an
+ * allow-list beside each endpoint), looked up by the route's declared method and path, never
+ * by the request's own spelling of it: a key of a mode the grant leaves out, a role it leaves
+ * out, a token without its scope, are refused; an endpoint without a grant refuses everyone.
  */
-import { HttpApp, HttpServerRequest } from "@effect/platform"
+import { HttpApp, HttpRouter, HttpServerRequest } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import {
   Authentication,
@@ -17,8 +23,9 @@ import {
   CSRF_HEADER,
   Forbidden,
   OAuth,
+  Permisos,
   SESSION_COOKIE,
-  sessionRefusal,
+  SwitchApi,
   TooManyRequests,
   Unauthorized
 } from "@switch/api"
@@ -137,7 +144,7 @@ export const makeSessionCheck = Effect.gen(function* () {
   const settings = yield* Settings
   const perMerchant: RateLimit.Policy = { ...RateLimit.API, limit: settings.apiPorMinuto }
   const perIp: RateLimit.Policy = { ...perMerchant, name: "api_ip", scope: "ip" }
-  return (request: HttpServerRequest.HttpServerRequest, token: string) =>
+  return (request: HttpServerRequest.HttpServerRequest, token: string, permiso: Permisos.Permiso) =>
     Effect.gen(function* () {
       const found = yield* Effect.provideService(lookupSession(token), SqlClient.SqlClient, sql)
       if (Option.isNone(found)) {
@@ -179,16 +186,15 @@ export const makeSessionCheck = Effect.gen(function* () {
             detail: `Falta el encabezado ${CSRF_HEADER} de la sesión o no coincide.`
           })
         )
-      const refusal = sessionRefusal(user.rol, request.method, pathOf(request.url))
+      const refusal = Permisos.rechazo(permiso, { _tag: "Sesion", rol: user.rol })
       if (refusal !== undefined)
         return yield* Effect.fail(
-          new Forbidden({
-            error: refusal,
-            detail:
-              refusal === "solo_llave"
-                ? "Esta ruta se usa solo con una llave x-switch-key."
-                : `El rol ${user.rol} no puede hacer esto.`
-          })
+          refusal._tag === "SoloLlave"
+            ? new Forbidden({
+                error: "solo_llave",
+                detail: "Esta ruta se usa solo con una llave x-switch-key."
+              })
+            : new Forbidden({ error: "rol_no_permitido", detail: `El rol ${user.rol} no puede hacer esto.` })
         )
       const decision = yield* limiter.hit(perMerchant, caller.comercioId)
       return decision.allowed ? caller : yield* Effect.fail(tooMany(decision.retryAfterSeconds))
@@ -206,7 +212,7 @@ export const makeBearerCheck = Effect.gen(function* () {
   const settings = yield* Settings
   const perMerchant: RateLimit.Policy = { ...RateLimit.API, limit: settings.apiPorMinuto }
   const perIp: RateLimit.Policy = { ...perMerchant, name: "api_ip", scope: "ip" }
-  return (request: HttpServerRequest.HttpServerRequest, token: string) =>
+  return (request: HttpServerRequest.HttpServerRequest, token: string, permiso: Permisos.Permiso) =>
     Effect.gen(function* () {
       const found = yield* Effect.provideService(lookupAccessToken(token), SqlClient.SqlClient, sql)
       if (Option.isNone(found) || found.value.resource !== settings.mcpResource) {
@@ -219,19 +225,16 @@ export const makeBearerCheck = Effect.gen(function* () {
         )
       }
       const grant = found.value
-      const path = pathOf(request.url)
-      if (!OAuth.tokenAllows(grant.scopes, request.method, path)) {
-        const needed = OAuth.scopeFor(request.method, path)
+      if (Permisos.rechazo(permiso, { _tag: "Token", alcances: grant.scopes }) !== undefined)
         return yield* Effect.fail(
           new Forbidden({
             error: "insufficient_scope",
             detail:
-              needed === undefined
+              permiso.alcance === null
                 ? "Un token de acceso de una aplicación conectada no puede usar esta ruta."
-                : `El token de acceso no tiene el alcance ${needed}.`
+                : `El token de acceso no tiene el alcance ${permiso.alcance}.`
           })
         )
-      }
       const decision = yield* limiter.hit(perMerchant, grant.caller.comercioId)
       return decision.allowed ? grant.caller : yield* Effect.fail(tooMany(decision.retryAfterSeconds))
     })
@@ -242,11 +245,11 @@ export const makeBearerCheck = Effect.gen(function* () {
  * whatever the answer (a handler's error included). Reading the log is not logged: a tail that
  * polls it would otherwise fill it with itself.
  */
-const logWhenAnswered = (log: RequestLog["Type"], caller: Caller) =>
+const logWhenAnswered = (log: RequestLog["Type"], caller: Caller, ruta: string) =>
   Effect.flatMap(
     Effect.zip(HttpServerRequest.HttpServerRequest, FiberRef.get(currentRequestId)),
     ([request, requestId]) => {
-      if (pathOf(request.url) === LOGS_PATH) return Effect.void
+      if (ruta === LOGS_PATH) return Effect.void
       const started = Date.now()
       return HttpApp.appendPreResponseHandler((_, response) =>
         Effect.sync(() => {
@@ -265,6 +268,36 @@ const logWhenAnswered = (log: RequestLog["Type"], caller: Caller) =>
     }
   )
 
+/**
+ * The key check against an endpoint's grant: a key on an endpoint no key reaches is `401` before
+ * the key is even read (the portal's routes take a session); a valid key of a mode the grant
+ * leaves out is `403 requiere_llave_live`.
+ */
+export const keyAgainst = <R>(
+  check: (key: string) => Effect.Effect<Caller, Unauthorized | TooManyRequests, R>,
+  key: string,
+  permiso: Permisos.Permiso
+): Effect.Effect<Caller, Unauthorized | TooManyRequests | Forbidden, R> => {
+  if (permiso.llave.length === 0)
+    return Effect.fail(
+      new Unauthorized({ detail: "Esta ruta es del panel: requiere una sesión, no una llave." })
+    )
+  return Effect.flatMap(check(key), (caller) =>
+    Permisos.rechazo(permiso, { _tag: "Llave", modo: caller.mode }) === undefined
+      ? Effect.succeed(caller)
+      : Effect.fail(
+          new Forbidden({ error: "requiere_llave_live", detail: "Esta ruta requiere una llave live." })
+        )
+  )
+}
+
+/** Every endpoint's grant, by its route's method and declared path (`Permisos.claveRuta`). */
+export const permisos: ReadonlyMap<string, Permisos.Permiso> = Permisos.indice(Permisos.tabla(SwitchApi))
+
+/** The grant of the route `method path` as routing declares it; none: nobody may call it. */
+export const permisoDe = (method: string, path: string): Permisos.Permiso =>
+  permisos.get(Permisos.claveRuta(method, path)) ?? Permisos.NADIE
+
 export const AuthenticationLive = Layer.effect(
   Authentication,
   Effect.gen(function* () {
@@ -274,15 +307,21 @@ export const AuthenticationLive = Layer.effect(
     const log = yield* RequestLog
     return {
       "x-switch-key": (header: Redacted.Redacted) =>
-        Effect.tap(
-          Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+        Effect.flatMap(
+          Effect.zip(HttpServerRequest.HttpServerRequest, HttpRouter.RouteContext),
+          ([request, { route }]) => {
+            const permiso = permisoDe(route.method, route.path)
             const key = Redacted.value(header)
             const token = request.cookies[SESSION_COOKIE]
-            if (key === "" && token !== undefined && token !== "") return session(request, token)
             const access = key === "" ? OAuth.BEARER.exec(request.headers.authorization ?? "") : null
-            return access?.[1] !== undefined ? bearer(request, access[1]) : authenticate(key, clientIp)
-          }),
-          (caller) => logWhenAnswered(log, caller)
+            const caller =
+              key === "" && token !== undefined && token !== ""
+                ? session(request, token, permiso)
+                : access?.[1] !== undefined
+                  ? bearer(request, access[1], permiso)
+                  : keyAgainst((given) => authenticate(given, clientIp), key, permiso)
+            return Effect.tap(caller, (found) => logWhenAnswered(log, found, route.path))
+          }
         )
     }
   })

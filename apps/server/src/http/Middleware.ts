@@ -1,6 +1,7 @@
 /**
  * The outermost HTTP layer: request ids, access logs without keys or bodies, SPEC-shaped
- * answers for unknown routes (`404 not_found`) and faults (`500 error_interno`), the
+ * answers for unknown routes (`404 not_found`) and faults (`500 error_interno`), a `404` for a
+ * request target that is not canonical before routing sees it (Canonical.ts), the
  * `Retry-After` header on every `429`, and CORS for the public routes only (`Cors.ts`). The public
  * API's own failures are answered before this, in `ApiErrors.ts`.
  *
@@ -10,6 +11,7 @@
 import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Cause, Chunk, Context, Effect, type Fiber, FiberRef } from "effect"
 import * as Metrics from "../platform/Metrics.js"
+import { isCanonical } from "./Canonical.js"
 import * as Cors from "./Cors.js"
 import * as Edge from "./Edge.js"
 
@@ -56,6 +58,11 @@ export const withBoundary = <E, R>(
     const finishWithId = (response: HttpServerResponse.HttpServerResponse) => {
       const out = HttpServerResponse.setHeader(finish(response), "x-request-id", requestId)
       return publicRoute ? Cors.allowAnyOrigin(out) : out
+    }
+    // One spelling per route: nothing past this point sees another (Canonical.ts).
+    if (!isCanonical(request.url)) {
+      Metrics.observeRequest(request.method, "(no canónica)", 404, Date.now())
+      return Effect.succeed(HttpServerResponse.setHeader(notFound, "x-request-id", requestId))
     }
     if (publicRoute && request.method === "OPTIONS") {
       return Effect.succeed(HttpServerResponse.setHeader(Cors.preflight(), "x-request-id", requestId))

@@ -45,7 +45,7 @@ import {
 import { Fees, LinkRequest, Money, Split, type Validation } from "@switch/core"
 import { Context, Effect, Either, Layer, Option } from "effect"
 import { Settings } from "../Config.js"
-import { makeAuthenticate } from "../http/Auth.js"
+import { keyAgainst, makeAuthenticate, permisoDe } from "../http/Auth.js"
 import { Lanes } from "../http/Edge.js"
 import { RequestLog } from "../http/RequestLog.js"
 import { parseJson } from "../http/Respond.js"
@@ -305,9 +305,17 @@ export const CreateLinkLaneLive = Layer.effectDiscard(
     const create = yield* CreateLink
     const authenticate = yield* makeAuthenticate
     const log = yield* RequestLog
+    // The lane answers for the contract's endpoint, under that endpoint's grant.
+    const permiso = permisoDe("POST", LANE_URL)
     yield* lanes.add<never>("POST", LANE_URL, async (request) => {
       const header = request.headers["x-switch-key"]
-      const caller = await request.run(authenticate(typeof header === "string" ? header : "", request.client))
+      const caller = await request.run(
+        keyAgainst(
+          (key) => authenticate(key, request.client),
+          typeof header === "string" ? header : "",
+          permiso
+        )
+      )
       // Into the merchant's request log once answered, as the app's requests (http/Auth.ts).
       const at = Date.now()
       request.onAnswered((status, durationMs) =>

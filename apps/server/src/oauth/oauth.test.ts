@@ -353,8 +353,9 @@ describe("tokens", () => {
     let tried = 0
     for (const [template, operations] of Object.entries<any>(document.paths)) {
       for (const [method, operation] of Object.entries<any>(operations)) {
-        const secured = (operation.security ?? []).some((s: any) => "x-switch-key" in s)
-        if (!secured) continue
+        // Every authenticated operation carries its grant (Permisos in @switch/api).
+        const permiso = operation["x-permisos"]
+        if (permiso === undefined) continue
         const path = template.replace(/\{[^}]+\}/g, randomUUID())
         const reply = await bearer(
           tokens.access_token,
@@ -363,7 +364,7 @@ describe("tokens", () => {
           method === "get" ? undefined : {}
         )
         tried++
-        if (OAuth.tokenAllows(OAuth.SCOPES, method, path))
+        if (permiso.alcance !== null)
           expect(reply.body?.error, `${method} ${path}`).not.toBe("insufficient_scope")
         else {
           expect(reply.status, `${method} ${template}`).toBe(403)
