@@ -48,7 +48,10 @@ export class SesionesService extends Context.Tag("@switch/server/SesionesService
     readonly cerrar: (caller: Caller) => Effect.Effect<number, Unauthorized>
     readonly cerrarTodas: (caller: Caller) => Effect.Effect<number, Unauthorized>
     readonly modo: (caller: Caller, mode: Mode) => Effect.Effect<SesionView, Unauthorized | Forbidden>
-    /** Housekeeping: forgets failed sign-ins and sessions over for more than a day. */
+    /**
+     * Housekeeping: forgets failed sign-ins, wrong codes given to turn TOTP off, and sessions
+     * over for more than a day.
+     */
     readonly prune: Effect.Effect<void>
   }
 >() {}
@@ -241,6 +244,7 @@ export const SesionesServiceLive = Layer.effect(
 
     const prune = Effect.all([
       sql`delete from intentos_ingreso where created_at < now() - interval '1 day'`,
+      sql`delete from intentos_totp where created_at < now() - interval '1 day'`,
       sql`
         delete from sesiones
         where ended_at < now() - interval '1 day' or expires_at < now() - interval '1 day'
