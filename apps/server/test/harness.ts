@@ -2,7 +2,7 @@
  * Test harness: a real server on loopback, on its own database made from the migrated
  * template, and small HTTP helpers. Nothing of ours is mocked.
  */
-import { randomUUID } from "node:crypto"
+import { randomInt, randomUUID } from "node:crypto"
 import { HttpServer } from "@effect/platform"
 import { Clock, Effect, Layer, Logger, LogLevel, ManagedRuntime } from "effect"
 import type Pg from "pg"
@@ -157,3 +157,9 @@ export const deadlockCount = async (db: Pg.Client) =>
     (await db.query("select deadlocks from pg_stat_database where datname = current_database()")).rows[0]
       .deadlocks
   )
+
+/**
+ * A client address of its own in 10.0.0.0/8, to send as `x-forwarded-for` to a server that
+ * trusts 127.0.0.1 as a proxy (`proxiesConfiables`), so limits per address see another client.
+ */
+export const freshAddress = () => `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`

@@ -9,7 +9,7 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { JsonBody } from "./Body.js"
-import { BadRequest, Conflict, ValidationError } from "./Errors.js"
+import { BadRequest, Conflict, TooManyRequests, ValidationError } from "./Errors.js"
 import { Permisos, permiso, TODOS } from "./Permisos.js"
 import { Authentication } from "./Security.js"
 
@@ -63,6 +63,12 @@ export class TotpGroup extends HttpApiGroup.make("totp")
       .addSuccess(TotpEstado)
       .addError(ValidationError)
       .addError(BadRequest)
+      .addError(TooManyRequests)
       .annotate(OpenApi.Summary, "Quitar el segundo factor (pide un código de la app)")
+      .annotate(
+        OpenApi.Description,
+        "Un código errado o ya usado es `400 codigo_invalido`. Tras 5 códigos errados en 15 minutos, " +
+          "cualquier código es `429` (con `Retry-After`) hasta que pase la ventana."
+      )
   )
   .middleware(Authentication) {}

@@ -3,10 +3,12 @@
  * to invite users, change roles and remove users.
  *
  * The forgotten-password answer is the same whether or not the e-mail has a user, and its mail
- * goes out after the answer, so neither the body nor the time tells. A merchant always keeps one
- * active `propietario` (one with a password): changing or removing the last one is `409
- * ultimo_propietario`, decided under a lock on the merchant's users so two owners demoting each
- * other at once cannot both win. A removed user's sessions go with the user, at once.
+ * goes out after the answer, so neither the body nor the time tells. Setting a password through a
+ * link forgets the account's failed sign-ins, from every address: they guessed at the old one.
+ * A merchant always keeps one active `propietario` (one with a password): changing or removing
+ * the last one is `409 ultimo_propietario`, decided under a lock on the merchant's users so two
+ * owners demoting each other at once cannot both win. A removed user's sessions go with the
+ * user, at once.
  */
 import { randomUUID } from "node:crypto"
 import { SqlClient } from "@effect/sql"
@@ -22,6 +24,7 @@ import {
 } from "@switch/api"
 import { Context, Effect, Layer } from "effect"
 import { Settings } from "../Config.js"
+import * as Guesses from "../platform/Guesses.js"
 import { Mailer } from "../platform/Mailer.js"
 import { hashPassword } from "../platform/Passwords.js"
 import { issueUserLink, useUserLink } from "../platform/UserLinks.js"
@@ -139,7 +142,10 @@ export const EquipoServiceLive = Layer.effect(
             const rows = yield* sql<{ email: string }>`
               update usuarios set hash = ${hash} where id = ${used.usuarioId} returning email`
             yield* sql`update sesiones set ended_at = now() where usuario_id = ${used.usuarioId} and ended_at is null`
-            return rows[0]?.email ?? ""
+            const email = rows[0]?.email ?? ""
+            // Past failures guessed at the old password: the page says "ya puedes entrar", so no lock stays.
+            yield* provide(Guesses.forget(Guesses.PORTAL, email.toLowerCase()))
+            return email
           })
         )
         return { ok: true as const, email }

@@ -3,14 +3,17 @@
  * the mail server: a sign-up without a password mails the owner a link; a link sets the
  * password once and expires; "olvidé mi contraseña" answers alike for any e-mail; the owner
  * invites, changes roles and removes users (their sessions end at once); the last owner stays;
- * other roles and keys are refused.
+ * other roles and keys are refused. A password set through a link lifts its account's sign-in
+ * lock. The server trusts 127.0.0.1 as a proxy, so a test stands for another client with
+ * `x-forwarded-for`.
  */
 import { randomUUID } from "node:crypto"
 import { Option, Redacted } from "effect"
 import Pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { call, registerMerchant, startServer, type TestServer } from "../../test/harness.js"
+import { call, freshAddress, registerMerchant, startServer, type TestServer } from "../../test/harness.js"
 import { type SmtpCapture, startSmtpCapture, unquote } from "../../test/smtpCapture.js"
+import * as Guesses from "../platform/Guesses.js"
 
 let server: TestServer
 let smtp: SmtpCapture
@@ -19,7 +22,11 @@ let db: Pg.Client
 beforeAll(async () => {
   smtp = await startSmtpCapture()
   server = await startServer({
-    settings: { smtpUrl: Option.some(Redacted.make(smtp.url)), apiPorMinuto: 100_000 }
+    settings: {
+      smtpUrl: Option.some(Redacted.make(smtp.url)),
+      apiPorMinuto: 100_000,
+      proxiesConfiables: ["127.0.0.1"]
+    }
   })
   db = new Pg.Client({ connectionString: server.databaseUrl })
   await db.connect()
@@ -55,10 +62,13 @@ interface Session {
   readonly csrf: string
 }
 
-const signIn = async (email: string, password = PASSWORD) => {
+const signIn = async (email: string, password = PASSWORD, from?: string) => {
   const reply = await fetch(`${server.url}/switch/v1/sesion`, {
     method: "POST",
-    headers: { "content-type": "application/json" },
+    headers: {
+      "content-type": "application/json",
+      ...(from === undefined ? {} : { "x-forwarded-for": from })
+    },
     body: JSON.stringify({ email, password })
   })
   const body = (await reply.json()) as { csrf_token: string }
@@ -135,6 +145,31 @@ describe("one-time links", () => {
     expect((await as(owner, "GET", "/switch/v1/sesion")).status).toBe(401)
     expect((await signIn(email)).status).toBe(401)
     expect((await signIn(email, "nueva-clave-larga-3")).status).toBe(200)
+  })
+
+  it("a new password set through the link lifts its account's sign-in lock at every address, and no other account's", async () => {
+    const { email } = await ownerMerchant()
+    const other = await ownerMerchant()
+    const { perAccount, perAccountAddress } = Guesses.PORTAL
+    const addresses = Array.from({ length: Math.ceil(perAccount / perAccountAddress) }, freshAddress)
+    await Promise.all(
+      addresses.map(async (from) => {
+        for (let i = 0; i < perAccountAddress; i++)
+          expect((await signIn(email, "mala-clave-larga", from)).status).toBe(401)
+      })
+    )
+    const elsewhere = freshAddress()
+    expect((await signIn(email, PASSWORD, elsewhere)).status).toBe(429)
+    const otherAddress = freshAddress()
+    for (let i = 0; i < perAccountAddress; i++)
+      expect((await signIn(other.email, "mala-clave-larga", otherAddress)).status).toBe(401)
+    expect((await signIn(other.email, PASSWORD, otherAddress)).status).toBe(429)
+    await call(server.url, "POST", "/switch/v1/contrasena/olvido", { body: { email } })
+    expect((await define(await linkToken(email, 2), "nueva-clave-larga-4")).status).toBe(200)
+    // "Ya puedes entrar" holds: from elsewhere, and from an address that had used up its own guesses.
+    expect((await signIn(email, "nueva-clave-larga-4", elsewhere)).status).toBe(200)
+    expect((await signIn(email, "nueva-clave-larga-4", addresses[0])).status).toBe(200)
+    expect((await signIn(other.email, PASSWORD, otherAddress)).status).toBe(429)
   })
 
   it("a newer link voids the earlier unused one", async () => {

@@ -2,9 +2,11 @@
  * Operators (issue 32, DESIGN §8): accounts apart from merchants' users, created with the admin
  * token; sign-in always asks for password AND a TOTP code, so an operator without its
  * authenticator never gets a session. Failed sign-ins (a wrong password or a wrong code) are
- * counted per e-mail and per address over {@link WINDOW_MINUTES} minutes; past either limit every
- * attempt is refused with one message. A code is accepted once (the step it matched is stored by
- * a conditional update, so a replayed code fails even when two sign-ins race).
+ * limited per e-mail from one address, per e-mail from every address and per address
+ * (platform/Guesses.ts `OPERADOR`), each attempt claimed before its password and code are
+ * checked; past a limit every attempt is refused with one message. A code is accepted once (the
+ * step it matched is stored by a conditional update, so a replayed code fails even when two
+ * sign-ins race).
  *
  * Sessions: a random token in its own cookie (never the merchants'), looked up by its SHA-256,
  * with a CSRF token for unsafe methods, {@link IDLE_MINUTES} minutes idle and
@@ -17,15 +19,13 @@ import { randomUUID } from "node:crypto"
 import { SqlClient } from "@effect/sql"
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { hashToken, newToken } from "../http/Session.js"
+import * as Guesses from "../platform/Guesses.js"
 import { hashPassword, verifyNone, verifyPassword } from "../platform/Passwords.js"
 import { newTotpSecret, totpUri, verifyTotp } from "../platform/Totp.js"
 
 export const ROLES = ["soporte", "riesgo", "tesoreria"] as const
 export type Rol = (typeof ROLES)[number]
 
-export const WINDOW_MINUTES = 15
-export const MAX_PER_ACCOUNT = 5
-export const MAX_PER_IP = 20
 export const IDLE_MINUTES = 15
 export const ABSOLUTE_HOURS = 8
 
@@ -106,8 +106,8 @@ const locked = () =>
   new OperadorError({
     status: 429,
     error: "demasiadas_solicitudes",
-    detail: `Demasiados intentos fallidos. Espera ${WINDOW_MINUTES} minutos e intenta de nuevo.`,
-    reintentar_en: WINDOW_MINUTES * 60
+    detail: `Demasiados intentos fallidos. Espera ${Guesses.OPERADOR.windowMinutes} minutos e intenta de nuevo.`,
+    reintentar_en: Guesses.OPERADOR.windowMinutes * 60
   })
 
 export class OperadorService extends Context.Tag("@switch/server/OperadorService")<
@@ -200,14 +200,13 @@ export const OperadorServiceLive = Layer.effect(
       Effect.gen(function* () {
         const body = yield* decodeBody(SignInBody)(input)
         const email = body.email.trim().toLowerCase()
-        const [counts] = yield* sql<{ cuenta: number; ip: number }>`
-          select
-            count(*) filter (where email = ${email})::int as cuenta,
-            count(*) filter (where ip = ${ip})::int as ip
-          from intentos_operador
-          where created_at > now() - make_interval(mins => ${WINDOW_MINUTES}) and (email = ${email} or ip = ${ip})`
-        if ((counts?.cuenta ?? 0) >= MAX_PER_ACCOUNT || (counts?.ip ?? 0) >= MAX_PER_IP)
-          return yield* Effect.fail(locked())
+        const guess = yield* Effect.provideService(
+          Guesses.claim(Guesses.OPERADOR, email, ip),
+          SqlClient.SqlClient,
+          sql
+        )
+        // The claim stays as this attempt's failure unless it signs in.
+        if (Option.isNone(guess)) return yield* Effect.fail(locked())
         const found = yield* sql<{ id: string; hash: string; totp_secret: string; totp_ultimo_paso: number }>`
           select id, hash, totp_secret, totp_ultimo_paso from operadores where lower(email) = ${email} and activo`
         const operador = found[0]
@@ -225,10 +224,8 @@ export const OperadorServiceLive = Layer.effect(
             : yield* sql`
                 update operadores set totp_ultimo_paso = ${step}
                 where id = ${operador.id} and totp_ultimo_paso < ${step} returning id`
-        if (operador === undefined || claimed.length === 0) {
-          yield* sql`insert into intentos_operador (email, ip) values (${email}, ${ip})`
-          return yield* Effect.fail(wrong())
-        }
+        if (operador === undefined || claimed.length === 0) return yield* Effect.fail(wrong())
+        yield* Effect.provideService(Guesses.release(Guesses.OPERADOR, guess.value), SqlClient.SqlClient, sql)
         const id = randomUUID()
         const token = newToken()
         yield* sql.withTransaction(

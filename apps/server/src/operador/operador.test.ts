@@ -1,13 +1,22 @@
 import { randomUUID } from "node:crypto"
 import Pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { call, OWN_ACCOUNT, registerMerchant, startServer, type TestServer } from "../../test/harness.js"
+import {
+  call,
+  freshAddress,
+  OWN_ACCOUNT,
+  registerMerchant,
+  startServer,
+  type TestServer
+} from "../../test/harness.js"
+import * as Guesses from "../platform/Guesses.js"
 import { totpCode, totpStep } from "../platform/Totp.js"
 
 let server: TestServer
 
 beforeAll(async () => {
-  server = await startServer()
+  // 127.0.0.1 is a trusted proxy: a test stands for another client with `x-forwarded-for`.
+  server = await startServer({ settings: { proxiesConfiables: ["127.0.0.1"] } })
 })
 afterAll(() => server.close())
 
@@ -113,6 +122,75 @@ describe("operators", () => {
     const locked = await call(server.url, "POST", "/admin/v1/operador/sesion", {
       body: { email: op.email, password: PASSWORD, codigo: totpCode(op.secret, totpStep(Date.now())) }
     })
+    expect(locked.status).toBe(429)
+    expect(locked.body.error).toBe("demasiadas_solicitudes")
+  })
+
+  it("100 codes at once after the right password get at most 5 checks: the right code after them is refused", async () => {
+    const op = await crear("soporte")
+    const attacker = { "x-forwarded-for": freshAddress() }
+    const step = totpStep(Date.now())
+    const valid = new Set([step - 1, step, step + 1].map((s) => totpCode(op.secret, s)))
+    const codes = Array.from({ length: 110 }, (_, i) => String(i * 7919).padStart(6, "0"))
+      .filter((code) => !valid.has(code))
+      .slice(0, 100)
+    const RIGHT = 84
+    codes[RIGHT] = totpCode(op.secret, step)
+    const replies = await Promise.all(
+      codes.map((codigo) =>
+        call(server.url, "POST", "/admin/v1/operador/sesion", {
+          headers: attacker,
+          body: { email: op.email, password: PASSWORD, codigo }
+        })
+      )
+    )
+    const checked = replies.filter((reply) => reply.status !== 429)
+    expect(checked.length).toBe(Guesses.OPERADOR.perAccountAddress)
+    for (const reply of checked) expect(reply.status).toBe(401)
+    expect(replies[RIGHT]?.status).toBe(429)
+    expect(replies[RIGHT]?.headers.get("retry-after")).toBe("900")
+    // The operator, at another address, is not locked out by that address's guesses.
+    const own = await call(server.url, "POST", "/admin/v1/operador/sesion", {
+      headers: { "x-forwarded-for": freshAddress() },
+      body: { email: op.email, password: PASSWORD, codigo: totpCode(op.secret, totpStep(Date.now())) }
+    })
+    expect(own.status).toBe(200)
+  })
+
+  it("an address's failures lock that address only, not the operator at another one; failures from many addresses lock the e-mail", async () => {
+    const op = await crear("soporte")
+    const step = totpStep(Date.now())
+    const attempt = (from: string, email: string, codigo: string) =>
+      call(server.url, "POST", "/admin/v1/operador/sesion", {
+        headers: { "x-forwarded-for": from },
+        body: { email, password: PASSWORD, codigo }
+      })
+    const attacker = freshAddress()
+    for (let i = 0; i < Guesses.OPERADOR.perAccountAddress; i++)
+      expect((await attempt(attacker, op.email, "000000")).status).toBe(401)
+    expect((await attempt(attacker, op.email, totpCode(op.secret, step))).status).toBe(429)
+    expect((await attempt(freshAddress(), op.email, totpCode(op.secret, step))).status).toBe(200)
+    // Unknown e-mails from one address: past its limit that address is locked, and only it.
+    const guesser = freshAddress()
+    const unknown = await Promise.all(
+      Array.from({ length: Guesses.OPERADOR.perAddress ?? 0 }, () =>
+        attempt(guesser, `nadie-${randomUUID().slice(0, 8)}@switch.test`, "000000")
+      )
+    )
+    for (const reply of unknown) expect(reply.status).toBe(401)
+    expect((await attempt(guesser, op.email, totpCode(op.secret, step + 1))).status).toBe(429)
+    expect((await attempt(freshAddress(), op.email, totpCode(op.secret, step + 1))).status).toBe(200)
+    // Another operator's e-mail guessed from many addresses is locked at every address.
+    const other = await crear("soporte")
+    const { perAccount, perAccountAddress } = Guesses.OPERADOR
+    const addresses = Array.from({ length: Math.ceil(perAccount / perAccountAddress) }, freshAddress)
+    await Promise.all(
+      addresses.map(async (from) => {
+        for (let i = 0; i < perAccountAddress; i++)
+          expect((await attempt(from, other.email, "000000")).status).toBe(401)
+      })
+    )
+    const locked = await attempt(freshAddress(), other.email, totpCode(other.secret, totpStep(Date.now())))
     expect(locked.status).toBe(429)
     expect(locked.body.error).toBe("demasiadas_solicitudes")
   })

@@ -2,12 +2,26 @@
  * A portal user's own second factor (DESIGN §8): enrol (a new secret shown once, kept pending
  * until a code confirms it), confirm, and remove with a code. A code is accepted once
  * (platform/UserTotp.ts); a wrong one is `400 codigo_invalido`.
+ *
+ * Removal is what a stolen session would try codes on, so its wrong codes are limited per user
+ * (platform/Guesses.ts `TOTP_DESACTIVAR`), each attempt claimed before its code is checked:
+ * past the limit even the right code is `429` until the window passes.
  */
 import { HttpApiBuilder } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
-import { BadRequest, type Caller, Conflict, CurrentCaller, SwitchApi, Unauthorized } from "@switch/api"
-import { Effect } from "effect"
+import {
+  BadRequest,
+  type Caller,
+  Conflict,
+  CurrentCaller,
+  SwitchApi,
+  TooManyRequests,
+  Unauthorized
+} from "@switch/api"
+import { Effect, Option } from "effect"
 import { Settings } from "../Config.js"
+import { clientIp } from "../http/Auth.js"
+import * as Guesses from "../platform/Guesses.js"
 import { newTotpSecret, totpUri } from "../platform/Totp.js"
 import { acceptCode, sealTotp } from "../platform/UserTotp.js"
 
@@ -18,6 +32,12 @@ const invalid = () =>
   new BadRequest({
     error: "codigo_invalido",
     detail: "El código no es válido o ya se usó. Espera el siguiente."
+  })
+
+const locked = () =>
+  new TooManyRequests({
+    detail: `Demasiados intentos fallidos. Espera ${Guesses.TOTP_DESACTIVAR.windowMinutes} minutos e intenta de nuevo.`,
+    reintentar_en: Guesses.TOTP_DESACTIVAR.windowMinutes * 60
   })
 
 export const TotpApiLive = HttpApiBuilder.group(SwitchApi, "totp", (handlers) =>
@@ -77,8 +97,20 @@ export const TotpApiLive = HttpApiBuilder.group(SwitchApi, "totp", (handlers) =>
         Effect.gen(function* () {
           const user = yield* userOf(yield* CurrentCaller)
           if (user.totp_secreto === null) return { totp: false }
+          const guess = yield* Effect.provideService(
+            Guesses.claim(Guesses.TOTP_DESACTIVAR, user.email.toLowerCase(), yield* clientIp),
+            SqlClient.SqlClient,
+            sql
+          )
+          if (Option.isNone(guess)) return yield* Effect.fail(locked())
+          // The claim stays as a wrong code unless this one is right.
           if (!(yield* accept(user.id, user.totp_secreto, user.totp_ultimo_paso, payload.codigo)))
             return yield* Effect.fail(invalid())
+          yield* Effect.provideService(
+            Guesses.release(Guesses.TOTP_DESACTIVAR, guess.value),
+            SqlClient.SqlClient,
+            sql
+          )
           // Without a second factor no session of the user stays in live mode (an owner needs one there).
           yield* sql
             .withTransaction(

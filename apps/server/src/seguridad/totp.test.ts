@@ -1,20 +1,23 @@
 /**
  * The second factor against the real server: enrolment (secret once, confirmed by a code, kept
  * sealed), sign-in as password then code, a replayed code refused, wrong codes counted in the
- * sign-in limit, removal only with a code, and live mode closed to an approved merchant's owner
- * without it (`403 totp_requerido`).
+ * sign-in limit (also when 100 arrive at once), removal only with a code and with its own limit
+ * on wrong codes, and live mode closed to an approved merchant's owner without it (`403
+ * totp_requerido`). The server trusts 127.0.0.1 as a proxy, so a test stands for another client
+ * with `x-forwarded-for`.
  */
 import { randomUUID } from "node:crypto"
 import Pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { approveMerchant, call, startServer, type TestServer } from "../../test/harness.js"
+import { approveMerchant, call, freshAddress, startServer, type TestServer } from "../../test/harness.js"
+import * as Guesses from "../platform/Guesses.js"
 import { totpCode, totpStep } from "../platform/Totp.js"
 
 let server: TestServer
 let db: Pg.Client
 
 beforeAll(async () => {
-  server = await startServer({ settings: { apiPorMinuto: 100_000 } })
+  server = await startServer({ settings: { apiPorMinuto: 100_000, proxiesConfiables: ["127.0.0.1"] } })
   db = new Pg.Client({ connectionString: server.databaseUrl })
   await db.connect()
 })
@@ -42,10 +45,19 @@ const signUp = async () => {
   return { codigo, email, key: `${codigo}:${reply.body.api_key}` }
 }
 
-const signIn = (email: string, codigo?: string, password = PASSWORD) =>
+const signIn = (email: string, codigo?: string, password = PASSWORD, headers: Record<string, string> = {}) =>
   call(server.url, "POST", "/switch/v1/sesion", {
-    body: { email, password, ...(codigo === undefined ? {} : { codigo }) }
+    body: { email, password, ...(codigo === undefined ? {} : { codigo }) },
+    headers
   })
+
+/** `count` codes of 6 digits that are none of the codes `secreto` accepts around `step`. */
+const wrongCodes = (secreto: string, step: number, count: number) => {
+  const valid = new Set([step - 1, step, step + 1].map((s) => totpCode(secreto, s)))
+  return Array.from({ length: count + valid.size }, (_, i) => String(i * 7919).padStart(6, "0"))
+    .filter((code) => !valid.has(code))
+    .slice(0, count)
+}
 
 interface Session {
   readonly cookie: string
@@ -122,6 +134,51 @@ describe("TOTP", () => {
     const secreto = await enrol(await session(email), step - 1)
     for (let i = 0; i < 5; i++) expect((await signIn(email, "000000")).status).toBeGreaterThanOrEqual(401)
     expect((await signIn(email, totpCode(secreto, step))).status).toBe(429)
+  })
+
+  it("100 codes at once after the right password get at most 5 checks: the right code after them is refused", async () => {
+    const { email } = await signUp()
+    const step = await freshStep()
+    const secreto = await enrol(await session(email), step - 1)
+    const attacker = { "x-forwarded-for": freshAddress() }
+    const RIGHT = 84
+    const codes = wrongCodes(secreto, step, 100)
+    codes[RIGHT] = totpCode(secreto, step)
+    const replies = await Promise.all(codes.map((codigo) => signIn(email, codigo, PASSWORD, attacker)))
+    const checked = replies.filter((reply) => reply.status !== 429)
+    expect(checked.length).toBe(Guesses.PORTAL.perAccountAddress)
+    for (const reply of checked) expect(reply.status).toBe(401)
+    expect(replies[RIGHT]?.status).toBe(429)
+    // The code was never checked, so it is still good for the owner at another address.
+    const owner = { "x-forwarded-for": freshAddress() }
+    expect((await signIn(email, totpCode(secreto, step), PASSWORD, owner)).status).toBe(200)
+  })
+
+  it("turning TOTP off has its own limit: past 5 wrong codes, even 100 at once, the right code is 429 with Retry-After", async () => {
+    const { email } = await signUp()
+    const step = await freshStep()
+    const s = await session(email)
+    const secreto = await enrol(s, step - 1)
+    const RIGHT = 84
+    const codes = wrongCodes(secreto, step, 100)
+    codes[RIGHT] = totpCode(secreto, step)
+    const replies = await Promise.all(
+      codes.map((codigo) => as(s, "POST", "/switch/v1/sesion/totp/desactivar", { codigo }))
+    )
+    const checked = replies.filter((reply) => reply.status !== 429)
+    expect(checked.length).toBe(Guesses.TOTP_DESACTIVAR.perAccount)
+    for (const reply of checked) expect(reply.body).toMatchObject({ error: "codigo_invalido" })
+    const refused = replies[RIGHT]
+    expect(refused?.status).toBe(429)
+    expect(refused?.body).toMatchObject({ error: "demasiadas_solicitudes", reintentar_en: 900 })
+    expect(refused?.headers.get("retry-after")).toBe("900")
+    // One at a time too, and from another session of the user: still locked, the factor still on.
+    const other = await session(email, totpCode(secreto, step))
+    const again = await as(other, "POST", "/switch/v1/sesion/totp/desactivar", {
+      codigo: totpCode(secreto, step + 1)
+    })
+    expect(again.status).toBe(429)
+    expect((await as(s, "GET", "/switch/v1/sesion")).body.totp).toBe(true)
   })
 
   it("removal needs a valid code; then sign-in takes the password alone", async () => {

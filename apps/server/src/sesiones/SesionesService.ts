@@ -2,37 +2,33 @@
  * Portal sign-in and sessions (DESIGN §8): sign in with e-mail and password, see the session,
  * switch its mode, sign out here or everywhere.
  *
- * Guessing is limited per account (the e-mail as typed, folded) and per address, counting failed
- * sign-ins of the last {@link WINDOW_MINUTES} minutes; past either limit every attempt is refused
- * with one message, whether or not the e-mail has a user, and so is a wrong password for an
- * unknown e-mail (with the same scrypt work spent). A sign-in always makes a new session with a
+ * Guessing is limited per account (the e-mail as typed, folded) from one address, per account
+ * from every address and per address (platform/Guesses.ts `PORTAL`). Each attempt is claimed
+ * before its password is checked, so concurrent attempts cannot all slip under the limit; past a
+ * limit every attempt is refused with one message, whether or not the e-mail has a user, and so
+ * is a wrong password for an unknown e-mail (with the same scrypt work spent). A sign-in that
+ * passes takes its claim back. A sign-in always makes a new session with a
  * new token and ends the one the request came with, so a token planted before sign-in is
  * worth nothing after it (session fixation).
  */
 import { randomUUID } from "node:crypto"
 import { SqlClient } from "@effect/sql"
 import { type Caller, Forbidden, type Mode, type Sesiones, TooManyRequests, Unauthorized } from "@switch/api"
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
 import { Settings } from "../Config.js"
 import { ABSOLUTE_HOURS, hashToken, newToken } from "../http/Session.js"
 import { recordActivity } from "../platform/Activity.js"
+import * as Guesses from "../platform/Guesses.js"
 import { verifyNone, verifyPassword } from "../platform/Passwords.js"
 import { acceptCode } from "../platform/UserTotp.js"
-
-/** Failed sign-ins are counted over this window. */
-export const WINDOW_MINUTES = 15
-/** Failed sign-ins of one e-mail, within the window, after which it is locked. */
-export const MAX_PER_ACCOUNT = 5
-/** Failed sign-ins from one address, within the window, after which it is locked. */
-export const MAX_PER_IP = 20
 
 type SesionView = typeof Sesiones.Sesion.Type
 
 const wrong = () => new Unauthorized({ detail: "Correo o contraseña incorrectos." })
 const locked = () =>
   new TooManyRequests({
-    detail: `Demasiados intentos fallidos. Espera ${WINDOW_MINUTES} minutos e intenta de nuevo.`,
-    reintentar_en: WINDOW_MINUTES * 60
+    detail: `Demasiados intentos fallidos. Espera ${Guesses.PORTAL.windowMinutes} minutos e intenta de nuevo.`,
+    reintentar_en: Guesses.PORTAL.windowMinutes * 60
   })
 
 export interface SignedIn {
@@ -52,7 +48,10 @@ export class SesionesService extends Context.Tag("@switch/server/SesionesService
     readonly cerrar: (caller: Caller) => Effect.Effect<number, Unauthorized>
     readonly cerrarTodas: (caller: Caller) => Effect.Effect<number, Unauthorized>
     readonly modo: (caller: Caller, mode: Mode) => Effect.Effect<SesionView, Unauthorized | Forbidden>
-    /** Housekeeping: forgets failed sign-ins and sessions over for more than a day. */
+    /**
+     * Housekeeping: forgets failed sign-ins, wrong codes given to turn TOTP off, and sessions
+     * over for more than a day.
+     */
     readonly prune: Effect.Effect<void>
   }
 >() {}
@@ -97,6 +96,9 @@ export const SesionesServiceLive = Layer.effect(
     const sql = yield* SqlClient.SqlClient
     const settings = yield* Settings
 
+    const provideSql = <A, E>(effect: Effect.Effect<A, E, SqlClient.SqlClient>) =>
+      Effect.provideService(effect, SqlClient.SqlClient, sql)
+
     const view = (sesionId: string) =>
       Effect.map(
         sql<ViewRow>`
@@ -114,12 +116,6 @@ export const SesionesServiceLive = Layer.effect(
     ) =>
       Effect.gen(function* () {
         const email = body.email.trim().toLowerCase()
-        const [counts] = yield* sql<{ cuenta: number; ip: number }>`
-          select
-            count(*) filter (where email = ${email})::int as cuenta,
-            count(*) filter (where ip = ${ip})::int as ip
-          from intentos_ingreso
-          where created_at > now() - make_interval(mins => ${WINDOW_MINUTES}) and (email = ${email} or ip = ${ip})`
         const users = yield* sql<{
           id: string
           comercio_id: string
@@ -134,7 +130,7 @@ export const SesionesServiceLive = Layer.effect(
         const audit = (accion: string, resultado: number) =>
           user === undefined
             ? Effect.void
-            : Effect.provideService(
+            : provideSql(
                 recordActivity({
                   comercioId: user.comercio_id,
                   usuarioId: user.id,
@@ -143,47 +139,47 @@ export const SesionesServiceLive = Layer.effect(
                   objeto: null,
                   ip,
                   resultado
-                }),
-                SqlClient.SqlClient,
-                sql
+                })
               )
-        if ((counts?.cuenta ?? 0) >= MAX_PER_ACCOUNT || (counts?.ip ?? 0) >= MAX_PER_IP) {
+        const claimed = yield* provideSql(Guesses.claim(Guesses.PORTAL, email, ip))
+        if (Option.isNone(claimed)) {
           yield* audit("ingreso_bloqueado", 429)
           return yield* Effect.fail(locked())
         }
+        // The claim stays as this attempt's failure unless it signs in (or only lacks its code).
+        const giveBack = provideSql(Guesses.release(Guesses.PORTAL, claimed.value))
         // A user without a password yet (invited, or an owner who signed up without one) cannot sign in.
         const hash = user?.hash ?? null
         const ok = yield* Effect.promise(() =>
           hash === null ? verifyNone(body.password) : verifyPassword(body.password, hash)
         )
         if (!ok || user === undefined) {
-          yield* sql`insert into intentos_ingreso (email, ip) values (${email}, ${ip})`
           yield* audit("ingreso_fallido", 401)
           return yield* Effect.fail(wrong())
         }
         // The second factor, after the password: a wrong or replayed code counts as a failed sign-in.
         if (user.totp_secreto !== null) {
-          if (body.codigo === undefined || body.codigo === "")
+          if (body.codigo === undefined || body.codigo === "") {
+            yield* giveBack
             return yield* Effect.fail(
               new Forbidden({
                 error: "codigo_requerido",
                 detail: "Escribe el código de 6 dígitos de tu app de autenticación."
               })
             )
+          }
           const last = user.totp_ultimo_paso === null ? null : Number(user.totp_ultimo_paso)
-          const accepted = yield* Effect.provideService(
-            acceptCode(settings.secret, user.id, user.totp_secreto, last, body.codigo),
-            SqlClient.SqlClient,
-            sql
+          const accepted = yield* provideSql(
+            acceptCode(settings.secret, user.id, user.totp_secreto, last, body.codigo)
           )
           if (!accepted) {
-            yield* sql`insert into intentos_ingreso (email, ip) values (${email}, ${ip})`
             yield* audit("ingreso_fallido_codigo", 401)
             return yield* Effect.fail(
               new Unauthorized({ detail: "El código no es válido o ya se usó. Espera el siguiente." })
             )
           }
         }
+        yield* giveBack
         const id = randomUUID()
         const token = newToken()
         yield* sql.withTransaction(
@@ -248,6 +244,7 @@ export const SesionesServiceLive = Layer.effect(
 
     const prune = Effect.all([
       sql`delete from intentos_ingreso where created_at < now() - interval '1 day'`,
+      sql`delete from intentos_totp where created_at < now() - interval '1 day'`,
       sql`
         delete from sesiones
         where ended_at < now() - interval '1 day' or expires_at < now() - interval '1 day'

@@ -1,12 +1,22 @@
 /**
  * Portal sessions against the real server: sign-up with a password, sign-in, the cookie's
- * attributes, one answer for a wrong password and an unknown e-mail, lock-out, CSRF, session
- * fixation, roles refused by the API, tenant isolation, the mode switch, sign-out and timeouts.
+ * attributes, one answer for a wrong password and an unknown e-mail, lock-out (under concurrency,
+ * across two server processes, per account and per address), CSRF, session fixation, roles
+ * refused by the API, tenant isolation, the mode switch, sign-out and timeouts. The server trusts
+ * 127.0.0.1 as a proxy, so a test stands for another client with `x-forwarded-for`.
  */
 import { randomUUID } from "node:crypto"
 import Pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { approveMerchant, call, registerMerchant, startServer, type TestServer } from "../../test/harness.js"
+import {
+  approveMerchant,
+  call,
+  freshAddress,
+  registerMerchant,
+  startServer,
+  type TestServer
+} from "../../test/harness.js"
+import * as Guesses from "../platform/Guesses.js"
 import { hashPassword } from "../platform/Passwords.js"
 import { totpCode, totpStep } from "../platform/Totp.js"
 
@@ -14,7 +24,9 @@ let server: TestServer
 let db: Pg.Client
 
 beforeAll(async () => {
-  server = await startServer({ settings: { webhookAllowPrivate: true, apiPorMinuto: 100_000 } })
+  server = await startServer({
+    settings: { webhookAllowPrivate: true, apiPorMinuto: 100_000, proxiesConfiables: ["127.0.0.1"] }
+  })
   db = new Pg.Client({ connectionString: server.databaseUrl })
   await db.connect()
 })
@@ -43,8 +55,11 @@ interface Session {
   readonly body: any
 }
 
-const signIn = async (email: string, password = PASSWORD, headers: Record<string, string> = {}) => {
-  const reply = await fetch(`${server.url}/switch/v1/sesion`, {
+const signIn = (email: string, password = PASSWORD, headers: Record<string, string> = {}) =>
+  signInAt(server.url, email, password, headers)
+
+const signInAt = async (base: string, email: string, password: string, headers: Record<string, string>) => {
+  const reply = await fetch(`${base}/switch/v1/sesion`, {
     method: "POST",
     headers: { "content-type": "application/json", ...headers },
     body: JSON.stringify({ email, password })
@@ -130,6 +145,82 @@ describe("sign-in", () => {
     // Another account from another address is not affected.
     const other = await signUp()
     expect((await signIn(other.email)).status).toBe(200)
+  })
+
+  it("100 wrong passwords at once, over two server processes, get at most 5 checks: the right one after them is refused", async () => {
+    const { email } = await signUp()
+    const attacker = { "x-forwarded-for": freshAddress() }
+    const second = await startServer({ databaseUrl: server.databaseUrl, settings: server.settings })
+    try {
+      const RIGHT = 84
+      const replies = await Promise.all(
+        Array.from({ length: 100 }, (_, i) =>
+          signInAt(
+            i % 2 === 0 ? server.url : second.url,
+            email,
+            i === RIGHT ? PASSWORD : `mala-clave-${i}`,
+            attacker
+          )
+        )
+      )
+      const checked = replies.filter((reply) => reply.status !== 429)
+      expect(checked.length).toBe(Guesses.PORTAL.perAccountAddress)
+      for (const reply of checked) expect(reply.status).toBe(401)
+      expect(replies[RIGHT]?.status).toBe(429)
+      expect(replies[RIGHT]?.setCookie).toEqual([])
+      const counted = await db.query("select count(*)::int as n from intentos_ingreso where email = $1", [
+        email
+      ])
+      expect(counted.rows[0].n).toBe(Guesses.PORTAL.perAccountAddress)
+    } finally {
+      await second.close()
+    }
+    // The owner, at another address, is not locked out by that address's guesses.
+    expect((await signIn(email, PASSWORD, { "x-forwarded-for": freshAddress() })).status).toBe(200)
+  })
+
+  it("an address's failures lock that address, not the owner signing in from another one", async () => {
+    const { email } = await signUp()
+    const attacker = { "x-forwarded-for": freshAddress() }
+    const owner = { "x-forwarded-for": freshAddress() }
+    for (let i = 0; i < Guesses.PORTAL.perAccountAddress; i++)
+      expect((await signIn(email, "mala-clave-larga", attacker)).status).toBe(401)
+    const locked = await signIn(email, PASSWORD, attacker)
+    expect(locked.status).toBe(429)
+    expect((await signIn(email, PASSWORD, owner)).status).toBe(200)
+    // Failed sign-ins on unknown e-mails lock the address that made them past its limit, and only it.
+    const guesser = { "x-forwarded-for": freshAddress() }
+    const unknown = await Promise.all(
+      Array.from({ length: Guesses.PORTAL.perAddress ?? 0 }, () =>
+        signIn(`nadie-${randomUUID()}@example.com`, "mala-clave-larga", guesser)
+      )
+    )
+    for (const reply of unknown) expect(reply.status).toBe(401)
+    const lockedAddress = await signIn(email, PASSWORD, guesser)
+    expect(lockedAddress.status).toBe(429)
+    expect(lockedAddress.body).toEqual(locked.body)
+    expect((await signIn(email, PASSWORD, owner)).status).toBe(200)
+  })
+
+  it("failures on one account from many addresses lock that account at every address, with the same wording", async () => {
+    const { email } = await signUp()
+    const { perAccount, perAccountAddress } = Guesses.PORTAL
+    const addresses = Array.from({ length: Math.ceil(perAccount / perAccountAddress) }, () => ({
+      "x-forwarded-for": freshAddress()
+    }))
+    await Promise.all(
+      addresses.map(async (from) => {
+        for (let i = 0; i < perAccountAddress; i++)
+          expect((await signIn(email, "mala-clave-larga", from)).status).toBe(401)
+      })
+    )
+    const elsewhere = { "x-forwarded-for": freshAddress() }
+    const locked = await signIn(email, PASSWORD, elsewhere)
+    expect(locked.status).toBe(429)
+    expect(locked.body.error).toBe("demasiadas_solicitudes")
+    const unknown = `nadie-${randomUUID()}@example.com`
+    for (let i = 0; i < perAccountAddress; i++) await signIn(unknown, "mala-clave-larga", elsewhere)
+    expect((await signIn(unknown, PASSWORD, elsewhere)).body).toEqual(locked.body)
   })
 
   it("signing in gives a new session and ends the one the request came with (fixation)", async () => {
