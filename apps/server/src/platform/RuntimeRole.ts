@@ -11,7 +11,8 @@
  * INSERT and SELECT.
  *
  * The owner grants those privileges at every start, after the migrations ({@link grantRuntimeRole}),
- * so a table a later migration adds is granted with it and no default privileges need keeping.
+ * so a table a later migration adds is granted with it and no default privileges need keeping
+ * (graphile-worker's tables also need a row-level security policy each: {@link workerPolicies}).
  * graphile-worker's own migrations run as the owner then too: the runtime role may create nothing
  * in its schema, and the runner's check of them finds nothing left to do. The start is refused
  * unless the runtime role can change neither the log nor its triggers ({@link problems}).
@@ -158,6 +159,28 @@ const grants = (r: string) => [
 ]
 
 /**
+ * graphile-worker turns row-level security on for its tables, with no policy: only their owner
+ * sees a row. So each gets a policy letting the runtime role `role` read and write every row,
+ * made only where it is missing: a policy takes a lock on its table that running jobs would wait
+ * behind, and a start finds them made.
+ */
+const workerPolicies = async (client: Pg.ClientBase, role: string) => {
+  const tables = await client.query<{ tabla: string }>(
+    `select quote_ident(n.nspname) || '.' || quote_ident(c.relname) as tabla
+     from pg_class c join pg_namespace n on n.oid = c.relnamespace
+     where n.nspname = 'graphile_worker' and c.relkind in ('r', 'p') and c.relrowsecurity
+       and not exists (select 1 from pg_policy p
+                       where p.polrelid = c.oid and (select oid from pg_roles where rolname = $1) = any(p.polroles))`,
+    [role]
+  )
+  const name = client.escapeIdentifier(`switch ${role}`)
+  for (const { tabla } of tables.rows)
+    await client.query(
+      `create policy ${name} on ${tabla} for all to ${client.escapeIdentifier(role)} using (true) with check (true)`
+    )
+}
+
+/**
  * As the owner (`ownerUrl`, after the migrations): graphile-worker's own migrations, then the
  * grants of the role `runtimeUrl` signs in as, in one transaction under an advisory lock (servers
  * starting together would otherwise fail on a grant updated concurrently), then the check.
@@ -174,6 +197,7 @@ export const grantRuntimeRole = async (ownerUrl: string, runtimeUrl: string): Pr
     try {
       await client.query("select pg_advisory_xact_lock(hashtext('switch: rol del servidor'))")
       for (const statement of grants(client.escapeIdentifier(role))) await client.query(statement)
+      await workerPolicies(client, role)
       const missing = await ungranted(client, role)
       const reasons = [
         ...(await problems(client, role)),
