@@ -1,9 +1,9 @@
 /**
  * `npm start`: Postgres (embedded in SWITCH_DATA_DIR/pg unless DATABASE_URL is set),
  * migrations (as SWITCH_MIGRATIONS_DATABASE_URL's role when set, which then grants DATABASE_URL's
- * role what the server uses: platform/RuntimeRole.ts), the demo merchant, then the API on PORT. With SWITCH_WORKERS=N the primary
- * process keeps Postgres and N worker processes share the port; it prints `Procesos  N
- * escuchando` once every one of them listens. SIGINT/SIGTERM stop new
+ * role what the server uses: platform/RuntimeRole.ts), the demo merchant, then the API on PORT.
+ * With SWITCH_WORKERS=N the primary process keeps Postgres and N worker processes share the port;
+ * it prints `Procesos  N escuchando` once every one of them listens. SIGINT/SIGTERM stop new
  * requests, let in-flight ones finish, then stop Postgres.
  */
 import cluster, { type Worker } from "node:cluster"
