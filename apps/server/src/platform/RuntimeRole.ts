@@ -133,11 +133,17 @@ const ungranted = async (client: Pg.ClientBase, role: string): Promise<Array<str
   return found.rows.map((r) => r.tabla)
 }
 
-/** `url`'s role and what lets it change the audit log, without changing anything (one role for all). */
+/**
+ * `url`'s role and what lets it change the audit log, without changing anything (one role for
+ * all). Only said at start, so a check that fails is said too rather than stopping the start.
+ */
 export const checkRuntimeRole = (url: string): Promise<RuntimeRole> =>
   withClient(url, async (client) => {
     const role = await currentUser(client)
-    return { role, owner: null, problems: await problems(client, role) }
+    const found = await problems(client, role).catch((error: unknown) => [
+      `no se pudo comprobar: ${error instanceof Error ? error.message : String(error)}`
+    ])
+    return { role, owner: null, problems: found }
   })
 
 const quiet = new Logger(() => () => undefined)
