@@ -5,6 +5,11 @@
  * polling `/readyz`. The job queue (graphile-worker) and the key-revocation LISTEN go straight to
  * Postgres (`SWITCH_COLA_DATABASE_URL`), as they need a session.
  *
+ * The cluster has the two roles of docs/deploy.md (issue 41): `switch_owner` owns the database and
+ * its schema and runs the migrations (`SWITCH_MIGRATIONS_DATABASE_URL`, straight to Postgres);
+ * the servers run as `switch_app`, which owns nothing and is granted the rows it uses at each
+ * start. Neither is a superuser; the cluster's superuser (`postgres`) is the tests' own.
+ *
  * Everything listens on 127.0.0.1 on free ports and lives in one temporary directory. Every
  * process is started with a parent-death signal (`setpriv --pdeathsig`), so it stops by itself
  * when the process that started it ends, even killed with -9; {@link startMulti}'s `stop` stops
@@ -32,8 +37,10 @@ import { eventually } from "./live.js"
 import { ADMIN_TOKEN, freePort } from "./stack.js"
 
 const SERVER_MAIN = resolve(__dirname, "../../apps/server/dist/main.js")
-const USER = "switch"
-const PASSWORD = "switch-multi"
+/** The cluster's roles: its superuser (the tests' alone), the schema's owner and the servers'. */
+export const ROLES = { admin: "postgres", owner: "switch_owner", runtime: "switch_app" } as const
+/** Every role's password, those a test creates included. */
+export const PASSWORD = "switch-multi"
 const DATABASE = "switch"
 
 /** The bin directory of the newest PostgreSQL Debian's packages installed, or null. */
@@ -189,7 +196,8 @@ const waitPort = async (proc: Proc, port: number, ms = 30_000) => {
 
 export interface Postgres {
   readonly port: number
-  readonly url: (database?: string) => string
+  /** A direct url to `database` (`switch`) as the role named `role` (the superuser by default). */
+  readonly url: (database?: string, role?: string) => string
   /** Stops it (`fast`: SIGINT, sessions cut; `immediate`: SIGQUIT, no checkpoint). */
   readonly stop: (mode?: "fast" | "immediate") => Promise<void>
   /** Starts it again on the same directory and port. */
@@ -215,7 +223,7 @@ const startPostgresServer = async (dir: string): Promise<Postgres> => {
     join(bin, "initdb"),
     [
       `--pgdata=${data}`,
-      `--username=${USER}`,
+      `--username=${ROLES.admin}`,
       `--pwfile=${pwfile}`,
       "--auth=scram-sha-256",
       "--encoding=UTF8",
@@ -259,11 +267,20 @@ const startPostgresServer = async (dir: string): Promise<Postgres> => {
     await waitFor(proc, /database system is ready to accept connections/)
   }
   await start()
-  const url = (database = DATABASE) => `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`
+  const url = (database = DATABASE, role: string = ROLES.admin) =>
+    `postgres://${role}:${PASSWORD}@127.0.0.1:${port}/${database}`
+  // docs/deploy.md's "Two database roles", as its superuser would run them.
   const admin = new Pg.Client({ connectionString: url("postgres") })
   await admin.connect()
-  await admin.query(`create database ${DATABASE}`)
+  for (const role of [ROLES.owner, ROLES.runtime])
+    await admin.query(`create role ${role} login password '${PASSWORD}'`)
+  await admin.query(`create database ${DATABASE} owner ${ROLES.owner}`)
   await admin.end()
+  const schema = new Pg.Client({ connectionString: url() })
+  await schema.connect()
+  await schema.query(`alter schema public owner to ${ROLES.owner}`)
+  await schema.query("revoke create on schema public from public")
+  await schema.end()
   return {
     port,
     url,
@@ -290,7 +307,7 @@ const startBouncer = async (dir: string, pg: Postgres): Promise<Bouncer> => {
   const port = await freePort()
   const ini = join(dir, "pgbouncer.ini")
   const users = join(dir, "userlist.txt")
-  writeFileSync(users, `"${USER}" "${PASSWORD}"\n`, { mode: 0o600 })
+  writeFileSync(users, `"${ROLES.runtime}" "${PASSWORD}"\n`, { mode: 0o600 })
   writeFileSync(
     ini,
     [
@@ -332,7 +349,7 @@ const startBouncer = async (dir: string, pg: Postgres): Promise<Bouncer> => {
   await start()
   return {
     port,
-    url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${DATABASE}`,
+    url: `postgres://${ROLES.runtime}:${PASSWORD}@127.0.0.1:${port}/${DATABASE}`,
     kill9: async () => {
       await proc?.signal("SIGKILL")
     },
@@ -397,6 +414,32 @@ const startOneServer = async (name: string, env: Record<string, string>): Promis
   }
 }
 
+/**
+ * Runs one more server with `env` until it ends by itself, or prints `until` and is then stopped
+ * (SIGTERM): its exit code (null in the second case) and everything it printed.
+ */
+export const runServer = async (
+  env: Record<string, string>,
+  until: RegExp,
+  ms = 90_000
+): Promise<{ code: number | null; output: string }> => {
+  const proc = launch("server", process.execPath, [SERVER_MAIN], { env, deathSignal: "SIGTERM" })
+  // "close": the process has ended and its output is all read.
+  const closed = new Promise<number | null>((done) => proc.child.once("close", (code) => done(code)))
+  const deadline = Date.now() + ms
+  while (proc.alive() && !until.test(proc.output())) {
+    if (Date.now() > deadline) {
+      await proc.signal("SIGKILL")
+      throw new Error(`server neither ended nor printed ${until} in ${ms} ms:\n${proc.output()}`)
+    }
+    await sleep(50)
+  }
+  if (!proc.alive()) return { code: await closed, output: proc.output() }
+  await proc.signal("SIGTERM")
+  await closed
+  return { code: null, output: proc.output() }
+}
+
 export interface Balancer {
   readonly url: string
   readonly output: () => string
@@ -459,8 +502,8 @@ export interface Multi {
 
 /**
  * Starts Postgres, PgBouncer, two servers and haproxy; `env` adds to the servers' settings (the
- * bank's url, limits). The servers reach Postgres through PgBouncer with `SWITCH_PG_PREPARAR=0`,
- * and their job queues directly.
+ * bank's url, limits). The servers reach Postgres as `switch_app`, through PgBouncer with
+ * `SWITCH_PG_PREPARAR=0`, and their job queues directly; they migrate as `switch_owner`.
  */
 export const startMulti = async (env: Record<string, string> = {}): Promise<Multi> => {
   const dir = mkdtempSync(join(tmpdir(), "switch-multi-"))
@@ -476,7 +519,8 @@ export const startMulti = async (env: Record<string, string> = {}): Promise<Mult
     const lbPort = await freePort()
     const base: Record<string, string> = {
       DATABASE_URL: bouncer.url,
-      SWITCH_COLA_DATABASE_URL: pg.url(),
+      SWITCH_COLA_DATABASE_URL: pg.url(DATABASE, ROLES.runtime),
+      SWITCH_MIGRATIONS_DATABASE_URL: pg.url(DATABASE, ROLES.owner),
       SWITCH_PG_PREPARAR: "0",
       SWITCH_PG_POOL: "10",
       SWITCH_SECRET: "secreto-de-la-prueba-multi",

@@ -17,6 +17,24 @@ describe("SWITCH_ENV", () => {
     expect(checkEnvironment({ SWITCH_ENV: "production" })).toEqual(Either.right("production"))
   })
 
+  it("SWITCH_MIGRATIONS_DATABASE_URL is refused without DATABASE_URL, in one line naming both", () => {
+    const owner = "postgres://switch_dueno:x@127.0.0.1:5432/switch"
+    for (const env of [
+      {},
+      { DATABASE_URL: "" },
+      { SWITCH_ENV: "development" },
+      { SWITCH_ENV: "production" }
+    ]) {
+      const message = refusal({ ...env, SWITCH_MIGRATIONS_DATABASE_URL: owner })
+      expect(message).toContain("SWITCH_MIGRATIONS_DATABASE_URL")
+      expect(message).toContain("DATABASE_URL (el rol del servidor)")
+      expect(message).not.toContain("\n")
+    }
+    expect(checkEnvironment({ DATABASE_URL, SWITCH_MIGRATIONS_DATABASE_URL: owner })).toEqual(
+      Either.right("production")
+    )
+  })
+
   it("an unknown SWITCH_ENV is refused, naming it", () => {
     expect(refusal({ SWITCH_ENV: "prod" })).toBe("SWITCH_ENV=prod no es válido: use development o production")
     expect(refusal({ SWITCH_ENV: "Development" })).toContain("SWITCH_ENV")

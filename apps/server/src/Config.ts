@@ -138,9 +138,14 @@ const DEVELOPMENT_SWITCHES: ReadonlyArray<readonly [name: string, on: (value: st
 /**
  * SWITCH_ENV, or its default: `development` on embedded Postgres (DATABASE_URL unset or empty),
  * `production` with DATABASE_URL. Fails with a one-line message, naming the variable, for an
- * unknown SWITCH_ENV or a development switch set in production; the server then refuses to start.
+ * unknown SWITCH_ENV, a development switch set in production, or SWITCH_MIGRATIONS_DATABASE_URL
+ * without DATABASE_URL (the embedded cluster has one role); the server then refuses to start.
  */
 export const checkEnvironment = (env: NodeJS.ProcessEnv): Either.Either<Environment, string> => {
+  if (env.SWITCH_MIGRATIONS_DATABASE_URL && !env.DATABASE_URL)
+    return Either.left(
+      "SWITCH_MIGRATIONS_DATABASE_URL necesita DATABASE_URL (el rol del servidor): quítela o defina DATABASE_URL"
+    )
   const given = env.SWITCH_ENV ?? ""
   if (given !== "" && given !== "development" && given !== "production")
     return Either.left(`SWITCH_ENV=${given} no es válido: use development o production`)

@@ -1,8 +1,9 @@
 /**
  * `npm start`: Postgres (embedded in SWITCH_DATA_DIR/pg unless DATABASE_URL is set),
- * migrations, the demo merchant, then the API on PORT. With SWITCH_WORKERS=N the primary
- * process keeps Postgres and N worker processes share the port; it prints `Procesos  N
- * escuchando` once every one of them listens. SIGINT/SIGTERM stop new
+ * migrations (as SWITCH_MIGRATIONS_DATABASE_URL's role when set, which then grants DATABASE_URL's
+ * role what the server uses: platform/RuntimeRole.ts), the demo merchant, then the API on PORT.
+ * With SWITCH_WORKERS=N the primary process keeps Postgres and N worker processes share the port;
+ * it prints `Procesos  N escuchando` once every one of them listens. SIGINT/SIGTERM stop new
  * requests, let in-flight ones finish, then stop Postgres.
  */
 import cluster, { type Worker } from "node:cluster"
@@ -20,6 +21,7 @@ import { ensureDatabase } from "./platform/Database.js"
 import { describeMail } from "./platform/Mailer.js"
 import { aggregateWorkers } from "./platform/Metrics.js"
 import { PostgresStartError, type RunningPostgres, startPostgres } from "./platform/Postgres.js"
+import { checkRuntimeRole, grantRuntimeRole, RuntimeRoleError } from "./platform/RuntimeRole.js"
 import { PgLive } from "./platform/Sql.js"
 
 const env = process.env
@@ -92,6 +94,19 @@ const database = Effect.acquireRelease(
   ({ pg }) => (pg === null ? Effect.void : Effect.promise(() => pg.stop()))
 )
 
+/**
+ * DATABASE_URL's role: granted by the schema's owner and checked when SWITCH_MIGRATIONS_DATABASE_URL
+ * names the owner (the start fails with RuntimeRoleError if the role could change the audit log),
+ * else only checked, for the start-up lines to say what it could do.
+ */
+const runtimeRole = (url: string, ownerUrl: string | null) =>
+  Effect.tryPromise({
+    try: () => (ownerUrl === null ? checkRuntimeRole(url) : grantRuntimeRole(ownerUrl, url)),
+    catch: (error) => error
+  }).pipe(
+    Effect.catchAll((error) => (error instanceof RuntimeRoleError ? Effect.fail(error) : Effect.die(error)))
+  )
+
 /** Forks the worker processes and stops them (SIGTERM, then wait) when the scope closes. */
 const forkWorkers = (databaseUrl: string, secret: string) =>
   Effect.acquireRelease(
@@ -102,6 +117,8 @@ const forkWorkers = (databaseUrl: string, secret: string) =>
           ...env,
           DATABASE_URL: databaseUrl,
           SWITCH_SECRET: secret,
+          // The owner's connection is the primary's alone: workers only serve.
+          SWITCH_MIGRATIONS_DATABASE_URL: undefined,
           // Decided here: with DATABASE_URL set for it, a worker would default to production.
           SWITCH_ENV: environment,
           SWITCH_ROLE: "worker"
@@ -139,13 +156,16 @@ const primary = Effect.gen(function* () {
   const secret = loadSecret()
   const settings = fromEnv(env, secret, port, environment)
   const { url, pg } = yield* database
+  // Set only with DATABASE_URL (Config.ts): the role that owns the schema migrates it.
+  const ownerUrl = env.SWITCH_MIGRATIONS_DATABASE_URL || null
   const demo = yield* Effect.promise(() =>
-    prepare(url, settings, {
+    prepare(ownerUrl ?? url, settings, {
       seed: true,
       prepared: env.SWITCH_PG_PREPARAR !== "0",
       demoUser: environment === "development"
     })
   )
+  const role = pg === null ? yield* runtimeRole(url, ownerUrl) : null
   yield* Effect.sync(() => {
     console.log("")
     console.log(
@@ -161,7 +181,17 @@ const primary = Effect.gen(function* () {
     console.log(`Llave de prueba  x-switch-key: ${demo?.codigo}:${demo?.key}`)
     if (demo?.usuario)
       console.log(`Panel demo       ${demo.usuario.email} / ${demo.usuario.password}  (solo en desarrollo)`)
-    console.log(`Postgres         ${pg === null ? "DATABASE_URL" : `embebido en ${pg.dir}`}`)
+    console.log(
+      `Postgres         ${
+        role === null
+          ? `embebido en ${pg?.dir}`
+          : `DATABASE_URL como ${role.role}${role.owner === null ? "" : `; migraciones como ${role.owner}`}`
+      }`
+    )
+    if (role !== null && role.problems.length > 0)
+      console.log(
+        `Auditoría        ${role.role} podría alterarla (${role.problems.join("; ")}): migre como otro rol con SWITCH_MIGRATIONS_DATABASE_URL (docs/deploy.md)`
+      )
     console.log("")
   })
   if (workers === 1) return yield* Layer.launch(serve(url, settings))
@@ -177,14 +207,17 @@ const primary = Effect.gen(function* () {
   return yield* Effect.never
 }).pipe(
   Effect.scoped,
-  // Why the embedded Postgres did not start and how to fix it, first line first; no stack.
-  Effect.catchIf(
-    (error) => error instanceof PostgresStartError,
-    (error) =>
-      Effect.sync(() => {
-        console.error(`No se pudo iniciar Postgres: ${error.message}`)
-        process.exit(1)
-      })
+  // Why the embedded Postgres did not start and how to fix it, or why DATABASE_URL's role does
+  // not do (it could change the audit log, or lacks a grant): first line first; no stack.
+  Effect.catchAll((error) =>
+    Effect.sync(() => {
+      console.error(
+        error instanceof RuntimeRoleError
+          ? `No se pudo iniciar: ${error.message}`
+          : `No se pudo iniciar Postgres: ${error.message}`
+      )
+      process.exit(1)
+    })
   )
 )
 
