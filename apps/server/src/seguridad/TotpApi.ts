@@ -8,6 +8,7 @@ import { SqlClient } from "@effect/sql"
 import { BadRequest, type Caller, Conflict, CurrentCaller, SwitchApi, Unauthorized } from "@switch/api"
 import { Effect } from "effect"
 import { Settings } from "../Config.js"
+import { noStore } from "../http/Respond.js"
 import { newTotpSecret, totpUri } from "../platform/Totp.js"
 import { acceptCode, sealTotp } from "../platform/UserTotp.js"
 
@@ -46,6 +47,8 @@ export const TotpApiLive = HttpApiBuilder.group(SwitchApi, "totp", (handlers) =>
     return handlers
       .handle("inscribir", () =>
         Effect.gen(function* () {
+          // The secret is shown this once: no cache keeps it.
+          yield* noStore
           const user = yield* userOf(yield* CurrentCaller)
           if (user.totp_secreto !== null)
             return yield* Effect.fail(
