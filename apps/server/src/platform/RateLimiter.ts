@@ -155,7 +155,10 @@ export const RateLimiterLive = Layer.scoped(
           }
           const waiter: Waiter = { done: Deferred.unsafeMake<boolean>(FiberId.none), gone: false }
           slot.waiting.push(waiter)
-          const start = slot.claiming ? Effect.void : Effect.forkIn(drain(policy, slot), scope)
+          // Forked interruptible (this region is not): a stopping server may cut a claim short.
+          const start = slot.claiming
+            ? Effect.void
+            : Effect.forkIn(Effect.interruptible(drain(policy, slot)), scope)
           slot.claiming = true
           return Effect.zipRight(
             start,

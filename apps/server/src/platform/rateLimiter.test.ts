@@ -110,6 +110,16 @@ describe("rate limiter", () => {
     expect(await counted(policy, "lote")).toBe(1_000)
   })
 
+  it("a process that stops gives back what it held unspent", async () => {
+    const policy = { ...RateLimit.API, name: "parada", limit: 1_000, windowSeconds: 3600 }
+    await awayFromWindowEdge(policy.windowSeconds)
+    const hit = limiter()
+    expect((await hit(policy, "lote")).allowed).toBe(true)
+    expect(await counted(policy, "lote")).toBe(15)
+    await runtimes.pop()?.dispose()
+    expect(await counted(policy, "lote")).toBe(1)
+  })
+
   it("batches never let two processes past the limit together, and strand at most a few", async () => {
     const policy = { ...RateLimit.API, limit: 2_000 }
     const [a, b] = [limiter(), limiter()]
