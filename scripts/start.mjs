@@ -1,5 +1,7 @@
 // `npm start`: builds what is needed (turbo caches it), runs the API server in this process (so
-// Ctrl-C reaches it directly and it stops cleanly) and the MCP server beside it.
+// Ctrl-C reaches it directly and it stops cleanly) and the MCP server beside it. With
+// SWITCH_WORKERS=N the server's worker processes run apps/server/dist/main.js itself, not this
+// script (main.ts), so the build and the MCP server happen once, here.
 import { spawn, spawnSync } from "node:child_process"
 
 const env = { ...process.env, TURBO_TELEMETRY_DISABLED: "1", DO_NOT_TRACK: "1" }

@@ -10,6 +10,7 @@ import cluster, { type Worker } from "node:cluster"
 import { randomBytes } from "node:crypto"
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { resolve } from "node:path"
+import { fileURLToPath } from "node:url"
 import { NodeRuntime } from "@effect/platform-node"
 import { Effect, Either, FiberRef, Layer, Logger, LogLevel } from "effect"
 import { checkEnvironment, fromEnv, hostFromEnv, type ServerSettings, Settings } from "./Config.js"
@@ -107,11 +108,17 @@ const runtimeRole = (url: string, ownerUrl: string | null) =>
     Effect.catchAll((error) => (error instanceof RuntimeRoleError ? Effect.fail(error) : Effect.die(error)))
   )
 
-/** Forks the worker processes and stops them (SIGTERM, then wait) when the scope closes. */
+/**
+ * Forks the worker processes and stops them (SIGTERM, then wait) when the scope closes. A worker
+ * runs this module, not the script that started the primary (cluster's default is
+ * `process.argv[1]`): `npm start`'s scripts/start.mjs builds and starts the MCP server before it
+ * imports this, and a worker running it again would build again and start a second MCP server
+ * on the same port (EADDRINUSE). Workers only serve the API.
+ */
 const forkWorkers = (databaseUrl: string, secret: string) =>
   Effect.acquireRelease(
     Effect.sync(() => {
-      cluster.setupPrimary({ silent: false })
+      cluster.setupPrimary({ exec: fileURLToPath(import.meta.url), args: [], silent: false })
       return Array.from({ length: workers }, () =>
         cluster.fork({
           ...env,

@@ -115,6 +115,12 @@ export class RegistroGroup extends HttpApiGroup.make("registro").add(
     .addError(Conflict)
     .addError(TooManyRequests)
     .annotate(OpenApi.Summary, "Registrar un comercio (público)")
+    .annotate(
+      OpenApi.Description,
+      "Un `codigo` ya usado es `409 comercio_duplicado`. Un `email` que ya tiene usuario del panel " +
+        "recibe la misma respuesta que uno nuevo: el comercio se crea sin usuario del panel y el dueño " +
+        "del correo recibe un aviso, así la respuesta no dice qué correos tienen cuenta."
+    )
 ) {}
 
 export class LlavesGroup extends HttpApiGroup.make("llaves")

@@ -28,7 +28,8 @@ import { Authentication } from "./Security.js"
 
 export const CuentaAprobada = Schema.Struct({
   id: Schema.String.annotations({
-    description: "Identificador de la cuenta en estas rutas: tipo, banco y número (`c-0102-…`, `t-0102-…`)"
+    description:
+      "Identificador opaco de la cuenta en estas rutas (`ca_…`): estable, propio de cada comercio y sin el número ni el teléfono"
   }),
   tipo: Schema.Literal("cuenta", "telefono"),
   valor: Schema.String.annotations({

@@ -8,7 +8,7 @@ const cuenta = {
   nombre: "Pedro Pérez"
 } as const
 const aprobada = {
-  id: "c-0102-01020501880123456789",
+  id: "ca_q9Xv3LrT0bWk2sYdE7uN4a",
   ...cuenta,
   identificacion: "V-12345678"
 } as const

@@ -128,7 +128,9 @@ export class EquipoGroup extends HttpApiGroup.make("equipo")
       .annotate(
         OpenApi.Description,
         "El invitado recibe un enlace de un solo uso (vence en 72 horas) para definir su contraseña. " +
-          "Un correo que ya tiene usuario es `409 usuario_duplicado`."
+          "Un correo que ya está en el equipo es `409 usuario_duplicado`. Un correo que ya tiene usuario " +
+          "en otro comercio recibe la misma respuesta que uno nuevo (la invitación queda pendiente en la " +
+          "lista) y su dueño, un aviso por correo en vez del enlace: un usuario es de un solo comercio."
       )
   )
   .add(

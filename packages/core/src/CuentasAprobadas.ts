@@ -21,13 +21,6 @@ export const MAX = I.MAX_CUENTAS_APROBADAS
 export const sameNumber = (a: Instrument, b: Instrument): boolean =>
   a.tipo === b.tipo && a.banco === b.banco && a.valor.replace(/\D/g, "") === b.valor.replace(/\D/g, "")
 
-/**
- * The stable id of an approved account in the portal's routes: its type's letter, bank and
- * number (`c-0102-01020…` for an account, `t-0102-0414…` for a phone).
- */
-export const id = (cuenta: Instrument): string =>
-  `${cuenta.tipo === "cuenta" ? "c" : "t"}-${cuenta.banco}-${cuenta.valor.replace(/\D/g, "")}`
-
 /** Outcome of adding `cuenta` to a merchant's approved accounts. */
 export type Added =
   | { readonly _tag: "Agregada"; readonly cuentas: ReadonlyArray<Instrument> }
@@ -54,12 +47,16 @@ export const add = (
   return { _tag: "Agregada", cuentas: [...current, cuenta] }
 }
 
-/** Removes the account of {@link id} `cuentaId`; undefined when there is none. */
+/**
+ * Removes `cuenta` (the same type, bank and number) from `current`; undefined when it is not
+ * there. The routes name an account by an opaque id the server derives, never by its number, so
+ * a beneficiary's phone or account stays out of URLs and logs.
+ */
 export const remove = (
   current: ReadonlyArray<Instrument>,
-  cuentaId: string
+  cuenta: Instrument
 ): ReadonlyArray<Instrument> | undefined => {
-  const next = current.filter((cuenta) => id(cuenta) !== cuentaId)
+  const next = current.filter((other) => !sameNumber(other, cuenta))
   return next.length === current.length ? undefined : next
 }
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Either, FastCheck as fc } from "effect"
 import * as MiPagina from "./MiPagina.js"
 import * as Money from "./Money.js"
+import * as RateLimit from "./RateLimit.js"
 
 const ajustes = (min: number, max: number, conceptoPermitido = true): MiPagina.Ajustes => ({
   activa: true,
@@ -111,5 +112,18 @@ describe("MiPagina: the owner's settings", () => {
     expect(Either.isLeft(MiPagina.decodeAjustes({ ...base, monto_min: 0, monto_max: 10 }))).toBe(true)
     expect(Either.isLeft(MiPagina.decodeAjustes({ ...base, monto_min: 1, monto_max: -10 }))).toBe(true)
     expect(Either.isLeft(MiPagina.decodeAjustes({ ...base, monto_min: 1.005, monto_max: 10 }))).toBe(true)
+  })
+})
+
+describe("MiPagina: creation limits", () => {
+  it("a merchant's page keeps 300 links an hour, and a flood closes it for at most 5 minutes", () => {
+    const { limit, windowSeconds } = MiPagina.CREAR_POR_COMERCIO
+    expect(limit * (3600 / windowSeconds)).toBe(300)
+    expect(windowSeconds).toBeLessThanOrEqual(300)
+    // Its refusals wait for its own window, never longer.
+    const now = Date.parse("2026-03-01T12:00:01Z")
+    const refused = RateLimit.decide(MiPagina.CREAR_POR_COMERCIO, limit + 1, now)
+    expect(refused.allowed).toBe(false)
+    expect(refused.retryAfterSeconds).toBeLessThanOrEqual(windowSeconds)
   })
 })

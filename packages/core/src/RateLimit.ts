@@ -22,8 +22,9 @@
  * `UPDATE rate_counters SET count = count - 1 WHERE key = ANY($keys) AND count > 0`.
  * Reserving before the bank call, rather than checking before and recording after, keeps
  * concurrent requests from all passing the check at once. Plain API and verification limits
- * count every request, so the single upsert without the `WHERE` and a {@link decide} on the
- * returned count is enough there.
+ * count every request they admit: a process claims from the window ({@link leaseSize}, {@link
+ * grant}), the count going up by what was granted and never past the limit, and answers a
+ * request refused for a full window with {@link decide} at `limit + 1`.
  */
 
 /** Service mode of a key or link. */
@@ -160,18 +161,22 @@ export const MAX_LEASE = 50
  * How many requests a process claims at once from a window's shared counter, given the count
  * it last saw there. Far from the limit it takes a batch (at most 1/64 of what is left and at
  * most {@link MAX_LEASE}), so most requests skip the database; within 128 of the limit it
- * claims one at a time, so the limit is exact where it bites. Units one process claimed but has
- * not used are at most 1/64 of what was left when it claimed them; they lapse with the window.
+ * claims one at a time. Requests already waiting for the window are claimed together on top
+ * (the server asks for the larger of the two). What a process claimed and has not spent goes
+ * back to the window when it stops being used, so a batch strands nothing for long.
  */
 export const leaseSize = (policy: Policy, lastCount: number): number =>
   Math.max(1, Math.min(MAX_LEASE, Math.floor((policy.limit - lastCount) / 64)))
 
 /**
- * Of `claimed` requests just added to a window whose shared count is now `countAfter`, how many
- * fall within the limit (the rest are refused). Never more than was claimed or than the limit.
+ * Of `asked` requests claimed from a window that had granted `countBefore`, how many are
+ * granted: what is left up to the limit, never more than asked. The window's count then goes
+ * up by exactly that, so it never passes the limit and a refused claim counts nothing; the
+ * server applies this in the claim's upsert, under the row's lock, so concurrent claims from
+ * any number of processes grant the limit exactly.
  */
-export const grantedOf = (policy: Policy, claimed: number, countAfter: number): number =>
-  Math.max(0, Math.min(claimed, policy.limit - (countAfter - claimed)))
+export const grant = (policy: Policy, asked: number, countBefore: number): number =>
+  Math.max(0, Math.min(asked, policy.limit - countBefore))
 
 /** A policy with its window count including this request. */
 export interface Counter {

@@ -110,7 +110,7 @@ export const Registro = ({ onSignedIn }: Props) => {
   const [form, setForm] = useState({ codigo: "", nombre: "", identificacion: "", email: "", password: "" })
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
-  const [done, setDone] = useState<{ readonly key: string; readonly sesion: SesionInfo } | null>(null)
+  const [done, setDone] = useState<{ readonly key: string; readonly sesion: SesionInfo | null } | null>(null)
   const set = (name: keyof typeof form) => (value: string) => setForm({ ...form, [name]: value })
   const submit = async (event: FormEvent) => {
     event.preventDefault()
@@ -121,7 +121,9 @@ export const Registro = ({ onSignedIn }: Props) => {
         { ...form, codigo: form.codigo.trim().toLowerCase() },
         { baseUrl: "" }
       )
-      const sesion = await sw.sesion.iniciar({ email: form.email, password: form.password })
+      // An e-mail that already had a user gets no new one (the server mails its holder instead):
+      // then this sign-in fails, and the key is still shown, once.
+      const sesion = await sw.sesion.iniciar({ email: form.email, password: form.password }).catch(() => null)
       setDone({ key: made.key, sesion })
     } catch (e) {
       setError(errorText(e))
@@ -142,9 +144,16 @@ export const Registro = ({ onSignedIn }: Props) => {
         <p className="nota">
           Tu comercio empieza en modo prueba. Para cobrar dinero real, Switch debe aprobarlo.
         </p>
-        <button type="button" onClick={() => onSignedIn(done.sesion)}>
-          Ir al panel
-        </button>
+        {done.sesion === null ? (
+          <p>
+            No pudimos abrir el panel con ese correo: revisa el mensaje que te enviamos a {form.email}.{" "}
+            <Link to="/ingresar">Ingresar</Link>
+          </p>
+        ) : (
+          <button type="button" onClick={() => done.sesion !== null && onSignedIn(done.sesion)}>
+            Ir al panel
+          </button>
+        )}
       </section>
     )
   return (

@@ -8,7 +8,13 @@
  * account was added and `200` with the unchanged list when it was already there, as the admin
  * API's `POST /admin/v1/comercios/{codigo}/cuentas-aprobadas` does; both refuse through
  * @switch/core's `CuentasAprobadas.add` and answer its `refusal`.
+ *
+ * An account's `id` in these routes is opaque (`ca_` and an HMAC, keyed with the server secret,
+ * of the merchant and the account's type, bank and number): the number, often a beneficiary's
+ * phone, never goes into a URL or the request log, and nobody without the secret can tell a
+ * number from its id. Derived rather than stored, so accounts approved before need nothing.
  */
+import { createHmac } from "node:crypto"
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import {
@@ -20,7 +26,8 @@ import {
   ValidationError
 } from "@switch/api"
 import { Instrument, CuentasAprobadas as Rules } from "@switch/core"
-import { Effect, Either } from "effect"
+import { Effect, Either, Redacted } from "effect"
+import { Settings } from "../Config.js"
 
 const sessionCaller = Effect.flatMap(CurrentCaller, (caller) =>
   caller.sesion === undefined
@@ -28,14 +35,23 @@ const sessionCaller = Effect.flatMap(CurrentCaller, (caller) =>
     : Effect.succeed(caller)
 )
 
-const view = (cuentas: ReadonlyArray<Instrument.Instrument>) => ({
-  data: cuentas.map((cuenta) => ({ id: Rules.id(cuenta), ...cuenta })),
-  max: Rules.MAX
-})
+/** The opaque id of `cuenta` among `comercioId`'s approved accounts. */
+const cuentaId = (secret: string, comercioId: string, cuenta: Instrument.Instrument): string =>
+  `ca_${createHmac("sha256", secret)
+    .update(
+      `cuenta_aprobada\0${comercioId}\0${cuenta.tipo}\0${cuenta.banco}\0${cuenta.valor.replace(/\D/g, "")}`
+    )
+    .digest("base64url")
+    .slice(0, 22)}`
 
 export const CuentasAprobadasApiLive = HttpApiBuilder.group(SwitchApi, "cuentasAprobadas", (handlers) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    const secret = Redacted.value((yield* Settings).secret)
+    const view = (comercioId: string, cuentas: ReadonlyArray<Instrument.Instrument>) => ({
+      data: cuentas.map((cuenta) => ({ id: cuentaId(secret, comercioId, cuenta), ...cuenta })),
+      max: Rules.MAX
+    })
     /** The merchant's row, locked for the change that follows. */
     const lock = (comercioId: string) =>
       Effect.map(
@@ -52,7 +68,7 @@ export const CuentasAprobadasApiLive = HttpApiBuilder.group(SwitchApi, "cuentasA
           const caller = yield* sessionCaller
           const rows = yield* sql<{ cuentas_aprobadas: ReadonlyArray<Instrument.Instrument> }>`
             select cuentas_aprobadas from comercios where id = ${caller.comercioId}`.pipe(Effect.orDie)
-          return view(rows[0]?.cuentas_aprobadas ?? [])
+          return view(caller.comercioId, rows[0]?.cuentas_aprobadas ?? [])
         })
       )
       .handle("add", ({ payload }) =>
@@ -80,10 +96,12 @@ export const CuentasAprobadasApiLive = HttpApiBuilder.group(SwitchApi, "cuentasA
                   return yield* Effect.fail(new CuentasAprobadas.CuentasConflict(Rules.refusal(added)))
                 case "YaEstaba":
                   // Already there: nothing added, `200` with the list as it is (the admin API's rule too).
-                  return HttpServerResponse.unsafeJson(view(added.cuentas), { status: 200 })
+                  return HttpServerResponse.unsafeJson(view(caller.comercioId, added.cuentas), {
+                    status: 200
+                  })
                 case "Agregada":
                   yield* save(caller.comercioId, added.cuentas)
-                  return view(added.cuentas)
+                  return view(caller.comercioId, added.cuentas)
               }
             })
           )
@@ -94,13 +112,15 @@ export const CuentasAprobadasApiLive = HttpApiBuilder.group(SwitchApi, "cuentasA
           const caller = yield* sessionCaller
           return yield* sql.withTransaction(
             Effect.gen(function* () {
-              const next = Rules.remove(yield* lock(caller.comercioId), path.id)
+              const current = yield* lock(caller.comercioId)
+              const named = current.find((cuenta) => cuentaId(secret, caller.comercioId, cuenta) === path.id)
+              const next = named === undefined ? undefined : Rules.remove(current, named)
               if (next === undefined)
                 return yield* Effect.fail(
                   new NotFound({ error: "not_found", detail: "No hay una cuenta aprobada con ese id." })
                 )
               yield* save(caller.comercioId, next)
-              return view(next)
+              return view(caller.comercioId, next)
             })
           )
         }).pipe(Effect.catchTag("SqlError", Effect.die))

@@ -65,7 +65,7 @@ describe("split accounts approved in the portal", () => {
       body: cuenta(1, "v-12.345.678")
     })
     expect(added.status).toBe(201)
-    const id = `c-0102-${numero(1)}`
+    const id = added.body.data[0]?.id as string
     expect(added.body.data).toEqual([
       {
         id,
@@ -93,6 +93,53 @@ describe("split accounts approved in the portal", () => {
     expect(await stored(m.codigo)).toEqual([])
   })
 
+  it("ids are opaque: no digit of a phone or account number is in them, nor in the request log, and the number is no id", async () => {
+    const m = await merchant()
+    const phones = ["04141234567", "04241234567", "04160000001", "04260999999", "04121112233"]
+    const accounts = [numero(11), numero(12)]
+    for (const valor of phones)
+      expect(
+        (
+          await call(server.url, "POST", PATH, {
+            headers: m.headers,
+            body: { tipo: "telefono", valor, banco: "0102", identificacion: "V-12345678", nombre: "Ana" }
+          })
+        ).status
+      ).toBe(201)
+    for (const valor of accounts)
+      expect(
+        (await call(server.url, "POST", PATH, { headers: m.headers, body: { ...cuenta(0), valor } })).status
+      ).toBe(201)
+    const listed = (await call(server.url, "GET", PATH, { headers: m.headers })).body.data as Array<{
+      id: string
+      valor: string
+      tipo: string
+      banco: string
+    }>
+    expect(listed).toHaveLength(phones.length + accounts.length)
+    expect(new Set(listed.map((c) => c.id)).size).toBe(listed.length)
+    for (const c of listed) {
+      expect(c.id).toMatch(/^ca_[\w-]{22}$/)
+      // No run of 4 digits of the number (nor the bank code) shows in the id.
+      for (let i = 0; i + 4 <= c.valor.length; i++) expect(c.id).not.toContain(c.valor.slice(i, i + 4))
+    }
+    // The old spelling, built from the number, names nothing, even while the account is there.
+    const [first] = listed
+    const old = `${PATH}/${first?.tipo === "cuenta" ? "c" : "t"}-${first?.banco}-${first?.valor}`
+    expect((await call(server.url, "DELETE", old, { headers: m.headers })).status).toBe(404)
+    // Stable: the same ids on every read.
+    expect((await call(server.url, "GET", PATH, { headers: m.headers })).body.data).toEqual(listed)
+    for (const c of listed)
+      expect((await call(server.url, "DELETE", `${PATH}/${c.id}`, { headers: m.headers })).status).toBe(200)
+    // The logs kept the paths of those removals (the users' audit log, the request log): no number.
+    const logged = JSON.stringify([
+      (await db.query("select * from actividad where objeto <> $1", [old])).rows,
+      (await db.query("select * from solicitudes_api where path <> $1", [old])).rows
+    ])
+    expect(logged).toContain(`${PATH}/${listed[0]?.id}`)
+    for (const valor of [...phones, ...accounts]) expect(logged).not.toContain(valor)
+  })
+
   it("a cajero reads but may not add or remove; a key is 401; without the CSRF token 403", async () => {
     const m = await merchant()
     await call(server.url, "POST", PATH, { headers: m.headers, body: cuenta(2) })
@@ -106,9 +153,8 @@ describe("split accounts approved in the portal", () => {
     const refused = await call(server.url, "POST", PATH, { headers: cajero, body: cuenta(3) })
     expect(refused.status).toBe(403)
     expect(refused.body.error).toBe("rol_no_permitido")
-    expect(
-      (await call(server.url, "DELETE", `${PATH}/c-0102-${numero(2)}`, { headers: cajero })).status
-    ).toBe(403)
+    const [listed] = (await call(server.url, "GET", PATH, { headers: cajero })).body.data
+    expect((await call(server.url, "DELETE", `${PATH}/${listed.id}`, { headers: cajero })).status).toBe(403)
     expect((await call(server.url, "GET", PATH, { key: m.key })).status).toBe(401)
     expect((await call(server.url, "POST", PATH, { key: m.key, body: cuenta(3) })).status).toBe(401)
     expect(
@@ -175,11 +221,15 @@ describe("split accounts approved in the portal", () => {
   it("merchant A never sees nor removes B's accounts", async () => {
     const a = await merchant()
     const b = await merchant()
-    await call(server.url, "POST", PATH, { headers: b.headers, body: cuenta(7) })
+    const [theirs] = (await call(server.url, "POST", PATH, { headers: b.headers, body: cuenta(7) })).body.data
     expect((await call(server.url, "GET", PATH, { headers: a.headers })).body.data).toEqual([])
-    expect(
-      (await call(server.url, "DELETE", `${PATH}/c-0102-${numero(7)}`, { headers: a.headers })).status
-    ).toBe(404)
+    expect((await call(server.url, "DELETE", `${PATH}/${theirs.id}`, { headers: a.headers })).status).toBe(
+      404
+    )
+    // The same account approved by A has an id of its own, which names nothing of B's.
+    const [mine] = (await call(server.url, "POST", PATH, { headers: a.headers, body: cuenta(7) })).body.data
+    expect(mine.id).not.toBe(theirs.id)
+    expect((await call(server.url, "DELETE", `${PATH}/${mine.id}`, { headers: a.headers })).status).toBe(200)
     expect(await stored(b.codigo)).toHaveLength(1)
   })
 

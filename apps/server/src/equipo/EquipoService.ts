@@ -9,9 +9,17 @@
  * the last one is `409 ultimo_propietario`, decided under a lock on the merchant's users so two
  * owners demoting each other at once cannot both win. A removed user's sessions go with the
  * user, at once.
+ *
+ * An invitation answers alike whether or not the e-mail already has a user in another merchant,
+ * so inviting is no way to learn who has an account. Such an invitation cannot make a user (e-mails
+ * are unique, a user has one merchant): it is kept in `invitaciones_ajenas`, listed, changed and
+ * removed as an invitation not yet accepted, and the e-mail's holder is told by mail
+ * (platform/UserNotices.ts) instead of getting a link. Inviting an e-mail already in the team
+ * (a user or such an invitation) is `409 usuario_duplicado`: the owner sees the team anyway.
  */
 import { randomUUID } from "node:crypto"
 import { SqlClient } from "@effect/sql"
+import type { SqlError } from "@effect/sql/SqlError"
 import {
   BadRequest,
   type Caller,
@@ -25,9 +33,10 @@ import {
 import { Context, Effect, Layer } from "effect"
 import { Settings } from "../Config.js"
 import * as Guesses from "../platform/Guesses.js"
-import { Mailer } from "../platform/Mailer.js"
+import { Mailer, type MailUnavailable } from "../platform/Mailer.js"
 import { hashPassword } from "../platform/Passwords.js"
 import { issueUserLink, useUserLink } from "../platform/UserLinks.js"
+import { mailExistingUser } from "../platform/UserNotices.js"
 import { isUuid } from "../platform/Uuid.js"
 
 type Usuario = typeof Equipo.Usuario.Type
@@ -50,6 +59,9 @@ const lastOwner = () =>
     error: "ultimo_propietario",
     detail: "El comercio necesita al menos un propietario activo: nombra otro antes."
   })
+
+const duplicate = () =>
+  new Conflict({ error: "usuario_duplicado", detail: "Ese correo ya está en tu equipo." })
 
 const notFound = () => new NotFound({ error: "not_found", detail: "No existe ese usuario en tu comercio." })
 
@@ -155,48 +167,86 @@ export const EquipoServiceLive = Layer.effect(
       Effect.flatMap(sessionOf(caller), () =>
         sql<UserRow>`
           select id, email, rol, hash is not null as activo, created_at from usuarios
-          where comercio_id = ${caller.comercioId} order by created_at, email`.pipe(
+          where comercio_id = ${caller.comercioId}
+          union all
+          select id, email, rol, false as activo, created_at from invitaciones_ajenas
+          where comercio_id = ${caller.comercioId}
+          order by created_at, email`.pipe(
           Effect.map((rows) => rows.map(view)),
           Effect.orDie
         )
       )
 
+    /** No mail, no invitation: the invitee would wait for a link that never comes. */
+    const undone = (undo: Effect.Effect<unknown, SqlError>) => (error: MailUnavailable) =>
+      Effect.zipRight(
+        Effect.zipRight(Effect.logWarning(`invitación no enviada: ${error.reason}`), undo),
+        Effect.fail(
+          new Unavailable({
+            error: "no_disponible",
+            detail: "No se pudo enviar la invitación. Intenta de nuevo."
+          })
+        )
+      )
+
+    /** An e-mail of another merchant's user: kept as an invitation, its holder told by mail. */
+    const invitarAjeno = (caller: Caller, body: typeof Equipo.InvitarBody.Type) =>
+      Effect.gen(function* () {
+        const rows = yield* sql<UserRow>`
+          insert into invitaciones_ajenas (id, comercio_id, email, rol)
+          values (${randomUUID()}, ${caller.comercioId}, ${body.email}, ${body.rol})
+          on conflict do nothing
+          returning id, email, rol, false as activo, created_at`
+        const row = rows[0]
+        if (row === undefined) return yield* Effect.fail(duplicate())
+        const [comercio] = yield* sql<{ nombre: string }>`
+          select nombre from comercios where id = ${caller.comercioId}`
+        yield* provide(
+          mailExistingUser(body.email, {
+            _tag: "Invitacion",
+            comercio: comercio?.nombre ?? "",
+            rol: body.rol
+          })
+        ).pipe(Effect.catchAll(undone(sql`delete from invitaciones_ajenas where id = ${row.id}`)))
+        return view(row)
+      })
+
     const invitar = (caller: Caller, body: typeof Equipo.InvitarBody.Type) =>
       Effect.gen(function* () {
         yield* sessionOf(caller)
         if (!mailer.available) return yield* Effect.fail(noMail())
+        const email = body.email.trim().toLowerCase()
+        const [pending] = yield* sql`
+          select 1 from invitaciones_ajenas where comercio_id = ${caller.comercioId} and lower(email) = ${email}`
+        if (pending !== undefined) return yield* Effect.fail(duplicate())
         const rows = yield* sql<UserRow>`
           insert into usuarios (id, comercio_id, email, hash, rol)
           values (${randomUUID()}, ${caller.comercioId}, ${body.email}, null, ${body.rol})
           on conflict do nothing
           returning id, email, rol, false as activo, created_at`
         const row = rows[0]
-        if (row === undefined)
-          return yield* Effect.fail(
-            new Conflict({
-              error: "usuario_duplicado",
-              detail: "Ya existe un usuario del panel con ese correo."
-            })
-          )
-        // No mail, no invitation: the user would wait for a link that never comes.
+        if (row === undefined) {
+          const [holder] = yield* sql<{ comercio_id: string }>`
+            select comercio_id from usuarios where lower(email) = ${email}`
+          if (holder === undefined || holder.comercio_id === caller.comercioId)
+            return yield* Effect.fail(duplicate())
+          return yield* invitarAjeno(caller, body)
+        }
         yield* provide(issueUserLink(row.id, "invitacion")).pipe(
-          Effect.catchAll((error) =>
-            Effect.zipRight(
-              Effect.zipRight(
-                Effect.logWarning(`invitación no enviada: ${error.reason}`),
-                sql`delete from usuarios where id = ${row.id}`
-              ),
-              Effect.fail(
-                new Unavailable({
-                  error: "no_disponible",
-                  detail: "No se pudo enviar la invitación. Intenta de nuevo."
-                })
-              )
-            )
-          )
+          Effect.catchAll(undone(sql`delete from usuarios where id = ${row.id}`))
         )
         return view(row)
       }).pipe(Effect.catchTag("SqlError", Effect.die))
+
+    /** The invitation of another merchant's user's e-mail `id`, of the caller's merchant. */
+    const ajena = (caller: Caller, id: string) =>
+      isUuid(id)
+        ? sql<UserRow>`
+            select id, email, rol, false as activo, created_at from invitaciones_ajenas
+            where id = ${id.toLowerCase()} and comercio_id = ${caller.comercioId}`.pipe(
+            Effect.map((rows) => rows[0])
+          )
+        : Effect.succeed(undefined)
 
     /** The merchant's users, locked for this transaction, and the target among them. */
     const lockTeam = (caller: Caller, id: string) =>
@@ -214,6 +264,11 @@ export const EquipoServiceLive = Layer.effect(
       Effect.flatMap(sessionOf(caller), () =>
         sql.withTransaction(
           Effect.gen(function* () {
+            const invited = yield* ajena(caller, id)
+            if (invited !== undefined) {
+              yield* sql`update invitaciones_ajenas set rol = ${rol} where id = ${invited.id}`
+              return view({ ...invited, rol })
+            }
             const { target, otherOwners } = yield* lockTeam(caller, id)
             if (target.rol === "propietario" && rol !== "propietario" && otherOwners === 0)
               return yield* Effect.fail(lastOwner())
@@ -227,6 +282,11 @@ export const EquipoServiceLive = Layer.effect(
       Effect.flatMap(sessionOf(caller), () =>
         sql.withTransaction(
           Effect.gen(function* () {
+            const invited = yield* ajena(caller, id)
+            if (invited !== undefined) {
+              yield* sql`delete from invitaciones_ajenas where id = ${invited.id}`
+              return { id: invited.id, eliminado: true as const, sesiones_cerradas: 0 }
+            }
             const { target, otherOwners } = yield* lockTeam(caller, id)
             if (target.rol === "propietario" && otherOwners === 0) return yield* Effect.fail(lastOwner())
             const [open] = yield* sql<{ n: number }>`

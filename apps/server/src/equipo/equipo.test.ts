@@ -210,7 +210,7 @@ describe("team", () => {
     expect((await signIn(email)).status).toBe(401)
   })
 
-  it("inviting an e-mail that already has a user is 409 usuario_duplicado", async () => {
+  it("inviting an e-mail already in the team (the owner's own) is 409 usuario_duplicado", async () => {
     const { owner, email } = await ownerMerchant()
     expect(await as(owner, "POST", "/switch/v1/equipo", { email, rol: "cajero" })).toMatchObject({
       status: 409,
@@ -302,6 +302,115 @@ describe("team", () => {
     expect((await as(a.owner, "DELETE", `/switch/v1/equipo/${userOfB.id}`)).status).toBe(404)
     expect((await as(a.owner, "DELETE", "/switch/v1/equipo/no-es-uuid")).status).toBe(404)
     expect((await as(userOfB.session, "GET", "/switch/v1/links")).status).toBe(200)
+  })
+})
+
+/** What an answer shows whatever the e-mail: status, the body's fields, its caching. */
+const shape = (reply: { status: number; body: any; headers: Headers }) => ({
+  status: reply.status,
+  fields: Object.keys(reply.body ?? {}).sort(),
+  error: reply.body?.error,
+  estado: reply.body?.estado,
+  cache: reply.headers.get("cache-control")
+})
+
+/** The mails `to` got after the first `before`. */
+const mailsAfter = async (to: string, before: number, count = 1) => {
+  const until = Date.now() + 5_000
+  let mails = smtp.mails.filter((mail) => mail.to.includes(to))
+  while (mails.length < before + count && Date.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, 25))
+    mails = smtp.mails.filter((mail) => mail.to.includes(to))
+  }
+  return mails.slice(before).map((mail) => unquote(mail.raw))
+}
+
+describe("no answer tells an outsider whether an e-mail has an account", () => {
+  it("sign-up answers alike for a new e-mail and for another merchant's user's, with or without a password; the user is told by mail", async () => {
+    const { codigo: theirs, email } = await ownerMerchant()
+    const before = smtp.mails.filter((mail) => mail.to.includes(email)).length
+    const signUp = (to: string, password?: string) => {
+      const codigo = `r${randomUUID().slice(0, 8)}`
+      return call(server.url, "POST", "/switch/v1/comercios/registrar", {
+        body: { codigo, nombre: `Otro ${codigo}`, identificacion: "J-07013380-5", email: to, password }
+      })
+    }
+    const answers = []
+    for (const password of [undefined, "otra-clave-larga-2"])
+      for (const to of [`nuevo-${randomUUID().slice(0, 8)}@example.com`, email, email.toUpperCase()])
+        answers.push({ to, password, shape: shape(await signUp(to, password)) })
+    for (const answer of answers) expect(answer.shape, JSON.stringify(answer)).toEqual(answers[0]?.shape)
+    expect(answers[0]?.shape.status).toBe(201)
+
+    // The e-mail's user got one mail per sign-up with its address, with no link; its account is unchanged.
+    const mails = await mailsAfter(email, before, 4)
+    expect(mails).toHaveLength(4)
+    for (const text of mails) {
+      expect(text).toContain("Alguien registr")
+      expect(text).toContain("ya tiene un usuario del panel de Switch")
+      expect(text).not.toMatch(/contrasena#token=/)
+    }
+    expect((await signIn(email, "otra-clave-larga-2")).status).toBe(401)
+    const own = await session(email)
+    expect((await as(own, "GET", "/switch/v1/sesion")).body.comercio.codigo).toBe(theirs)
+  })
+
+  it("an invitation answers alike for a new e-mail and for another merchant's user's; it is listed, changed and removed as any pending one, and the user is told by mail", async () => {
+    const { owner } = await ownerMerchant()
+    const { email: taken, codigo: theirs } = await ownerMerchant()
+    const fresh = `nuevo-${randomUUID().slice(0, 8)}@equipo.example`
+    const before = smtp.mails.filter((mail) => mail.to.includes(taken)).length
+    const invited = await Promise.all(
+      [fresh, taken].map((email) => as(owner, "POST", "/switch/v1/equipo", { email, rol: "cajero" }))
+    )
+    expect(shape(invited[1] as never)).toEqual(shape(invited[0] as never))
+    expect(invited.map((reply) => reply.body)).toEqual([
+      expect.objectContaining({ email: fresh, rol: "cajero", estado: "invitado" }),
+      expect.objectContaining({ email: taken, rol: "cajero", estado: "invitado" })
+    ])
+    const [freshId, takenId] = invited.map((reply) => reply.body.id as string)
+
+    const listed = await as(owner, "GET", "/switch/v1/equipo")
+    const rows = listed.body.filter((u: { email: string }) => u.email === fresh || u.email === taken)
+    expect(rows.map((u: { estado: string; rol: string }) => [u.estado, u.rol])).toEqual([
+      ["invitado", "cajero"],
+      ["invitado", "cajero"]
+    ])
+    expect(Object.keys(rows[1]).sort()).toEqual(Object.keys(rows[0]).sort())
+
+    // Again, in any case: the same 409 for both, as for anyone already in the team.
+    const again = await Promise.all(
+      [fresh, taken.toUpperCase()].map((email) =>
+        as(owner, "POST", "/switch/v1/equipo", { email, rol: "lectura" })
+      )
+    )
+    expect(again.map(shape)).toEqual([shape(again[0] as never), shape(again[0] as never)])
+    expect(again[0]?.body.error).toBe("usuario_duplicado")
+
+    // Its user got a mail without a link, and still signs in to its own merchant.
+    const mails = await mailsAfter(taken, before)
+    expect(mails).toHaveLength(1)
+    expect(mails[0]).toContain("ya tiene un usuario del panel de Switch")
+    expect(mails[0]).not.toMatch(/contrasena#token=/)
+    const own = await session(taken)
+    expect((await as(own, "GET", "/switch/v1/sesion")).body.comercio.codigo).toBe(theirs)
+
+    for (const id of [freshId, takenId]) {
+      expect(await as(owner, "PATCH", `/switch/v1/equipo/${id}`, { rol: "lectura" })).toMatchObject({
+        status: 200,
+        body: { id, rol: "lectura", estado: "invitado" }
+      })
+      expect(await as(owner, "DELETE", `/switch/v1/equipo/${id}`)).toMatchObject({
+        status: 200,
+        body: { id, eliminado: true, sesiones_cerradas: 0 }
+      })
+    }
+    const after = await as(owner, "GET", "/switch/v1/equipo")
+    expect(after.body.map((u: { email: string }) => u.email)).not.toContain(taken)
+    // Another merchant's owner cannot touch this merchant's pending invitation.
+    const other = await as(owner, "POST", "/switch/v1/equipo", { email: taken, rol: "cajero" })
+    expect(other.status).toBe(201)
+    expect((await as(own, "DELETE", `/switch/v1/equipo/${other.body.id}`)).status).toBe(404)
   })
 })
 

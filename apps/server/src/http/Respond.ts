@@ -1,5 +1,5 @@
 /** Small helpers shared by the handlers: reading a JSON body and answering JSON. */
-import { HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { ValidationError } from "@switch/api"
 import { Validation } from "@switch/core"
 import { Effect, Either } from "effect"
@@ -94,3 +94,12 @@ export const json = (body: unknown, status = 200) => HttpServerResponse.unsafeJs
  */
 export const secretJson = (body: unknown, status = 200) =>
   HttpServerResponse.unsafeJson(body, { status, headers: { "cache-control": "no-store" } })
+
+/**
+ * Marks the answer of the handler that runs it `Cache-Control: no-store`: for a contract
+ * handler whose body carries a secret (a TOTP secret, a session's CSRF token) and which returns
+ * a value the contract encodes rather than a response of its own (then use {@link secretJson}).
+ */
+export const noStore: Effect.Effect<void> = HttpApp.appendPreResponseHandler((_request, response) =>
+  Effect.succeed(HttpServerResponse.setHeader(response, "cache-control", "no-store"))
+)

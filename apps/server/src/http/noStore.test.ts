@@ -1,6 +1,7 @@
 /**
  * Answers that carry a key or a secret, shown only once, are never kept by a cache: each sends
- * `Cache-Control: no-store`.
+ * `Cache-Control: no-store`. So do the portal's answers with a TOTP secret or a session's CSRF
+ * token.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { call, OWN_ACCOUNT, type Reply, startServer, type TestServer } from "../../test/harness.js"
@@ -61,5 +62,44 @@ describe("answers with a key or a secret", () => {
       }
     })
     expectNoStore("flow/config", flow, "flow_secret")
+  })
+})
+
+describe("answers with a TOTP secret or a session's CSRF token", () => {
+  it("signing in, seeing the session, switching its mode and enrolling a TOTP send Cache-Control: no-store", async () => {
+    const codigo = `nostoreses${Date.now() % 100_000}`
+    const email = `${codigo}@example.com`
+    const password = "una-clave-larga-1"
+    const registered = await call(server.url, "POST", "/switch/v1/comercios/registrar", {
+      body: { codigo, nombre: "Sin caché", identificacion: "J-07013380-5", email, password }
+    })
+    expect(registered.status).toBe(201)
+    const signedIn = await call(server.url, "POST", "/switch/v1/sesion", { body: { email, password } })
+    expectNoStore("POST /sesion", signedIn, "csrf_token")
+    const headers = {
+      cookie: (signedIn.headers.getSetCookie()[0] ?? "").split(";")[0] ?? "",
+      "x-csrf-token": signedIn.body.csrf_token
+    }
+    expectNoStore(
+      "GET /sesion",
+      await call(server.url, "GET", "/switch/v1/sesion", { headers }),
+      "csrf_token"
+    )
+    expectNoStore(
+      "POST /sesion/modo",
+      await call(server.url, "POST", "/switch/v1/sesion/modo", { headers, body: { mode: "test" } }),
+      "csrf_token"
+    )
+    expectNoStore(
+      "POST /sesion/totp",
+      await call(server.url, "POST", "/switch/v1/sesion/totp", { headers }),
+      "secreto"
+    )
+    // A refused sign-in carries nothing to keep, and is no-store as well.
+    const refused = await call(server.url, "POST", "/switch/v1/sesion", {
+      body: { email, password: "otra-clave-larga-1" }
+    })
+    expect(refused.status).toBe(401)
+    expect(refused.headers.get("cache-control")).toBe("no-store")
   })
 })

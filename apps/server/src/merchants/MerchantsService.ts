@@ -1,6 +1,10 @@
 /**
  * Merchants: self-signup, keys (create, list, revoke with SPEC's mode rules), the read-only
  * configuration view, and the demo merchant `npm start` seeds.
+ *
+ * Sign-up answers alike whether or not the e-mail already has a portal user: a taken code is
+ * `409 comercio_duplicado` (SPEC), a taken e-mail is not refused. The merchant is made without a
+ * portal user then, and the e-mail's holder is told by mail (platform/UserNotices.ts).
  */
 import { randomUUID } from "node:crypto"
 import { SqlClient } from "@effect/sql"
@@ -23,6 +27,7 @@ import { Mailer } from "../platform/Mailer.js"
 import { findMerchant } from "../platform/Merchants.js"
 import { hashPassword } from "../platform/Passwords.js"
 import { issueUserLink } from "../platform/UserLinks.js"
+import { mailExistingUser } from "../platform/UserNotices.js"
 
 const RESERVED_LABELS = ["service-key:", "partner:"]
 
@@ -106,10 +111,6 @@ export const MerchantsServiceLive = Layer.effect(
         // With a password the e-mail becomes the owner's portal user (e-mails are unique).
         const password = body.password
         const hash = password === undefined ? undefined : yield* Effect.promise(() => hashPassword(password))
-        const duplicateUser = new Conflict({
-          error: "usuario_duplicado",
-          detail: "Ya existe un usuario del panel con ese correo."
-        })
         const created = yield* sql.withTransaction(
           Effect.gen(function* () {
             const rows = yield* sql`
@@ -123,20 +124,24 @@ export const MerchantsServiceLive = Layer.effect(
               insert into usuarios (id, comercio_id, email, hash, rol)
               values (${randomUUID()}, ${id}, ${body.email}, ${hash ?? null}, 'propietario')
               on conflict do nothing returning id`
-            // Failing undoes the merchant too: a sign-up with a password makes both or nothing.
-            // Without one, an e-mail that already has a user just gets no owner here.
-            if (users.length === 0 && hash !== undefined) return yield* Effect.fail(duplicateUser)
+            // An e-mail that already has a user (of any merchant) gets no owner here, with or
+            // without a password, and the answer is the same as for a new address: a `409` would
+            // tell anyone which addresses have an account. Its holder is told by mail instead.
             return users[0]?.id ?? null
           })
         )
-        // Without a password the owner sets it through a one-time link, mailed after the answer.
-        if (hash === undefined && typeof created === "string" && mailer.available)
+        // Mailed after the answer, so its time tells nothing either. Without a password the owner
+        // sets it through a one-time link.
+        if (created !== false && mailer.available)
           yield* Effect.forkDaemon(
-            issueUserLink(created, "activar").pipe(
+            (created === null
+              ? mailExistingUser(body.email, { _tag: "Registro", codigo: body.codigo })
+              : hash === undefined
+                ? issueUserLink(created, "activar")
+                : Effect.void
+            ).pipe(
               provideMail,
-              Effect.catchAll((error) =>
-                Effect.logWarning(`enlace de contraseña no enviado: ${error.reason}`)
-              )
+              Effect.catchAll((error) => Effect.logWarning(`correo del registro no enviado: ${error.reason}`))
             )
           )
         if (created === false) {

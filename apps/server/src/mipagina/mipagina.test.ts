@@ -57,11 +57,11 @@ const visit = async (codigo: string, ip: string) => {
   const html = await response.text()
   const cookie = (response.headers.get("set-cookie") ?? "").split(";")[0] ?? ""
   const csrf = /name="csrf" value="([^"]+)"/.exec(html)?.[1] ?? ""
-  const submit = (fields: Record<string, string>, token = csrf) =>
+  const submit = (fields: Record<string, string>, token = csrf, from = ip) =>
     fetch(`${server.url}/p/${codigo}`, {
       method: "POST",
       redirect: "manual",
-      headers: { "content-type": "application/x-www-form-urlencoded", cookie, "x-forwarded-for": ip },
+      headers: { "content-type": "application/x-www-form-urlencoded", cookie, "x-forwarded-for": from },
       body: new URLSearchParams({ csrf: token, ...fields }).toString()
     })
   return { response, html, submit }
@@ -75,6 +75,14 @@ const linkOf = async (id: string) =>
   ).rows[0]
 
 let ipSeq = 0
+/**
+ * Windows are fixed and aligned to the epoch: a test counting in one waits out the last
+ * seconds of the current one, so its requests never straddle two.
+ */
+const awayFromWindowEdge = async (windowSeconds: number) => {
+  const left = windowSeconds * 1000 - (Date.now() % (windowSeconds * 1000))
+  if (left < 15_000) await new Promise((resolve) => setTimeout(resolve, left + 50))
+}
 const freshIp = () => `198.51.${Math.floor(++ipSeq / 250)}.${ipSeq % 250}`
 
 describe("mi página: the owner's settings", () => {
@@ -224,6 +232,7 @@ describe("mi página: the public page", () => {
   it("limits creation per client address and per merchant, with Retry-After", async () => {
     const { codigo, headers } = await merchant()
     await call(server.url, "PUT", "/switch/v1/mi-pagina", { headers, body: ON })
+    await awayFromWindowEdge(MiPagina.CREAR_POR_COMERCIO.windowSeconds)
     const ip = freshIp()
     const page = await visit(codigo, ip)
     for (let i = 0; i < MiPagina.CREAR_POR_IP.limit; i++)
@@ -235,7 +244,7 @@ describe("mi página: the public page", () => {
     // Another address still gets its link.
     expect((await (await visit(codigo, freshIp())).submit({ monto: "20" })).status).toBe(303)
 
-    // Many addresses asking for one merchant: past its limit in the hour, every address is refused.
+    // Many addresses asking for one merchant: past its limit in the window, every address is refused.
     const comercioId = (await db.query("select id from comercios where codigo = $1", [codigo])).rows[0].id
     const count = async () =>
       Number(
@@ -253,6 +262,35 @@ describe("mi página: the public page", () => {
     const full = await (await visit(codigo, freshIp())).submit({ monto: "20" })
     expect(full.status).toBe(429)
     expect(await count()).toBe(MiPagina.CREAR_POR_COMERCIO.limit)
+  })
+
+  it("a burst of 480 at once admits exactly the merchant's limit, and the page reopens within minutes", async () => {
+    const { codigo, headers } = await merchant()
+    await call(server.url, "PUT", "/switch/v1/mi-pagina", { headers, body: ON })
+    const comercioId = (await db.query("select id from comercios where codigo = $1", [codigo])).rows[0].id
+    const page = await visit(codigo, freshIp())
+    await awayFromWindowEdge(MiPagina.CREAR_POR_COMERCIO.windowSeconds)
+    // One address per request, so only the merchant's limit bites (the form's token is the cookie's).
+    const replies = await Promise.all(
+      Array.from({ length: 480 }, async () => {
+        const reply = await page.submit({ monto: "20" }, undefined, freshIp())
+        await reply.arrayBuffer()
+        return reply
+      })
+    )
+    const made = Number(
+      (await db.query("select count(*) as n from links where comercio_id = $1", [comercioId])).rows[0].n
+    )
+    expect(made).toBe(MiPagina.CREAR_POR_COMERCIO.limit)
+    expect(replies.filter((r) => r.status === 303)).toHaveLength(MiPagina.CREAR_POR_COMERCIO.limit)
+    expect(replies.filter((r) => r.status === 429)).toHaveLength(480 - MiPagina.CREAR_POR_COMERCIO.limit)
+    // The next payer waits for the merchant's short window, not for an hour.
+    const next = await (await visit(codigo, freshIp())).submit({ monto: "20" })
+    expect(next.status).toBe(429)
+    const wait = Number(next.headers.get("retry-after"))
+    expect(wait).toBeGreaterThan(0)
+    expect(wait).toBeLessThanOrEqual(MiPagina.CREAR_POR_COMERCIO.windowSeconds)
+    expect(wait).toBeLessThanOrEqual(300)
   })
 
   it("serves the page's QR as a PNG, on or off, and 404 for an unknown code", async () => {

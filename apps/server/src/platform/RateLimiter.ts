@@ -1,15 +1,24 @@
 /**
  * Request counters in Postgres, shared by every server process: one fixed-window row per
- * (policy, subject, window), incremented atomically by an upsert.
+ * (policy, subject, window) whose `cuenta` is how many requests the window has granted.
  *
- * A process claims requests from a window in batches when the window is far from its limit
- * (`RateLimit.leaseSize`) and spends them from memory, so the hot path of a merchant with room
- * to spare skips the database; near the limit it claims one request at a time, so the limit
- * holds exactly across processes.
+ * Why the limit is exact. A claim is one upsert that adds what it asks for up to the limit and
+ * returns what it got (`concedido`, worked out from the row as it was, under the row's lock:
+ * @switch/core's `RateLimit.grant`), so claims from any number of processes never grant past
+ * the limit, a refused request counts nothing, and a claim comes back short only when the
+ * window is full. In one process the requests of one window share one claim at a time: those
+ * that arrive while it is out wait for it, and the next claim asks for all of them, so a burst
+ * costs a few round trips and gets exactly what is left (before, each waiting request claimed a
+ * batch of its own and most of a burst's batches went unspent).
+ *
+ * Batches. Far from the limit a claim asks for more than is waiting (`RateLimit.leaseSize`) and
+ * the process spends the rest from memory, so the hot path of a merchant with room to spare
+ * skips the database. What a process holds unspent for {@link GIVE_BACK_AFTER_MS} goes back to
+ * the window, and all of it when the process stops, so another process can grant it.
  */
 import { SqlClient } from "@effect/sql"
 import { RateLimit } from "@switch/core"
-import { Clock, Context, Effect, Layer } from "effect"
+import { Cause, Clock, Context, Deferred, Effect, Exit, FiberId, Layer, Schedule, Scope } from "effect"
 
 export class RateLimiter extends Context.Tag("@switch/server/RateLimiter")<
   RateLimiter,
@@ -24,68 +33,193 @@ export class RateLimiter extends Context.Tag("@switch/server/RateLimiter")<
   }
 >() {}
 
-/** Requests this process claimed from a window and has not spent yet. */
-interface Lease {
-  /** About the window's count: what this process last saw there plus what it spent since. */
-  count: number
-  left: number
-  readonly resetsAt: number
+/** How long requests a process claimed may sit unspent before they go back to their window. */
+export const GIVE_BACK_AFTER_MS = 1_000
+
+/** A request waiting for the window's claim under way; `gone` once its caller stopped waiting. */
+interface Waiter {
+  readonly done: Deferred.Deferred<boolean>
+  gone: boolean
 }
 
-const MAX_LEASES = 10_000
+/** What this process knows of one window. */
+interface Slot {
+  readonly key: string
+  readonly resetsAt: number
+  /** Requests claimed from the window and not spent yet. */
+  held: number
+  /** The window's count as the last claim returned it. */
+  seen: number
+  /** When a request of this window last came (the Clock's milliseconds). */
+  usedAt: number
+  /** Whether a claim is under way; `waiting` is served by it. */
+  claiming: boolean
+  readonly waiting: Array<Waiter>
+}
+
+const MAX_SLOTS = 10_000
 const ALLOWED: RateLimit.Decision = { allowed: true, retryAfterSeconds: 0 }
 
-export const RateLimiterLive = Layer.effect(
+export const RateLimiterLive = Layer.scoped(
   RateLimiter,
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    const leases = new Map<string, Lease>()
+    const scope = yield* Effect.scope
+    const slots = new Map<string, Slot>()
 
-    const claim = (window: RateLimit.Window, size: number) =>
-      Effect.map(
-        sql<{ cuenta: number }>`
-          insert into contadores (clave, cuenta, vence)
-          values (${window.key}, ${size}, ${new Date(window.resetsAt)})
-          on conflict (clave) do update set cuenta = contadores.cuenta + ${size}
-          returning cuenta`,
-        (rows) => rows[0]?.cuenta ?? size
+    const claim = (slot: Slot, limit: number, asked: number) => {
+      const first = Math.max(0, Math.min(asked, limit))
+      // RateLimit.grant under the row's lock: SET reads the row as it was before this claim.
+      return Effect.map(
+        sql<{ cuenta: number; concedido: number }>`
+          insert into contadores (clave, cuenta, vence, concedido)
+          values (${slot.key}, ${first}, ${new Date(slot.resetsAt)}, ${first})
+          on conflict (clave) do update set
+            cuenta = greatest(contadores.cuenta, least(contadores.cuenta + ${asked}, ${limit})),
+            concedido = greatest(0, least(${asked}, ${limit} - contadores.cuenta))
+          returning cuenta, concedido`,
+        (rows) => rows[0] ?? { cuenta: limit, concedido: 0 }
+      )
+    }
+
+    const giveBack = (key: string, units: number) =>
+      sql`update contadores set cuenta = greatest(0, cuenta - ${units}) where clave = ${key}`
+
+    /** Serves the slot's waiting requests, claim after claim, until none waits. */
+    const drain = (policy: RateLimit.Policy, slot: Slot): Effect.Effect<void> =>
+      Effect.gen(function* () {
+        for (;;) {
+          const wanted = slot.waiting.filter((waiter) => !waiter.gone).length
+          if (wanted === 0) {
+            // In the same step as the check: a request from now on starts the next claim.
+            slot.waiting.length = 0
+            slot.claiming = false
+            return
+          }
+          const asked = Math.max(wanted, RateLimit.leaseSize(policy, slot.seen))
+          const got = yield* claim(slot, policy.limit, asked)
+          slot.seen = got.cuenta
+          let granted = got.concedido
+          const full = granted < asked
+          // Also those that came during the claim: served from what it got beyond what was asked
+          // for, else refused if the window is full, else left for the next claim.
+          const waiting = slot.waiting.splice(0)
+          for (const waiter of waiting) {
+            if (waiter.gone) continue
+            if (granted > 0) {
+              granted -= 1
+              Deferred.unsafeDone(waiter.done, Exit.succeed(true))
+            } else if (full) Deferred.unsafeDone(waiter.done, Exit.succeed(false))
+            else slot.waiting.push(waiter)
+          }
+          slot.held += granted
+        }
+      }).pipe(
+        // A claim that failed (or a server stopping) fails the requests it was to serve.
+        Effect.onError((cause) =>
+          Effect.sync(() => {
+            const failed = Exit.die(Cause.squash(cause))
+            for (const waiter of slot.waiting.splice(0)) Deferred.unsafeDone(waiter.done, failed)
+            slot.claiming = false
+          })
+        ),
+        // Those requests carry the failure (a defect, answered 500 and logged there).
+        Effect.catchAllCause(() => Effect.void)
       )
 
-    /** Admits one request from what this process holds of the window: false when none is held. */
-    const spendHeld = (policy: RateLimit.Policy, subject: string, now: number) => {
-      const lease = leases.get(RateLimit.windowKey(policy, subject, now).key)
-      if (lease === undefined || lease.left === 0) return false
-      // Every claimed unit was granted within the limit.
-      lease.left -= 1
-      lease.count += 1
-      return true
+    const slotOf = (window: RateLimit.Window, now: number) => {
+      const known = slots.get(window.key)
+      if (known !== undefined) return known
+      if (slots.size >= MAX_SLOTS)
+        for (const [key, slot] of slots) if (slot.held === 0 && !slot.claiming) slots.delete(key)
+      const slot: Slot = {
+        key: window.key,
+        resetsAt: window.resetsAt,
+        held: 0,
+        seen: 0,
+        usedAt: now,
+        claiming: false,
+        waiting: []
+      }
+      slots.set(window.key, slot)
+      return slot
     }
+
+    /** Waits for a claim (starting one unless one is under way) and answers from it. */
+    const await_ = (policy: RateLimit.Policy, slot: Slot, now: number) =>
+      Effect.uninterruptibleMask((restore) =>
+        Effect.suspend(() => {
+          if (slot.held > 0) {
+            slot.held -= 1
+            return Effect.succeed(ALLOWED)
+          }
+          const waiter: Waiter = { done: Deferred.unsafeMake<boolean>(FiberId.none), gone: false }
+          slot.waiting.push(waiter)
+          // Forked interruptible (this region is not): a stopping server may cut a claim short.
+          const start = slot.claiming
+            ? Effect.void
+            : Effect.forkIn(Effect.interruptible(drain(policy, slot)), scope)
+          slot.claiming = true
+          return Effect.zipRight(
+            start,
+            restore(Deferred.await(waiter.done)).pipe(
+              Effect.onInterrupt(() => Effect.sync(() => (waiter.gone = true))),
+              Effect.map((allowed) => (allowed ? ALLOWED : RateLimit.decide(policy, policy.limit + 1, now)))
+            )
+          )
+        })
+      )
+
+    /** Gives back what sat unspent too long, and forgets closed windows. */
+    const giveBackIdle = Effect.gen(function* () {
+      const now = yield* Clock.currentTimeMillis
+      for (const slot of slots.values()) {
+        if (slot.claiming) continue
+        if (slot.resetsAt <= now) {
+          slots.delete(slot.key)
+          continue
+        }
+        if (slot.held === 0 || now - slot.usedAt < GIVE_BACK_AFTER_MS) continue
+        const units = slot.held
+        slot.held = 0
+        yield* giveBack(slot.key, units)
+      }
+    })
+
+    const giveBackAll = Effect.gen(function* () {
+      for (const slot of slots.values()) {
+        const units = slot.held
+        slot.held = 0
+        if (units > 0) yield* giveBack(slot.key, units)
+      }
+    })
+
+    yield* giveBackIdle.pipe(
+      Effect.catchAllCause((cause) => Effect.logWarning("límites: no se devolvió lo no usado", cause)),
+      Effect.repeat(Schedule.spaced(GIVE_BACK_AFTER_MS / 2)),
+      Effect.forkIn(scope)
+    )
+    yield* Scope.addFinalizer(
+      scope,
+      giveBackAll.pipe(
+        Effect.timeout("2 seconds"),
+        Effect.catchAllCause(() => Effect.void)
+      )
+    )
 
     return {
       hit: (policy, subject) =>
         Effect.flatMap(Clock.currentTimeMillis, (now) => {
-          if (spendHeld(policy, subject, now)) return Effect.succeed(ALLOWED)
-          const window = RateLimit.windowKey(policy, subject, now)
-          const lease = leases.get(window.key)
-          const size = RateLimit.leaseSize(policy, lease?.count ?? 0)
-          return Effect.map(claim(window, size), (after) => {
-            const granted = RateLimit.grantedOf(policy, size, after)
-            if (leases.size >= MAX_LEASES) leases.clear()
-            // This request spends the first granted unit; the rest join what this process holds
-            // (another of its requests may have claimed meanwhile). None granted: over the limit.
-            const count = granted === 0 ? after : after - size + 1
-            const held = leases.get(window.key)
-            leases.set(window.key, {
-              count: Math.max(count, held?.count ?? 0),
-              left: Math.max(0, granted - 1) + (held?.left ?? 0),
-              resetsAt: window.resetsAt
-            })
-            return RateLimit.decide(policy, count, now)
-          })
-        }).pipe(Effect.orDie),
+          const slot = slotOf(RateLimit.windowKey(policy, subject, now), now)
+          slot.usedAt = now
+          // Every unit held was granted within the limit.
+          if (slot.held > 0) {
+            slot.held -= 1
+            return Effect.succeed(ALLOWED)
+          }
+          return await_(policy, slot, now)
+        }),
       sweep: Effect.gen(function* () {
-        const now = yield* Clock.currentTimeMillis
-        for (const [key, lease] of leases) if (lease.resetsAt <= now) leases.delete(key)
         yield* sql`delete from contadores where vence < now() - interval '1 minute'`
       }).pipe(Effect.orDie)
     }

@@ -27,6 +27,8 @@ import eventosLink from "../migrations/0022_eventos_link.js"
 import reembolsosPiloto from "../migrations/0023_reembolsos_piloto.js"
 import filterIndexes from "../migrations/0024_filter_indexes.js"
 import intentosTotp from "../migrations/0025_intentos_totp.js"
+import contadoresConcedido from "../migrations/0026_contadores_concedido.js"
+import invitacionesAjenas from "../migrations/0027_invitaciones_ajenas.js"
 import * as Metrics from "./Metrics.js"
 import { preparingClient, registry } from "./Prepared.js"
 
@@ -131,7 +133,9 @@ export const migrations = PgMigrator.fromRecord({
   "0022_eventos_link": eventosLink,
   "0023_reembolsos_piloto": reembolsosPiloto,
   "0024_filter_indexes": filterIndexes,
-  "0025_intentos_totp": intentosTotp
+  "0025_intentos_totp": intentosTotp,
+  "0026_contadores_concedido": contadoresConcedido,
+  "0027_invitaciones_ajenas": invitacionesAjenas
 })
 
 /** Runs pending migrations; several processes starting at once wait on the migrator's lock. */

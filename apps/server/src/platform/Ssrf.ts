@@ -102,7 +102,24 @@ export const systemLookup: Lookup = (hostname) =>
 const blocked = (detail: string): Refusal => ({ _tag: "Bloqueada", detail })
 const invalid = (detail: string): Refusal => ({ _tag: "Invalida", detail })
 
-/** The URL's shape: `https`, port 443 or 80, no credentials; `allowPrivate` lifts scheme and port. */
+/** A DNS label: 1 to 63 letters, digits or hyphens, neither first nor last a hyphen. */
+const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/
+
+/**
+ * Whether a host that is not an IP literal is a well-formed DNS name (RFC 1123), as WHATWG URL
+ * leaves it (lower case, punycode): labels as {@link LABEL}, none empty, at most 253 characters,
+ * one trailing dot (the root) allowed. WHATWG URL accepts `vm..`, `.vm`, `a_b` or `a*b` as
+ * hosts; none names a place a notice can go.
+ */
+export const isDnsName = (hostname: string): boolean => {
+  const name = hostname.endsWith(".") ? hostname.slice(0, -1) : hostname
+  return name.length > 0 && name.length <= 253 && name.split(".").every((label) => LABEL.test(label))
+}
+
+/**
+ * The URL's shape: `https`, port 443 or 80, no credentials, a host that is an IP literal or a
+ * well-formed DNS name; `allowPrivate` lifts scheme and port.
+ */
 export const checkShape = (raw: string, allowPrivate: boolean): URL | Refusal => {
   let url: URL
   try {
@@ -113,6 +130,8 @@ export const checkShape = (raw: string, allowPrivate: boolean): URL | Refusal =>
   if (url.protocol !== "https:" && !(allowPrivate && url.protocol === "http:"))
     return invalid("debe usar https")
   if (url.username !== "" || url.password !== "") return invalid("no puede llevar usuario ni clave")
+  if (!url.hostname.startsWith("[") && isIP(url.hostname) === 0 && !isDnsName(url.hostname))
+    return invalid("el nombre del servidor no es válido")
   if (!allowPrivate && url.port !== "" && url.port !== "443" && url.port !== "80")
     return invalid("solo se admiten los puertos 443 y 80")
   return url

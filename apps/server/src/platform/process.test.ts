@@ -14,6 +14,8 @@ import { call, freshDatabase } from "../../test/harness.js"
 import { freePort } from "./Postgres.js"
 
 const MAIN = resolve(__dirname, "../../dist/main.js")
+/** `npm start`'s script: builds (turbo, cached), starts the MCP server, then imports MAIN. */
+const START = resolve(__dirname, "../../../../scripts/start.mjs")
 
 interface Started {
   readonly child: ChildProcess
@@ -333,6 +335,58 @@ describe("npm start", () => {
       expect(await server.stop()).toBe(0)
     }
   }, 120_000)
+
+  it("npm start with SWITCH_WORKERS=2 builds once and starts one MCP server: the workers only serve the API", async () => {
+    const [port, mcpPort] = [await freePort(), await freePort()]
+    let output = ""
+    const child = spawn(process.execPath, [START], {
+      cwd: resolve(__dirname, "../../../.."),
+      env: {
+        ...process.env,
+        PORT: String(port),
+        MCP_PORT: String(mcpPort),
+        DATABASE_URL: await freshDatabase(),
+        SWITCH_WORKERS: "2",
+        SWITCH_LOG_LEVEL: "warning"
+      },
+      stdio: ["ignore", "pipe", "pipe"]
+    })
+    child.stdout?.on("data", (chunk) => {
+      output += chunk
+    })
+    child.stderr?.on("data", (chunk) => {
+      output += chunk
+    })
+    try {
+      const deadline = Date.now() + 90_000
+      while (!/Procesos +2 escuchando/.test(output)) {
+        if (child.exitCode !== null) throw new Error(`npm start exited early:\n${output}`)
+        if (Date.now() > deadline) throw new Error(`npm start did not start:\n${output}`)
+        await new Promise((r) => setTimeout(r, 200))
+      }
+      // A second MCP server would have failed on its port by the time both workers listen.
+      await new Promise((r) => setTimeout(r, 1_000))
+      expect(output).not.toContain("EADDRINUSE")
+      expect(output.match(/Servidor MCP/g)).toHaveLength(1)
+      // turbo's summary line, printed once per build.
+      expect(output.match(/Packages in scope/g)).toHaveLength(1)
+      // The primary's children: the MCP server, the bank simulator and two workers running the
+      // server's own module, not the start script.
+      const cmdline = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ")
+      const children = childrenOf(child.pid ?? 0).map(cmdline)
+      expect(children.filter((c) => c.includes("apps/server/dist/main.js"))).toHaveLength(2)
+      expect(children.filter((c) => c.includes("apps/mcp/dist/main.js"))).toHaveLength(1)
+      expect(children.filter((c) => c.includes("start.mjs"))).toEqual([])
+      expect((await fetch(`http://127.0.0.1:${port}/openapi.json`)).status).toBe(200)
+      expect((await fetch(`http://127.0.0.1:${mcpPort}/mcp`).catch(() => null))?.status).toBeDefined()
+    } finally {
+      await new Promise<void>((done) => {
+        if (child.exitCode !== null) return done()
+        child.once("exit", () => done())
+        child.kill("SIGTERM")
+      })
+    }
+  }, 180_000)
 
   it("with SWITCH_WORKERS=2 a worker that cannot listen stops the start with an error", async () => {
     // The port is taken, so each worker's listen fails and it exits before listening.

@@ -68,6 +68,58 @@ describe("rate limiter", () => {
     expect(await counted(policy, "lote")).toBe(150)
   })
 
+  it("a burst of 480 at once from one process admits exactly a limit of 300, and counts no refusal", async () => {
+    const policy = { ...RateLimit.API, name: "rafaga", limit: 300, windowSeconds: 3600 }
+    const hit = limiter()
+    await awayFromWindowEdge(policy.windowSeconds)
+    const decisions = await Promise.all(Array.from({ length: 480 }, () => hit(policy, "uno")))
+    expect(decisions.filter((d) => d.allowed)).toHaveLength(300)
+    expect(await counted(policy, "uno")).toBe(300)
+    const refused = decisions.find((d) => !d.allowed)
+    expect(refused?.retryAfterSeconds).toBeGreaterThanOrEqual(1)
+    expect(refused?.retryAfterSeconds).toBeLessThanOrEqual(3600)
+  })
+
+  it("a burst of 480 at once over two processes admits exactly a limit of 300", async () => {
+    const policy = { ...RateLimit.API, name: "rafaga", limit: 300, windowSeconds: 3600 }
+    const [a, b] = [limiter(), limiter()]
+    await awayFromWindowEdge(policy.windowSeconds)
+    const decisions = await Promise.all(
+      Array.from({ length: 480 }, (_, i) => (i % 2 === 0 ? a : b)(policy, "dos"))
+    )
+    expect(decisions.filter((d) => d.allowed)).toHaveLength(300)
+    expect(await counted(policy, "dos")).toBe(300)
+  })
+
+  it("what a process claimed and left unspent goes back to the window, and another process gets it", async () => {
+    // Far from a limit of 1,000 a claim takes 15 (1/64 of what is left).
+    const policy = { ...RateLimit.API, name: "devolver", limit: 1_000, windowSeconds: 3600 }
+    const [a, b] = [limiter(), limiter()]
+    await awayFromWindowEdge(policy.windowSeconds)
+    expect((await a(policy, "lote")).allowed).toBe(true)
+    expect(await counted(policy, "lote")).toBe(15)
+    const byB = await Promise.all(Array.from({ length: 1_000 }, () => b(policy, "lote")))
+    expect(byB.filter((d) => d.allowed)).toHaveLength(985)
+    // A's 14 unspent go back within a couple of seconds; then B gets them.
+    const until = Date.now() + 5_000
+    while ((await counted(policy, "lote")) !== 986 && Date.now() < until)
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(await counted(policy, "lote")).toBe(986)
+    const later = await Promise.all(Array.from({ length: 20 }, () => b(policy, "lote")))
+    expect(later.filter((d) => d.allowed)).toHaveLength(14)
+    expect(await counted(policy, "lote")).toBe(1_000)
+  })
+
+  it("a process that stops gives back what it held unspent", async () => {
+    const policy = { ...RateLimit.API, name: "parada", limit: 1_000, windowSeconds: 3600 }
+    await awayFromWindowEdge(policy.windowSeconds)
+    const hit = limiter()
+    expect((await hit(policy, "lote")).allowed).toBe(true)
+    expect(await counted(policy, "lote")).toBe(15)
+    await runtimes.pop()?.dispose()
+    expect(await counted(policy, "lote")).toBe(1)
+  })
+
   it("batches never let two processes past the limit together, and strand at most a few", async () => {
     const policy = { ...RateLimit.API, limit: 2_000 }
     const [a, b] = [limiter(), limiter()]

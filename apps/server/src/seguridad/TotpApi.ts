@@ -21,6 +21,7 @@ import {
 import { Effect, Option } from "effect"
 import { Settings } from "../Config.js"
 import { clientIp } from "../http/Auth.js"
+import { noStore } from "../http/Respond.js"
 import * as Guesses from "../platform/Guesses.js"
 import { newTotpSecret, totpUri } from "../platform/Totp.js"
 import { acceptCode, sealTotp } from "../platform/UserTotp.js"
@@ -66,6 +67,8 @@ export const TotpApiLive = HttpApiBuilder.group(SwitchApi, "totp", (handlers) =>
     return handlers
       .handle("inscribir", () =>
         Effect.gen(function* () {
+          // The secret is shown this once: no cache keeps it.
+          yield* noStore
           const user = yield* userOf(yield* CurrentCaller)
           if (user.totp_secreto !== null)
             return yield* Effect.fail(

@@ -1,10 +1,14 @@
-/** Handlers of the portal's session routes: sign in (sets the cookie), see, switch mode, sign out. */
+/**
+ * Handlers of the portal's session routes: sign in (sets the cookie), see, switch mode, sign out.
+ * The answers that carry the session's CSRF token (sign in, see, switch mode) are never cached.
+ */
 import { HttpApiBuilder, HttpServerRequest } from "@effect/platform"
 import { CurrentCaller, SESSION_COOKIE, SwitchApi, sessionCookie, ValidationError } from "@switch/api"
 import { Effect } from "effect"
 import { Settings } from "../Config.js"
 import { clientIp } from "../http/Auth.js"
 import { sentContentType } from "../http/JsonBody.js"
+import { noStore } from "../http/Respond.js"
 import { ABSOLUTE_HOURS } from "../http/Session.js"
 import { SesionesService } from "./SesionesService.js"
 
@@ -31,6 +35,8 @@ export const SesionPublicApiLive = HttpApiBuilder.group(SwitchApi, "sesionPublic
     const settings = yield* Settings
     return handlers.handle("iniciar", ({ payload }) =>
       Effect.gen(function* () {
+        // The answer carries the session's CSRF token: no cache keeps it.
+        yield* noStore
         const request = yield* HttpServerRequest.HttpServerRequest
         // JSON only: a form another site posts (no preflight) must not sign a browser in (login CSRF).
         if (!(sentContentType(request) ?? "").toLowerCase().startsWith("application/json"))
@@ -51,7 +57,7 @@ export const SesionApiLive = HttpApiBuilder.group(SwitchApi, "sesion", (handlers
     const settings = yield* Settings
     const clear = Effect.provideService(clearCookie, Settings, settings)
     return handlers
-      .handle("actual", () => Effect.flatMap(CurrentCaller, sesiones.actual))
+      .handle("actual", () => Effect.zipRight(noStore, Effect.flatMap(CurrentCaller, sesiones.actual)))
       .handle("cerrar", () =>
         Effect.flatMap(CurrentCaller, (caller) =>
           Effect.map(Effect.zipLeft(sesiones.cerrar(caller), clear), (cerradas) => ({
@@ -69,7 +75,10 @@ export const SesionApiLive = HttpApiBuilder.group(SwitchApi, "sesion", (handlers
         )
       )
       .handle("modo", ({ payload }) =>
-        Effect.flatMap(CurrentCaller, (caller) => sesiones.modo(caller, payload.mode))
+        Effect.zipRight(
+          noStore,
+          Effect.flatMap(CurrentCaller, (caller) => sesiones.modo(caller, payload.mode))
+        )
       )
   })
 )

@@ -236,16 +236,29 @@ describe("sign-in", () => {
     )
   })
 
-  it("sign-up with a password whose e-mail already has a user is 409 and creates no merchant", async () => {
-    const { email } = await signUp()
+  it("sign-up with a password whose e-mail already has a user answers as for a new address, and leaves that user as it was", async () => {
+    const { codigo: first, email } = await signUp()
     const codigo = `p${randomUUID().slice(0, 8)}`
     const reply = await call(server.url, "POST", "/switch/v1/comercios/registrar", {
-      body: { codigo, nombre: "Otro", identificacion: "J-07013380-5", email, password: PASSWORD }
+      body: { codigo, nombre: "Otro", identificacion: "J-07013380-5", email, password: "otra-clave-larga-9" }
     })
-    expect(reply.status).toBe(409)
-    expect(reply.body.error).toBe("usuario_duplicado")
-    const rows = await db.query("select 1 from comercios where codigo = $1", [codigo])
-    expect(rows.rowCount).toBe(0)
+    expect(reply.status).toBe(201)
+    expect(Object.keys(reply.body).sort()).toEqual([
+      "api_key",
+      "codigo",
+      "estado",
+      "kyc_tier",
+      "mode",
+      "nombre"
+    ])
+    // The new merchant has no portal user; the e-mail's user keeps its merchant and password.
+    const users = await db.query(
+      "select 1 from usuarios u join comercios c on c.id = u.comercio_id where c.codigo = $1",
+      [codigo]
+    )
+    expect(users.rowCount).toBe(0)
+    expect((await signIn(email, "otra-clave-larga-9")).status).toBe(401)
+    expect((await signIn(email)).body.comercio.codigo).toBe(first)
   })
 })
 

@@ -3,12 +3,12 @@
  * are `422 destino_bloqueado` at creation and edit, and refused again at connect time.
  */
 import type { LookupAddress } from "node:dns"
-import { Effect } from "effect"
+import { Effect, FastCheck as fc } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { approveMerchant, call, registerMerchant, startServer, type TestServer } from "../../test/harness.js"
 import { type Receiver, startReceiver } from "../../test/webhooksReceiver.js"
 import { makeSender } from "./Sender.js"
-import { checkUrl, guardedLookup, isPublicAddress } from "./Ssrf.js"
+import { checkShape, checkUrl, guardedLookup, isPublicAddress } from "./Ssrf.js"
 
 let server: TestServer
 let liveKey: string
@@ -57,6 +57,45 @@ const BLOCKED = [
   "https://localhost./hooks"
 ]
 
+const label = fc.stringMatching(/^[a-z0-9](?:[a-z0-9-]{0,10}[a-z0-9])?$/)
+const labels = fc.array(label, { minLength: 2, maxLength: 4 })
+/** Host names as WHATWG URL keeps them and DNS allows them (a trailing root dot too). */
+const wellFormedHost = fc
+  .tuple(labels, fc.boolean())
+  .filter(([parts]) => !/^\d+$/.test(parts[parts.length - 1] ?? ""))
+  .map(([parts, root]) => `${parts.join(".")}${root ? "." : ""}`)
+/** Characters WHATWG URL keeps in a host that no DNS name has. */
+const STRAY = [..."!\"$&'()*+,;=_`{}~"]
+/** A well-formed name spoiled one way: what WHATWG URL still parses but names no host. */
+const malformedHost = fc
+  .tuple(labels, fc.nat(), fc.integer({ min: 0, max: 6 }), fc.constantFrom(...STRAY))
+  .filter(([parts]) => !/^\d+$/.test(parts[parts.length - 1] ?? ""))
+  .map(([parts, at, how, stray]) => {
+    const i = at % parts.length
+    const spoiled = [...parts]
+    switch (how) {
+      case 0: // an empty label between two others
+        spoiled.splice(1 + (at % (parts.length - 1)), 0, "")
+        break
+      case 1: // two or more trailing dots
+        return `${parts.join(".")}${".".repeat(2 + (at % 3))}`
+      case 2: // leading dots
+        return `${".".repeat(1 + (at % 2))}${parts.join(".")}`
+      case 3: // a hyphen first or last in a label
+        spoiled[i] = at % 2 === 0 ? `-${parts[i]}` : `${parts[i]}-`
+        break
+      case 4: // a character DNS names do not have
+        spoiled[i] = `${parts[i]}${stray}x`
+        break
+      case 5: // a label over 63 characters
+        spoiled[i] = `${parts[i]}${"a".repeat(64)}`
+        break
+      default: // a name over 253 characters
+        return `${Array.from({ length: 5 }, () => "a".repeat(60)).join(".")}.${parts.join(".")}`
+    }
+    return spoiled.join(".")
+  })
+
 describe("webhook SSRF", () => {
   it(`refuses ${BLOCKED.length} internal destinations with 422 destino_bloqueado`, async () => {
     for (const url of BLOCKED) {
@@ -85,6 +124,42 @@ describe("webhook SSRF", () => {
       expect(reply.status, url).toBe(400)
       expect(reply.body.detail.fieldErrors.url, url).toBeDefined()
     }
+  })
+
+  it("refuses malformed host names with 400, generated: empty labels, stray dots, bad hyphens, other characters, overlong", async () => {
+    const samples = fc.sample(malformedHost, { numRuns: 40, seed: 41 })
+    for (const host of ["vm..", "vm...", ".vm", "a..b.example", "..", ...samples]) {
+      const url = `https://${host}/h`
+      const reply = await call(server.url, "POST", "/switch/v1/webhooks", {
+        key: liveKey,
+        body: { url, eventos: ["link.pagado"] }
+      })
+      expect([reply.status, reply.body.error], url).toEqual([400, "validation"])
+      expect(reply.body.detail.fieldErrors.url, url).toEqual(["el nombre del servidor no es válido"])
+    }
+    const list = await call(server.url, "GET", "/switch/v1/webhooks", { key: liveKey })
+    expect(list.body).toEqual([])
+  })
+
+  it("every generated malformed host is refused by its shape, with or without the development switch, and a well-formed one is not", () => {
+    fc.assert(
+      fc.property(malformedHost, (host) => {
+        for (const allowPrivate of [false, true]) {
+          const shape = checkShape(`https://${host}/h`, allowPrivate)
+          expect(shape instanceof URL ? shape.hostname : shape, host).toEqual({
+            _tag: "Invalida",
+            detail: "el nombre del servidor no es válido"
+          })
+        }
+      }),
+      { numRuns: 500 }
+    )
+    fc.assert(
+      fc.property(wellFormedHost, (host) => {
+        expect(checkShape(`https://${host}/h`, false), host).toBeInstanceOf(URL)
+      }),
+      { numRuns: 500 }
+    )
   })
 
   it("accepts public addresses on 443 and 80, and refuses an edit to an internal one", async () => {
