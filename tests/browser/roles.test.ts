@@ -8,7 +8,7 @@
  * it; CSRF and session fixation from the page; 10,000 links stay a windowed list. axe on every
  * screen, screenshots at 1280 and 360 px in artifacts/.
  */
-import { randomBytes, randomUUID, scrypt } from "node:crypto"
+import { randomUUID } from "node:crypto"
 import { mkdirSync, readFileSync } from "node:fs"
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http"
 import { createRequire } from "node:module"
@@ -16,6 +16,7 @@ import { resolve } from "node:path"
 import Pg from "pg"
 import { type Browser, chromium, type Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { hashPassword } from "../../apps/server/src/platform/Passwords.js"
 import { call, type Stack, startStack } from "../support/stack.js"
 
 const ARTIFACTS = resolve(__dirname, "artifacts")
@@ -122,17 +123,6 @@ const fromPage = (page: Page, method: string, path: string, body?: unknown, csrf
     },
     { method, path, body, csrf }
   )
-
-/** A scrypt hash in the server's format (platform/Passwords.ts), for users the team screens do not make yet. */
-const hashPassword = (password: string) =>
-  new Promise<string>((done, fail) => {
-    const salt = randomBytes(16)
-    scrypt(password, salt, 64, { N: 16384, r: 8, p: 1, maxmem: 64 * 1024 * 1024 }, (error, key) =>
-      error === null
-        ? done(["scrypt", 16384, 8, 1, salt.toString("base64"), key.toString("base64")].join("$"))
-        : fail(error)
-    )
-  })
 
 const codigo = `roles${Date.now().toString(36)}`
 const owner = `${codigo}@dueno.example`

@@ -4,9 +4,10 @@
  * changes. Each route is classified for isolation in isolation.test.ts (a session's own
  * merchant, no id of another); this suite covers who may call them.
  */
-import { randomBytes, randomUUID, scrypt } from "node:crypto"
+import { randomUUID } from "node:crypto"
 import Pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { hashPassword } from "../../apps/server/src/platform/Passwords.js"
 import { call, type Stack, startStack } from "../support/stack.js"
 
 const PASSWORD = "clave-de-roles-1"
@@ -22,17 +23,6 @@ const emails = {
 }
 type Rol = keyof typeof emails
 const sessions = {} as Record<Rol, Record<string, string>>
-
-/** A scrypt hash in the server's format (platform/Passwords.ts), for users made here directly. */
-const hashPassword = (password: string) =>
-  new Promise<string>((done, fail) => {
-    const salt = randomBytes(16)
-    scrypt(password, salt, 64, { N: 16384, r: 8, p: 1, maxmem: 64 * 1024 * 1024 }, (error, derived) =>
-      error === null
-        ? done(["scrypt", 16384, 8, 1, salt.toString("base64"), derived.toString("base64")].join("$"))
-        : fail(error)
-    )
-  })
 
 const signIn = async (email: string) => {
   const reply = await fetch(`${stack.url}/switch/v1/sesion`, {

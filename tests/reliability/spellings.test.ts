@@ -11,11 +11,12 @@
  * webhook creation with bodies that would work, through generated spellings, and checks that
  * nothing was written.
  */
-import { createHash, randomBytes, randomUUID, scrypt } from "node:crypto"
+import { createHash, randomBytes, randomUUID } from "node:crypto"
 import { request as httpRequest } from "node:http"
 import { FastCheck as fc } from "effect"
 import Pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { hashPassword } from "../../apps/server/src/platform/Passwords.js"
 import { totpCode, totpStep } from "../../apps/server/src/platform/Totp.js"
 import { ADMIN_TOKEN, call, freePort, merchantWithLiveKey, type Stack, startStack } from "../support/stack.js"
 
@@ -28,17 +29,6 @@ let port = 0
 let codigo = ""
 const callers: Record<string, Record<string, string>> = {}
 const userIds: Record<string, string> = {}
-
-/** A scrypt hash in the server's format (platform/Passwords.ts), for users made here directly. */
-const hashPassword = (password: string) =>
-  new Promise<string>((done, fail) => {
-    const salt = randomBytes(16)
-    scrypt(password, salt, 64, { N: 16384, r: 8, p: 1, maxmem: 64 * 1024 * 1024 }, (error, derived) =>
-      error === null
-        ? done(["scrypt", 16384, 8, 1, salt.toString("base64"), derived.toString("base64")].join("$"))
-        : fail(error)
-    )
-  })
 
 const cookieOf = (headers: Headers) => (headers.get("set-cookie") ?? "").split(";")[0] ?? ""
 
