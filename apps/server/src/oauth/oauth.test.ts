@@ -3,7 +3,7 @@
  * registration (DCR) and metadata documents (CIMD), the consent API for a signed-in user, PKCE,
  * `iss`, `resource`, tokens and what they reach, rotation with reuse detection, revocation;
  * issue 47: a reused code revokes its tokens, no parameter twice, `invalid_scope` on a wider
- * refresh, native apps' redirects (private-use schemes, loopback on any port).
+ * refresh, native apps' redirects (private-use schemes, loopback on any port), a key as a bearer.
  */
 import { createHash, randomBytes, randomUUID } from "node:crypto"
 import { createServer, type Server } from "node:http"
@@ -777,6 +777,25 @@ describe("native apps, repeated parameters, reused codes (issue 47)", () => {
       const reply = await call(server.url, "POST", "/oauth/register", { body: { redirect_uris: [bad] } })
       expect(reply.body.error, bad).toBe("invalid_redirect_uri")
     }
+  })
+
+  it("a key sent as a bearer token is told that keys go in x-switch-key", async () => {
+    const m = await signUp()
+    const secret = m.key.slice(m.key.indexOf(":") + 1)
+    for (const authorization of [`Bearer ${m.key}`, `Bearer ${secret}`, `bearer ${secret}`]) {
+      const reply = await call(server.url, "GET", "/switch/v1/links", { headers: { authorization } })
+      expect(reply.status, authorization).toBe(401)
+      expect(reply.body.error).toBe("unauthorized")
+      expect(reply.body.detail, authorization).toContain("x-switch-key")
+      expect(reply.body.detail).toContain("Authorization: Bearer")
+      expect(JSON.stringify(reply.body)).not.toContain(secret)
+    }
+    // A key in its header still wins over anything in Authorization.
+    const both = await call(server.url, "GET", "/switch/v1/links", {
+      key: m.key,
+      headers: { authorization: `Bearer ${secret}` }
+    })
+    expect(both.status).toBe(200)
   })
 })
 
