@@ -243,6 +243,39 @@ describe("MCP tool server", () => {
     expect(mcpOutput).not.toContain(stack.demoKey.split(":")[1])
   })
 
+  it("a key sent as a bearer token is refused at connection, told that keys go in x-switch-key", async () => {
+    const secret = stack.demoKey.slice(stack.demoKey.indexOf(":") + 1)
+    for (const authorization of [`Bearer ${stack.demoKey}`, `Bearer ${secret}`]) {
+      const client = new Client({ name: "prueba", version: "1.0.0" })
+      const transport = new StreamableHTTPClientTransport(new URL(mcpUrl), {
+        requestInit: { headers: { authorization } }
+      })
+      const refused = await client.connect(transport).then(
+        () => "connected",
+        (error: Error) => error.message
+      )
+      expect(refused).toContain("x-switch-key")
+      expect(refused).not.toContain(secret)
+      const reply = await fetch(mcpUrl, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          authorization
+        },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "initialize",
+          params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "x", version: "1" } }
+        })
+      })
+      expect(reply.status).toBe(401)
+      expect(((await reply.json()) as any).error.message).toContain("x-switch-key")
+      expect(reply.headers.get("www-authenticate")).not.toContain("invalid_token")
+    }
+  })
+
   it("says the API could not be reached when it cannot be, not an empty detail", async () => {
     const nowhere = `http://127.0.0.1:${await freePort()}`
     const lonely = await startMcp(nowhere)
