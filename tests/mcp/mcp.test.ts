@@ -101,6 +101,37 @@ describe("MCP tool server", () => {
     await client.close()
   })
 
+  it("announces only what it serves: each capability answers, others are -32601, no list_changed promised", async () => {
+    const client = await connect(stack.demoKey)
+    // Every capability a server may announce, with a request that only it answers.
+    const requests: Record<string, ReadonlyArray<() => Promise<unknown>>> = {
+      tools: [() => client.listTools()],
+      resources: [() => client.listResources(), () => client.listResourceTemplates()],
+      prompts: [() => client.listPrompts()],
+      completions: [
+        () => client.complete({ ref: { type: "ref/prompt", name: "x" }, argument: { name: "a", value: "" } })
+      ],
+      logging: [() => client.setLoggingLevel("info")]
+    }
+    const capabilities = (client.getServerCapabilities() ?? {}) as Record<string, any>
+    expect(Object.keys(capabilities).filter((name) => !(name in requests))).toEqual([])
+    for (const [name, sends] of Object.entries(requests))
+      for (const send of sends) {
+        const outcome = await send().then(
+          () => "answered",
+          (error: any) => (error?.code === -32601 ? "method not found" : `error ${error?.code}`)
+        )
+        expect(outcome, name).toBe(capabilities[name] === undefined ? "method not found" : "answered")
+      }
+    expect(Object.keys(capabilities)).toEqual(["tools"])
+    // Stateless: no stream stays open to carry a notification, so none is promised.
+    for (const [name, announced] of Object.entries(capabilities)) {
+      expect(announced?.listChanged, name).not.toBe(true)
+      expect(announced?.subscribe, name).not.toBe(true)
+    }
+    await client.close()
+  })
+
   it("creates, lists, shows and cancels a link, and reports SPEC's code on errors", async () => {
     const client = await connect(stack.demoKey)
     const created: any = await client.callTool({
@@ -210,6 +241,39 @@ describe("MCP tool server", () => {
     expect(text(banks)).toContain("unauthorized")
     await client.close()
     expect(mcpOutput).not.toContain(stack.demoKey.split(":")[1])
+  })
+
+  it("a key sent as a bearer token is refused at connection, told that keys go in x-switch-key", async () => {
+    const secret = stack.demoKey.slice(stack.demoKey.indexOf(":") + 1)
+    for (const authorization of [`Bearer ${stack.demoKey}`, `Bearer ${secret}`]) {
+      const client = new Client({ name: "prueba", version: "1.0.0" })
+      const transport = new StreamableHTTPClientTransport(new URL(mcpUrl), {
+        requestInit: { headers: { authorization } }
+      })
+      const refused = await client.connect(transport).then(
+        () => "connected",
+        (error: Error) => error.message
+      )
+      expect(refused).toContain("x-switch-key")
+      expect(refused).not.toContain(secret)
+      const reply = await fetch(mcpUrl, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          authorization
+        },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "initialize",
+          params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "x", version: "1" } }
+        })
+      })
+      expect(reply.status).toBe(401)
+      expect(((await reply.json()) as any).error.message).toContain("x-switch-key")
+      expect(reply.headers.get("www-authenticate")).not.toContain("invalid_token")
+    }
   })
 
   it("says the API could not be reached when it cannot be, not an empty detail", async () => {

@@ -27,6 +27,8 @@ export type CredentialResolver = (headers: IncomingHttpHeaders) => Promise<Crede
 
 const KEY = /^[a-z0-9_-]{3,32}:sk_(test|live)_[0-9A-Za-z]{16,64}$/
 const BEARER = /^Bearer\s+([A-Za-z0-9._~+/-]+=*)\s*$/i
+/** A key sent as a bearer token (`Bearer demo:sk_test_...`, or the secret alone). */
+const KEY_AS_BEARER = /^Bearer\s+(?:[^\s:]+:)?sk_(?:test|live)_/i
 
 /** The `x-switch-key` header, unchanged, exactly as the API takes it. */
 export const switchKeyHeader: CredentialResolver = async (headers) => {
@@ -66,6 +68,13 @@ export const keyOrToken =
     if (headers["x-switch-key"] !== undefined) return switchKeyHeader(headers)
     const authorization = headers.authorization
     if (authorization === undefined || authorization === "") return switchKeyHeader(headers)
+    // Told where a key goes, and never sent on: introspection is for tokens.
+    if (KEY_AS_BEARER.test(authorization))
+      return {
+        _tag: "Missing",
+        reason:
+          "Las llaves van en el encabezado x-switch-key (<comercio>:sk_...), no en Authorization: Bearer, que es para los tokens de acceso. / Keys go in x-switch-key, not in Authorization."
+      }
     const token = BEARER.exec(authorization)?.[1]
     const invalid = (reason: string): Credential => ({ _tag: "Missing", reason, invalidToken: true })
     if (token === undefined)

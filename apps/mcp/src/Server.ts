@@ -11,6 +11,7 @@
  * lacks is `403` with `error="insufficient_scope"`. CORS lets browser-based clients connect
  * (with a token; keys belong on servers). The protocol version is negotiated by the SDK
  * (2024-11-05 to 2025-11-25); stateless, no session ids, as the newest revision advises.
+ * The capabilities announce tools only, without `listChanged` (issue 47).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js"
@@ -154,6 +155,10 @@ const handleMcp = async (
     )
   const server = new McpServer({ name: "switch", version: VERSION })
   registerTools(server, client, { checkKey: credential._tag === "Key" })
+  // The capabilities say only what this server does: tools, and no resources, prompts or
+  // completions. The SDK announces `tools.listChanged: true` on its own, but a stateless server
+  // keeps no stream to notify on and its tools never change, so it promises no notification.
+  server.server.registerCapabilities({ tools: { listChanged: false } })
   // Stateless: no session ids (DESIGN.md §7).
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined } as never)
   res.on("close", () => {

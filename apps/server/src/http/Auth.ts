@@ -291,6 +291,17 @@ export const keyAgainst = <R>(
   )
 }
 
+/**
+ * A key sent as a bearer token (`Authorization: Bearer demo:sk_test_...`, or the secret alone):
+ * refused without a look-up, with where keys go, since `Bearer` is for connected apps' tokens.
+ */
+const KEY_AS_BEARER = /^Bearer\s+(?:[^\s:]+:)?sk_(?:test|live)_/i
+
+const keyAsBearer = new Unauthorized({
+  detail:
+    "Las llaves van en el encabezado x-switch-key (x-switch-key: <comercio>:sk_...), no en Authorization: Bearer, que es para los tokens de acceso de las aplicaciones conectadas."
+})
+
 /** Every endpoint's grant, by its route's method and declared path (`Permisos.claveRuta`). */
 export const permisos: ReadonlyMap<string, Permisos.Permiso> = Permisos.indice(Permisos.tabla(SwitchApi))
 
@@ -317,9 +328,11 @@ export const AuthenticationLive = Layer.effect(
             const caller =
               key === "" && token !== undefined && token !== ""
                 ? session(request, token, permiso)
-                : access?.[1] !== undefined
-                  ? bearer(request, access[1], permiso)
-                  : keyAgainst((given) => authenticate(given, clientIp), key, permiso)
+                : key === "" && KEY_AS_BEARER.test(request.headers.authorization ?? "")
+                  ? Effect.fail(keyAsBearer)
+                  : access?.[1] !== undefined
+                    ? bearer(request, access[1], permiso)
+                    : keyAgainst((given) => authenticate(given, clientIp), key, permiso)
             return Effect.tap(caller, (found) => logWhenAnswered(log, found, route.path))
           }
         )

@@ -2,8 +2,11 @@
  * OAuth clients (issue 34): public clients only (no secret; PKCE S256 proves the code's owner).
  *
  * - Dynamic Client Registration (RFC 7591): `POST /oauth/register` stores the client's name and
- *   redirect URIs under a random `client_id`. Redirect URIs are `https`, or `http` on a loopback
- *   address (RFC 8252 native apps), without fragments or credentials.
+ *   redirect URIs under a random `client_id`. Redirect URIs are `https`; or, for native apps
+ *   (RFC 8252), `http` on a loopback address, any port at the time of the request (§7.3), or a
+ *   private-use scheme named for a domain the app controls, `com.example.app:/cb` (§7.1); never
+ *   with fragments or credentials. Every other scheme (javascript:, data:, file:, http: off
+ *   loopback...) is refused: the check is an allow-list.
  * - Client ID Metadata Documents (MCP authorization, revision 2025-11-25): a `client_id` that is
  *   an https URL names a JSON document the client publishes. It is fetched with the webhooks'
  *   SSRF guard (platform/Ssrf.ts: https only, public addresses checked at connect time, no
@@ -34,8 +37,17 @@ const LOOPBACK = new Set(["127.0.0.1", "[::1]", "localhost"])
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
 const CONTROL = /[\u0000-\u001f\u007f]/
 
-/** Why `raw` cannot be a redirect URI, or undefined when it can. */
-export const redirectRefusal = (raw: unknown): string | undefined => {
+/**
+ * A private-use scheme (RFC 8252 §7.1): a domain name the app controls, reversed (at least two
+ * labels, so no browser scheme can pass as one), then a single slash: no naming authority.
+ */
+const PRIVATE_USE = /^[a-z][a-z0-9-]*(?:\.[a-z][a-z0-9-]*)+:\/(?!\/)/
+
+/** OpenID Connect DCR's `application_type`: absent counts as native (MCP clients seldom send it). */
+export type ApplicationType = "native" | "web"
+
+/** Why `raw` cannot be a redirect URI (of an app of `type`), or undefined when it can. */
+export const redirectRefusal = (raw: unknown, type: ApplicationType = "native"): string | undefined => {
   if (typeof raw !== "string" || raw.length > 2000 || CONTROL.test(raw)) return "no es una URL"
   let url: URL
   try {
@@ -47,11 +59,34 @@ export const redirectRefusal = (raw: unknown): string | undefined => {
   if (url.username !== "" || url.password !== "") return "no puede llevar usuario ni clave"
   if (url.protocol === "https:") return undefined
   if (url.protocol === "http:" && LOOPBACK.has(url.hostname)) return undefined
-  return "debe usar https, o http solo en una dirección de loopback"
+  if (PRIVATE_USE.test(raw) && url.host === "")
+    return type === "native" ? undefined : "un esquema privado es solo para aplicaciones nativas"
+  return "debe usar https, http solo en una dirección de loopback, o un esquema privado de aplicación nativa (com.example.app:/ruta)"
 }
 
-/** The host a redirect URI sends the user back to, as the consent screen shows it. */
-export const redirectHost = (uri: string): string => new URL(uri).host
+/**
+ * Whether `given` is one of the `registered` redirect URIs: the same string, or a loopback one
+ * on another port (RFC 8252 §7.3: a native app listens on whatever port the system gives it), as
+ * long as `given` is already in its normal form, so the code goes back exactly where it says.
+ */
+export const redirectMatches = (registered: ReadonlyArray<string>, given: string): boolean => {
+  if (registered.includes(given)) return true
+  if (redirectRefusal(given) !== undefined) return false
+  const url = new URL(given)
+  if (url.protocol !== "http:" || !LOOPBACK.has(url.hostname) || url.href !== given) return false
+  return registered.some((uri) => {
+    const candidate = new URL(uri)
+    if (candidate.protocol !== "http:" || !LOOPBACK.has(candidate.hostname)) return false
+    candidate.port = url.port
+    return candidate.href === given
+  })
+}
+
+/** The host a redirect URI sends the user back to, as the consent screen shows it (a native app: its scheme). */
+export const redirectHost = (uri: string): string => {
+  const url = new URL(uri)
+  return url.host === "" ? url.protocol.slice(0, -1) : url.host
+}
 
 /** Whether a `client_id` names a metadata document (an https URL with a path; http only in development). */
 export const isMetadataUrl = (clientId: string, allowPrivate: boolean): boolean => {
@@ -78,11 +113,13 @@ export const readMetadata = (
   if (typeof body !== "object" || body === null || Array.isArray(body))
     return new ClientError("los metadatos del cliente deben ser un objeto JSON")
   const b = body as Record<string, unknown>
+  const type = b.application_type ?? "native"
+  if (type !== "native" && type !== "web") return new ClientError("application_type admite solo native y web")
   const uris = b.redirect_uris
   if (!Array.isArray(uris) || uris.length === 0 || uris.length > 10)
     return new ClientError("redirect_uris debe ser una lista de 1 a 10 URLs")
   for (const uri of uris) {
-    const refusal = redirectRefusal(uri)
+    const refusal = redirectRefusal(uri, type)
     if (refusal !== undefined) return new ClientError(`redirect_uri ${String(uri).slice(0, 200)}: ${refusal}`)
   }
   const method = b.token_endpoint_auth_method

@@ -4,12 +4,19 @@
  * {@link ACCESS_SECONDS} and a refresh token of {@link REFRESH_DAYS}. Every token is kept only
  * as its SHA-256. Refreshing rotates: the used refresh token is marked, a new pair issued; a
  * marked one presented again revokes the grant (reuse detection, the grant being the family).
+ *
+ * A code presented again revokes the grant its first exchange made, and with it every token
+ * issued from it (OAuth 2.1 §4.1.3: a second use means someone else holds the code). The grant's
+ * id is derived from the code ({@link grantIdOf}), so the second use finds it without a column
+ * linking the two, even once the code's row is pruned; a grant's id (the portal shows it) says
+ * nothing of its code.
  */
-import { createHash, randomBytes, randomUUID, timingSafeEqual } from "node:crypto"
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto"
 import { SqlClient } from "@effect/sql"
 import type { Mode } from "@switch/api"
 import { Effect } from "effect"
 import { hashBearer } from "../http/Bearer.js"
+import { redirectHost } from "./Clients.js"
 
 export const CODE_SECONDS = 300
 export const ACCESS_SECONDS = 3_600
@@ -23,6 +30,15 @@ export const pkceMatches = (verifier: string, challenge: string): boolean => {
   const a = Buffer.from(createHash("sha256").update(verifier).digest("base64url"))
   const b = Buffer.from(challenge)
   return a.length === b.length && timingSafeEqual(a, b)
+}
+
+/** The id of the grant a code's exchange makes: a UUID (version 8, RFC 9562) of the code's SHA-256. */
+export const grantIdOf = (code: string): string => {
+  const bytes = createHash("sha256").update(`oauth_concesion\0${code}`).digest().subarray(0, 16)
+  bytes[6] = ((bytes[6] as number) & 0x0f) | 0x80
+  bytes[8] = ((bytes[8] as number) & 0x3f) | 0x80
+  const hex = bytes.toString("hex")
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
 }
 
 export interface CodeInput {
@@ -76,7 +92,7 @@ const pair = (concesionId: string, scopes: ReadonlyArray<string>) =>
     } satisfies Issued
   })
 
-export type TokenFailure = { readonly error: "invalid_grant" | "invalid_request"; readonly detail: string }
+export type TokenFailure = { readonly error: "invalid_grant" | "invalid_scope"; readonly detail: string }
 
 /** Exchanges a code (RFC 6749 §4.1.3 with PKCE): a grant and its first tokens. */
 export const exchangeCode = (input: {
@@ -90,7 +106,8 @@ export const exchangeCode = (input: {
     const sql = yield* SqlClient.SqlClient
     return yield* sql.withTransaction(
       Effect.gen(function* () {
-        // Single use: the first exchange marks it; a second finds it used and fails.
+        // Single use: the first exchange marks it; a second finds it used, fails, and revokes
+        // what the first one made (its tokens stop at once: each request reads the grant).
         const rows = yield* sql<{
           client_id: string
           comercio_id: string
@@ -110,19 +127,28 @@ export const exchangeCode = (input: {
             k.code_challenge, k.resource, c.nombre`
         const row = rows[0]
         const bad = (detail: string): TokenFailure => ({ error: "invalid_grant", detail })
-        if (row === undefined) return bad("el código no existe, expiró o ya se usó")
+        if (row === undefined) {
+          const revoked = yield* sql`
+            update oauth_concesiones set revoked_at = coalesce(revoked_at, now())
+            where id = ${grantIdOf(input.code)} returning id`
+          return bad(
+            revoked.length > 0
+              ? "el código ya se usó: la autorización que dio fue revocada"
+              : "el código no existe, expiró o ya se usó"
+          )
+        }
         if (row.client_id !== input.clientId) return bad("el código es de otro cliente")
         if (row.redirect_uri !== input.redirectUri) return bad("redirect_uri no es el de la autorización")
         if (!pkceMatches(input.verifier, row.code_challenge))
           return bad("code_verifier no corresponde (PKCE)")
         if (input.resource !== undefined && input.resource !== row.resource)
           return bad("resource no es el de la autorización")
-        const id = randomUUID()
+        const id = grantIdOf(input.code)
         yield* sql`
           insert into oauth_concesiones (id, comercio_id, usuario_id, client_id, client_nombre, redirect_host,
             mode, scopes, resource)
           values (${id}, ${row.comercio_id}, ${row.usuario_id}, ${row.client_id}, ${row.nombre},
-            ${new URL(row.redirect_uri).host}, ${row.mode}, ${row.scopes as Array<string>}, ${row.resource})`
+            ${redirectHost(row.redirect_uri)}, ${row.mode}, ${row.scopes as Array<string>}, ${row.resource})`
         return yield* pair(id, row.scopes)
       })
     )
@@ -165,9 +191,10 @@ export const refresh = (input: {
         if (input.resource !== undefined && input.resource !== row.resource)
           return bad("resource no es el de la autorización")
         const scopes = input.scopes ?? row.scopes
+        // RFC 6749 §6: a scope beyond the grant's is invalid_scope.
         if (!scopes.every((s) => row.scopes.includes(s)))
           return {
-            error: "invalid_request",
+            error: "invalid_scope",
             detail: "scope pide más de lo autorizado"
           } satisfies TokenFailure
         yield* sql`update oauth_tokens set rotado_at = now() where hash = ${hashBearer(input.refreshToken)}`

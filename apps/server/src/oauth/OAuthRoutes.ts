@@ -6,7 +6,9 @@
  * - `GET /oauth/authorize`: authorization code with PKCE S256 only; `resource` (RFC 8707) must be
  *   the MCP server's endpoint. A valid request goes on to the portal's consent screen
  *   (`/panel/oauth/autorizar`, same query); errors go back to the client with `iss` (RFC 9207),
- *   or are shown here when the client or its redirect URI is unknown.
+ *   or are shown here when the client or its redirect URI is unknown or repeated. No parameter
+ *   may come twice, here or in a form body (RFC 6749 §3.1): `state=a&state=b` is
+ *   `invalid_request`, never a code without its state.
  * - `GET|POST /oauth/consentimiento`: the consent screen's API, for a portal session (the POST
  *   with its `x-csrf-token`): what is asked, then the user's answer, which yields the redirect.
  * - `POST /oauth/token`: `authorization_code` and `refresh_token` (rotating; reuse revokes).
@@ -111,6 +113,24 @@ const single = (params: URLSearchParams, name: string): string | null => {
   return all.length === 1 ? (all[0] as string) : null
 }
 
+/**
+ * The first parameter given more than once (RFC 6749 §3.1: none may be), or undefined. Only
+ * `resource` may repeat (RFC 8707 §2, a token for several resources); a token here serves one,
+ * so more than one is `invalid_target`, as any resource but the MCP server is.
+ */
+const repeated = (params: URLSearchParams): string | undefined => {
+  const seen = new Set<string>()
+  for (const name of params.keys()) {
+    if (seen.has(name) && name !== "resource") return name
+    seen.add(name)
+  }
+  return undefined
+}
+
+/** Names the repeated parameter when it is one of OAuth's (a name is the client's own text). */
+const twice = (name: string) =>
+  `${/^[a-z_]{1,40}$/.test(name) ? name : "un parámetro"} va más de una vez: cada parámetro va una sola vez.`
+
 export const OAuthRoutesLive = HttpApiBuilder.Router.use((router) =>
   Effect.gen(function* () {
     const settings = yield* Settings
@@ -131,6 +151,10 @@ export const OAuthRoutesLive = HttpApiBuilder.Router.use((router) =>
     /** Checks an authorization request's parameters (RFC 6749 §4.1.1, PKCE, RFC 8707). */
     const check = (params: URLSearchParams) =>
       Effect.gen(function* () {
+        const again = repeated(params)
+        // Which client, and where to answer it, must be certain before anything goes back to it.
+        if (again === "client_id" || again === "redirect_uri")
+          return { _tag: "Local", detail: twice(again) } as Refusal
         const clientId = single(params, "client_id")
         if (clientId === null) return { _tag: "Local", detail: "Falta client_id." } as Refusal
         const found = yield* withSql(Clients.find(clientId, allowPrivate))
@@ -139,7 +163,7 @@ export const OAuthRoutesLive = HttpApiBuilder.Router.use((router) =>
         const given = single(params, "redirect_uri")
         const redirectUri =
           given ?? (found.redirectUris.length === 1 ? (found.redirectUris[0] as string) : null)
-        if (redirectUri === null || !found.redirectUris.includes(redirectUri))
+        if (redirectUri === null || !Clients.redirectMatches(found.redirectUris, redirectUri))
           return {
             _tag: "Local",
             detail: "redirect_uri no es uno de los registrados por el cliente."
@@ -152,6 +176,8 @@ export const OAuthRoutesLive = HttpApiBuilder.Router.use((router) =>
           error,
           detail
         })
+        // A repeated state goes back as none: which one the client meant is unknowable.
+        if (again !== undefined) return back("invalid_request", twice(again))
         if (single(params, "response_type") !== "code")
           return back("unsupported_response_type", "Solo se admite response_type=code.")
         const challenge = single(params, "code_challenge")
@@ -384,10 +410,15 @@ export const OAuthRoutesLive = HttpApiBuilder.Router.use((router) =>
       "/oauth/token",
       Effect.gen(function* () {
         const params = yield* formBody
+        const again = repeated(params)
+        if (again !== undefined) return oauthError("invalid_request", twice(again))
         const grantType = params.get("grant_type")
         const clientId = params.get("client_id")
         if (clientId === null || clientId === "") return oauthError("invalid_client", "Falta client_id.", 401)
-        const resource = params.get("resource") ?? undefined
+        const resources = params.getAll("resource")
+        if (resources.length > 1)
+          return oauthError("invalid_target", "Un token sirve a un solo recurso: el servidor MCP.")
+        const resource = resources[0]
         if (grantType === "authorization_code") {
           const code = params.get("code")
           const verifier = params.get("code_verifier")
@@ -462,6 +493,8 @@ export const OAuthRoutesLive = HttpApiBuilder.Router.use((router) =>
       "/oauth/revoke",
       Effect.gen(function* () {
         const params = yield* formBody
+        const again = repeated(params)
+        if (again !== undefined) return oauthError("invalid_request", twice(again))
         const token = params.get("token")
         if (token === null || token === "") return oauthError("invalid_request", "Falta token.")
         yield* withSql(Grants.revokeToken(token, params.get("client_id") ?? undefined))
@@ -473,6 +506,8 @@ export const OAuthRoutesLive = HttpApiBuilder.Router.use((router) =>
       "/oauth/introspect",
       Effect.gen(function* () {
         const params = yield* formBody
+        const again = repeated(params)
+        if (again !== undefined) return oauthError("invalid_request", twice(again))
         const token = params.get("token")
         if (token === null || token === "") return corsJson({ active: false })
         return corsJson(yield* withSql(Grants.introspect(token)))

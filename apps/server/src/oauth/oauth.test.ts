@@ -1,7 +1,9 @@
 /**
  * The OAuth authorization server (issue 34) against the real server and Postgres: metadata,
  * registration (DCR) and metadata documents (CIMD), the consent API for a signed-in user, PKCE,
- * `iss`, `resource`, tokens and what they reach, rotation with reuse detection, revocation.
+ * `iss`, `resource`, tokens and what they reach, rotation with reuse detection, revocation;
+ * issue 47: a reused code revokes its tokens, no parameter twice, `invalid_scope` on a wider
+ * refresh, native apps' redirects (private-use schemes, loopback on any port), a key as a bearer.
  */
 import { createHash, randomBytes, randomUUID } from "node:crypto"
 import { createServer, type Server } from "node:http"
@@ -518,6 +520,282 @@ describe("tokens", () => {
       mode: "test",
       comercio: m.codigo
     })
+  })
+})
+
+/** A form body written as is: a parameter may come twice. */
+const formText = async (path: string, body: string) => {
+  const response = await fetch(`${server.url}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body
+  })
+  return { status: response.status, body: (await response.json()) as any }
+}
+
+/** A code of a consent given by `s`, for `clientId` coming back to `redirect`. */
+const codeFor = async (s: Session, clientId: string, redirect: string, scopes = OAuth.SCOPES) => {
+  const { verifier, challenge } = pkce()
+  const consent = await as(s, "POST", "/oauth/consentimiento", {
+    solicitud: authorizeQuery(clientId, challenge, { redirect_uri: redirect }),
+    aprobar: true,
+    mode: "test",
+    scopes
+  })
+  expect(consent.status, JSON.stringify(consent.body)).toBe(200)
+  const back = consent.body.redirect_to as string
+  const code = new URL(back).searchParams.get("code") ?? ""
+  const exchange = {
+    grant_type: "authorization_code",
+    code,
+    redirect_uri: redirect,
+    client_id: clientId,
+    code_verifier: verifier,
+    resource: MCP
+  }
+  return { back, code, exchange }
+}
+
+describe("native apps, repeated parameters, reused codes (issue 47)", () => {
+  it("a code presented twice revokes every token its first exchange issued (OAuth 2.1 §4.1.3)", async () => {
+    const m = await signUp()
+    const owner = await session(m.email)
+    const clientId = await registerClient()
+    const first = await codeFor(owner, clientId, REDIRECT)
+    const tokens = await form("/oauth/token", first.exchange)
+    expect(tokens.status).toBe(200)
+    expect((await bearer(tokens.body.access_token, "GET", "/switch/v1/links")).status).toBe(200)
+    expect((await as(owner, "GET", "/oauth/concesiones")).body.data).toHaveLength(1)
+
+    const replayed = await form("/oauth/token", first.exchange)
+    expect(replayed.body.error).toBe("invalid_grant")
+    expect((await bearer(tokens.body.access_token, "GET", "/switch/v1/links")).status).toBe(401)
+    expect((await form("/oauth/introspect", { token: tokens.body.access_token })).body).toEqual({
+      active: false
+    })
+    const refreshed = await form("/oauth/token", {
+      grant_type: "refresh_token",
+      refresh_token: tokens.body.refresh_token,
+      client_id: clientId
+    })
+    expect(refreshed.body.error).toBe("invalid_grant")
+    expect((await as(owner, "GET", "/oauth/concesiones")).body.data).toEqual([])
+
+    // Two exchanges at once: one wins, and the other, a second use, revokes what it got.
+    const raced = await codeFor(owner, clientId, REDIRECT)
+    const both = await Promise.all([
+      form("/oauth/token", raced.exchange),
+      form("/oauth/token", raced.exchange)
+    ])
+    expect(both.map((r) => r.status).sort()).toEqual([200, 400])
+    const winner = both.find((r) => r.status === 200)?.body
+    expect((await bearer(winner.access_token, "GET", "/switch/v1/links")).status).toBe(401)
+
+    // Still so once the code's row is gone (housekeeping deletes used codes a day after expiry).
+    const late = await codeFor(owner, clientId, REDIRECT)
+    const lateTokens = await form("/oauth/token", late.exchange)
+    await db.query("delete from oauth_codigos where client_id = $1", [clientId])
+    expect((await form("/oauth/token", late.exchange)).body.error).toBe("invalid_grant")
+    expect((await bearer(lateTokens.body.access_token, "GET", "/switch/v1/links")).status).toBe(401)
+
+    // Another grant of the same user and client is left alone.
+    const other = await grant(owner, { clientId })
+    await form("/oauth/token", first.exchange)
+    expect((await bearer(other.access_token, "GET", "/switch/v1/links")).status).toBe(200)
+  })
+
+  it("no authorization parameter may come twice: each, repeated, gives invalid_request and no code", async () => {
+    const m = await signUp()
+    const owner = await session(m.email)
+    const clientId = await registerClient()
+    const { challenge } = pkce()
+    const valid = authorizeQuery(clientId, challenge)
+    const names = [...new URLSearchParams(valid).keys()]
+    expect(names).toEqual(expect.arrayContaining(["state", "client_id", "redirect_uri", "scope"]))
+    for (const name of names)
+      for (const value of [new URLSearchParams(valid).get(name) ?? "", "otro"]) {
+        const query = `${valid}&${new URLSearchParams({ [name]: value })}`
+        const reply = await fetch(`${server.url}/oauth/authorize?${query}`, { redirect: "manual" })
+        const consent = await as(owner, "POST", "/oauth/consentimiento", {
+          solicitud: query,
+          aprobar: true,
+          mode: "test"
+        })
+        expect(consent.status, `${name} twice`).toBe(400)
+        expect(consent.body.redirect_to, `${name} twice`).toBeUndefined()
+        if (name === "client_id" || name === "redirect_uri") {
+          // Where to answer is uncertain: the refusal is shown here, nothing goes back.
+          expect(reply.status, `${name} twice`).toBe(400)
+          continue
+        }
+        expect(reply.status, `${name} twice`).toBe(302)
+        const back = new URL(reply.headers.get("location") ?? "", server.url)
+        expect(back.origin + back.pathname, `${name} twice`).toBe(REDIRECT)
+        expect(back.searchParams.get("code")).toBeNull()
+        if (name === "resource") expect(back.searchParams.get("error")).toBe("invalid_target")
+        else {
+          expect(back.searchParams.get("error"), `${name} twice`).toBe("invalid_request")
+          expect(back.searchParams.get("error_description")).toContain(name)
+        }
+        expect(back.searchParams.get("state")).toBe(name === "state" ? null : "estado-123")
+      }
+    expect((await db.query("select 1 from oauth_codigos where client_id = $1", [clientId])).rowCount).toBe(0)
+  })
+
+  it("no form parameter may come twice at the token, revocation and introspection endpoints", async () => {
+    const m = await signUp()
+    const owner = await session(m.email)
+    const clientId = await registerClient()
+    const { exchange } = await codeFor(owner, clientId, REDIRECT)
+    const valid = new URLSearchParams(exchange).toString()
+    for (const name of Object.keys(exchange)) {
+      const reply = await formText("/oauth/token", `${valid}&${new URLSearchParams({ [name]: "otro" })}`)
+      expect(reply.status, `${name} twice`).toBe(400)
+      expect(reply.body.error, `${name} twice`).toBe(
+        name === "resource" ? "invalid_target" : "invalid_request"
+      )
+      const same = await formText(
+        "/oauth/token",
+        `${valid}&${name}=${encodeURIComponent(exchange[name as keyof typeof exchange])}`
+      )
+      expect(same.status, `${name} twice, the same`).toBe(400)
+    }
+    // Refused before it was read: the code is still good.
+    const tokens = await form("/oauth/token", exchange)
+    expect(tokens.status).toBe(200)
+    const refresh = new URLSearchParams({
+      grant_type: "refresh_token",
+      refresh_token: tokens.body.refresh_token,
+      client_id: clientId
+    }).toString()
+    expect((await formText("/oauth/token", `${refresh}&scope=links:read&scope=bancos:read`)).body.error).toBe(
+      "invalid_request"
+    )
+    const token = `token=${tokens.body.access_token}`
+    expect((await formText("/oauth/introspect", `${token}&${token}`)).body.error).toBe("invalid_request")
+    expect((await formText("/oauth/revoke", `${token}&token=x`)).body.error).toBe("invalid_request")
+    expect((await bearer(tokens.body.access_token, "GET", "/switch/v1/links")).status).toBe(200)
+    expect((await formText("/oauth/token", refresh)).status).toBe(200)
+  })
+
+  it("a refresh asking for more than its grant is invalid_scope, and spends nothing", async () => {
+    const m = await signUp()
+    const tokens = await grant(await session(m.email), { scopes: ["links:read", "bancos:read"] })
+    const base = {
+      grant_type: "refresh_token",
+      refresh_token: tokens.refresh_token,
+      client_id: tokens.clientId
+    }
+    for (const scope of [
+      "links:read links:write",
+      "transacciones:read",
+      "links:read bancos:read liquidaciones:read"
+    ]) {
+      const wider = await form("/oauth/token", { ...base, scope })
+      expect(wider.status, scope).toBe(400)
+      expect(wider.body.error, scope).toBe("invalid_scope")
+    }
+    expect((await form("/oauth/token", { ...base, scope: "no:existe" })).body.error).toBe("invalid_scope")
+    const narrower = await form("/oauth/token", { ...base, scope: "links:read" })
+    expect(narrower.status).toBe(200)
+    expect(narrower.body.scope).toBe("links:read")
+  })
+
+  it("a native app comes back on its private-use scheme (RFC 8252 §7.1) or a loopback port of the moment (§7.3)", async () => {
+    const m = await signUp()
+    const owner = await session(m.email)
+    const native = "com.example.app:/oauth/cb"
+    const clientId = await registerClient(native)
+    const { challenge } = pkce()
+    const asked = await fetch(
+      `${server.url}/oauth/authorize?${authorizeQuery(clientId, challenge, { redirect_uri: native })}`,
+      { redirect: "manual" }
+    )
+    expect(asked.headers.get("location")).toMatch(/^\/panel\/oauth\/autorizar\?/)
+    const shown = await as(
+      owner,
+      "GET",
+      `/oauth/consentimiento?${authorizeQuery(clientId, challenge, { redirect_uri: native })}`
+    )
+    expect(shown.body.cliente.redirect_host).toBe("com.example.app")
+    const app = await codeFor(owner, clientId, native)
+    expect(app.back.startsWith(`${native}?code=`)).toBe(true)
+    const back = new URL(app.back)
+    expect(back.searchParams.get("state")).toBe("estado-123")
+    expect(back.searchParams.get("iss")).toBe(server.settings.baseUrl)
+    const tokens = await form("/oauth/token", app.exchange)
+    expect(tokens.status).toBe(200)
+    expect((await bearer(tokens.body.access_token, "GET", "/switch/v1/links")).status).toBe(200)
+    const listed = (await as(owner, "GET", "/oauth/concesiones")).body.data
+    expect(listed.map((g: any) => g.redirect_host)).toContain("com.example.app")
+
+    // Registered on one port, back on whatever port the app listens on now; the same port at the token endpoint.
+    for (const registered of [
+      "http://127.0.0.1:7777/callback",
+      "http://[::1]:7777/callback",
+      "http://localhost/callback"
+    ]) {
+      const loopClient = await registerClient(registered)
+      const now = registered.replace(/(:7777)?\/callback$/, ":53124/callback")
+      const loop = await codeFor(owner, loopClient, now)
+      expect(loop.back.startsWith(`${now}?code=`), registered).toBe(true)
+      expect((await form("/oauth/token", { ...loop.exchange, redirect_uri: registered })).body.error).toBe(
+        "invalid_grant"
+      )
+      const again = await codeFor(owner, loopClient, now)
+      expect((await form("/oauth/token", again.exchange)).status, registered).toBe(200)
+      for (const elsewhere of [
+        now.replace("/callback", "/otra"),
+        now.replace("http:", "https:"),
+        `${now}?x=1`,
+        now.replace(/127\.0\.0\.1|\[::1\]|localhost/, "evil.example")
+      ]) {
+        const refused = await fetch(
+          `${server.url}/oauth/authorize?${authorizeQuery(loopClient, challenge, { redirect_uri: elsewhere })}`,
+          { redirect: "manual" }
+        )
+        expect(refused.status, elsewhere).toBe(400)
+      }
+    }
+
+    // A web app does not get a private-use scheme; nobody gets a scheme a browser would run.
+    const web = await call(server.url, "POST", "/oauth/register", {
+      body: { application_type: "web", redirect_uris: [native] }
+    })
+    expect(web.body.error).toBe("invalid_redirect_uri")
+    for (const bad of [
+      "javascript:alert(1)",
+      "JaVaScRiPt:alert(1)",
+      "data:text/html,<script>alert(1)</script>",
+      "file:///etc/passwd",
+      "vbscript:msgbox(1)",
+      "http://asistente.example/cb",
+      "myapp:/cb",
+      "com.example.app://cb",
+      "com.example.app:/cb#x"
+    ]) {
+      const reply = await call(server.url, "POST", "/oauth/register", { body: { redirect_uris: [bad] } })
+      expect(reply.body.error, bad).toBe("invalid_redirect_uri")
+    }
+  })
+
+  it("a key sent as a bearer token is told that keys go in x-switch-key", async () => {
+    const m = await signUp()
+    const secret = m.key.slice(m.key.indexOf(":") + 1)
+    for (const authorization of [`Bearer ${m.key}`, `Bearer ${secret}`, `bearer ${secret}`]) {
+      const reply = await call(server.url, "GET", "/switch/v1/links", { headers: { authorization } })
+      expect(reply.status, authorization).toBe(401)
+      expect(reply.body.error).toBe("unauthorized")
+      expect(reply.body.detail, authorization).toContain("x-switch-key")
+      expect(reply.body.detail).toContain("Authorization: Bearer")
+      expect(JSON.stringify(reply.body)).not.toContain(secret)
+    }
+    // A key in its header still wins over anything in Authorization.
+    const both = await call(server.url, "GET", "/switch/v1/links", {
+      key: m.key,
+      headers: { authorization: `Bearer ${secret}` }
+    })
+    expect(both.status).toBe(200)
   })
 })
 
