@@ -1,5 +1,5 @@
 /**
- * Any API route with the profile's key (`get`, `post`), a file of calls that refer to each
+ * Any API route with the profile's key (`get`, `post`, `delete`), a file of calls that refer to each
  * other's answers (`fixtures`), the request log (`logs tail`) and a past notice sent again to a
  * the merchant's webhooks or a local URL (`events resend`).
  */
@@ -93,7 +93,8 @@ const printAnswer = (context: Context, body: unknown) =>
 
 // ---- fixtures -----------------------------------------------------------------------------------
 
-interface Fixture {
+/** One call of a fixtures file: `${name:field}` in `path` and `params` refer to earlier answers. */
+export interface Fixture {
   readonly name?: string
   readonly path: string
   readonly method?: string
@@ -167,6 +168,50 @@ const readFixtures = (file: string): ReadonlyArray<Fixture> => {
   return list as ReadonlyArray<Fixture>
 }
 
+/** What one call of a fixture answered. */
+export interface FixtureResult {
+  readonly name: string | null
+  readonly method: string
+  readonly path: string
+  readonly status: number
+  readonly body: unknown
+}
+
+/**
+ * Runs `fixtures` in order with the run's key, printing `[status] METHOD path name id` for each
+ * (not with `--json`); the first failing call rejects, the calls before it stay done.
+ */
+export const runFixtures = async (
+  context: Context,
+  fixtures: ReadonlyArray<Fixture>
+): Promise<ReadonlyArray<FixtureResult>> => {
+  const answers = new Map<string, unknown>()
+  const results: Array<FixtureResult> = []
+  const o = context.output
+  for (const fixture of fixtures) {
+    const method = (fixture.method ?? "get").toLowerCase() as Method
+    const path = String(substitute(fixture.path, answers, context.env))
+    const params = substitute(fixture.params, answers, context.env)
+    const answer = await request(context, method, path, method === "get" ? undefined : (params ?? {}))
+    if (fixture.name !== undefined) answers.set(fixture.name, answer.body)
+    results.push({
+      name: fixture.name ?? null,
+      method,
+      path: apiPath(path),
+      status: answer.status,
+      body: answer.body
+    })
+    if (!o.json) {
+      const id = (answer.body as { id?: unknown } | null)?.id
+      o.line(
+        `${o.green(`[${answer.status}]`)} ${method.toUpperCase()} ${apiPath(path)}` +
+          `${fixture.name === undefined ? "" : `  ${o.bold(fixture.name)}`}${typeof id === "string" ? ` ${id}` : ""}`
+      )
+    }
+  }
+  return results
+}
+
 // ---- logs tail ----------------------------------------------------------------------------------
 
 const logPage = async (context: Context, query: Record<string, string>): Promise<ReadonlyArray<LogEntry>> => {
@@ -233,44 +278,24 @@ export const registerApi = (program: Command) => {
     )
 
   program
+    .command("delete <ruta>")
+    .description("DELETE a cualquier ruta de la API con la llave del perfil (p. ej. /switch/v1/webhooks/ID)")
+    .action(
+      action(async (context, path: string) => {
+        printAnswer(context, (await request(context, "delete", path)).body)
+        return 0
+      })
+    )
+
+  program
     .command("fixtures <archivo>")
     .description(
       'ejecuta una lista de llamadas a la API ({"fixtures": [...]}) que usan respuestas anteriores'
     )
     .action(
       action(async (context, file: string) => {
-        const fixtures = readFixtures(file)
-        const answers = new Map<string, unknown>()
-        const results: Array<{
-          name: string | null
-          method: string
-          path: string
-          status: number
-          body: unknown
-        }> = []
-        const o = context.output
-        for (const fixture of fixtures) {
-          const method = (fixture.method ?? "get").toLowerCase() as Method
-          const path = String(substitute(fixture.path, answers, context.env))
-          const params = substitute(fixture.params, answers, context.env)
-          const answer = await request(context, method, path, method === "get" ? undefined : (params ?? {}))
-          if (fixture.name !== undefined) answers.set(fixture.name, answer.body)
-          results.push({
-            name: fixture.name ?? null,
-            method,
-            path: apiPath(path),
-            status: answer.status,
-            body: answer.body
-          })
-          if (!o.json) {
-            const id = (answer.body as { id?: unknown } | null)?.id
-            o.line(
-              `${o.green(`[${answer.status}]`)} ${method.toUpperCase()} ${apiPath(path)}` +
-                `${fixture.name === undefined ? "" : `  ${o.bold(fixture.name)}`}${typeof id === "string" ? ` ${id}` : ""}`
-            )
-          }
-        }
-        if (o.json) o.line(JSON.stringify(results, null, 2))
+        const results = await runFixtures(context, readFixtures(file))
+        if (context.output.json) context.output.line(JSON.stringify(results, null, 2))
         return 0
       })
     )
