@@ -218,7 +218,11 @@ export const inTmux = (name: string, script: string, size: { width?: number; hei
     session,
     screen: () =>
       execFileSync("tmux", ["capture-pane", "-p", "-J", "-S", "-", "-t", session], { encoding: "utf8" }),
+    /** The pane as it shows now, without the scrollback. */
+    visible: () => execFileSync("tmux", ["capture-pane", "-p", "-J", "-t", session], { encoding: "utf8" }),
     keys: (...keys: ReadonlyArray<string>) => execFileSync("tmux", ["send-keys", "-t", session, ...keys]),
+    /** Forgets the scrollback. */
+    clearHistory: () => execFileSync("tmux", ["clear-history", "-t", session]),
     stop: () => {
       try {
         execFileSync("tmux", ["kill-session", "-t", session], { stdio: "ignore" })

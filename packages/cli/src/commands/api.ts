@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs"
 import { ConnectionError, errorFromResponse, NotFoundError } from "@switch/sdk"
 import { type Command, InvalidArgumentError } from "commander"
-import { action, collectList, parseInteger } from "../Action.js"
+import { action, collectList, optionWithValues, parseInteger } from "../Action.js"
 import { keyParts, listenSecret } from "../Config.js"
 import type { Context } from "../Context.js"
 import { userAgent } from "../Context.js"
@@ -308,12 +308,22 @@ export const registerApi = (program: Command) => {
     )
     .option("--limit <n>", "cuántas recientes mostrar al empezar (20)", parseInteger(0, 200))
     .option("--interval <segundos>", "cada cuánto preguntar por nuevas (2)", parseInteger(1, 3600))
-    .option(
-      "--status <códigos>",
-      "solo estos estados HTTP: 404, 4xx, 5xx (separados por comas)",
-      collectStatus
+    .addOption(
+      optionWithValues(
+        "--status <códigos>",
+        "solo estos estados HTTP o clases (404, 4xx), separados por comas",
+        ["2xx", "3xx", "4xx", "5xx"],
+        collectStatus
+      )
     )
-    .option("--method <métodos>", "solo estos métodos: GET, POST, ... (separados por comas)", collectMethod)
+    .addOption(
+      optionWithValues(
+        "--method <métodos>",
+        "solo estos métodos, separados por comas",
+        METHODS.map((m) => m.toUpperCase()),
+        collectMethod
+      )
+    )
     .option("--path <ruta>", "solo esta ruta y las que cuelgan de ella (/switch/v1/links o links)")
     .option("--no-follow", "muestra las recientes y sale")
     .action(

@@ -1,6 +1,7 @@
 /** `listen [--forward-to URL] [--events ...] [--print-secret]`. */
+import { EventNames } from "@switch/sdk"
 import type { Command } from "commander"
-import { action, collectList, parseInteger } from "../Action.js"
+import { action, collectList, optionWithValues, parseInteger } from "../Action.js"
 import { keyParts, listenSecret } from "../Config.js"
 import type { Context } from "../Context.js"
 import { userAgent } from "../Context.js"
@@ -128,7 +129,9 @@ export const registerListen = (program: Command) => {
     .command("listen")
     .description("recibe los eventos en vivo y los reenvía firmados a una URL local; se reconecta solo")
     .option("--forward-to <url>", "URL a la que reenviar cada evento (POST firmado como un webhook)")
-    .option("--events <lista>", "solo estos eventos, separados por comas", collectList)
+    .addOption(
+      optionWithValues("--events <lista>", "solo estos eventos, separados por comas", EventNames, collectList)
+    )
     .option("--print-secret", "imprime el secreto de firma local y sale (para scripts)")
     .option(
       "--idle-timeout <segundos>",

@@ -1,7 +1,7 @@
 /** `webhooks list|create|update|delete|test|deliveries`. */
 import { EventNames, type Webhook, type WebhookCreateParams, type WebhookUpdateParams } from "@switch/sdk"
 import type { Command } from "commander"
-import { action, collectList, oneOf } from "../Action.js"
+import { action, collectList, oneOf, optionWithValues } from "../Action.js"
 import type { Context } from "../Context.js"
 import { UsageError } from "../Output.js"
 
@@ -56,7 +56,14 @@ export const registerWebhooks = (program: Command) => {
     .command("create")
     .description("registra un endpoint https (requiere llave live); muestra el secreto una sola vez")
     .requiredOption("--url <url>", "dirección https del endpoint")
-    .option("--eventos <lista>", "eventos separados por comas, o * (por defecto *)", collectList)
+    .addOption(
+      optionWithValues(
+        "--eventos <lista>",
+        "eventos separados por comas, o * (por defecto *)",
+        EventNames,
+        collectList
+      )
+    )
     .action(
       action(async (context, options: { url: string; eventos?: ReadonlyArray<string> }) => {
         const eventos = checkEvents(options.eventos ?? ["*"])
@@ -78,8 +85,22 @@ export const registerWebhooks = (program: Command) => {
     .command("update <id>")
     .description("cambia la url, los eventos o el estado de un webhook (requiere llave live)")
     .option("--url <url>", "nueva dirección https del endpoint")
-    .option("--eventos <lista>", "nuevos eventos separados por comas, o *", collectList)
-    .option("--estado <estado>", "activo o inactivo (uno inactivo no recibe avisos)", oneOf(WEBHOOK_ESTADOS))
+    .addOption(
+      optionWithValues(
+        "--eventos <lista>",
+        "nuevos eventos separados por comas, o *",
+        EventNames,
+        collectList
+      )
+    )
+    .addOption(
+      optionWithValues(
+        "--estado <estado>",
+        "uno inactivo no recibe avisos",
+        WEBHOOK_ESTADOS,
+        oneOf(WEBHOOK_ESTADOS)
+      )
+    )
     .action(
       action(
         async (
