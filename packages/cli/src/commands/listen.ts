@@ -138,11 +138,5 @@ export const registerListen = (program: Command) => {
       "silencio tras el que la conexión se da por muerta (45)",
       parseInteger(5, 3600)
     )
-    .addHelpText(
-      "after",
-      "\nEl secreto es estable por comercio (se guarda en el archivo de configuración):\n" +
-        "  export SWITCH_WEBHOOK_SECRET=$(switch listen --print-secret)\n" +
-        "  switch listen --forward-to http://localhost:3000/webhook --events link.pagado"
-    )
     .action(action(run))
 }
