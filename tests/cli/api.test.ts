@@ -259,7 +259,7 @@ describe("completion", () => {
         ],
         { encoding: "utf8" }
       )
-    expect(complete('switch ""').split(" ")).toEqual(
+    expect(complete('switch ""').trim().split(" ")).toEqual(
       expect.arrayContaining(["get", "post", "fixtures", "logs", "events", "completion"])
     )
     expect(complete('switch logs ""')).toContain("tail")

@@ -196,3 +196,37 @@ export const restartableServer = async (extraEnv: Record<string, string> = {}) =
     }
   }
 }
+
+/**
+ * A shell script run in a detached tmux session (a real pseudo-terminal, as a person sees it):
+ * `screen()` is the pane with its scrollback, `keys` types, `stop` ends the session.
+ */
+export const inTmux = (name: string, script: string, size: { width?: number; height?: number } = {}) => {
+  const session = `switch-${name}-${process.pid}`
+  execFileSync("tmux", [
+    "new-session",
+    "-d",
+    "-s",
+    session,
+    "-x",
+    String(size.width ?? 200),
+    "-y",
+    String(size.height ?? 50),
+    script
+  ])
+  return {
+    session,
+    screen: () =>
+      execFileSync("tmux", ["capture-pane", "-p", "-J", "-S", "-", "-t", session], { encoding: "utf8" }),
+    /** The pane as it shows now, without the scrollback. */
+    visible: () => execFileSync("tmux", ["capture-pane", "-p", "-J", "-t", session], { encoding: "utf8" }),
+    keys: (...keys: ReadonlyArray<string>) => execFileSync("tmux", ["send-keys", "-t", session, ...keys]),
+    /** Forgets the scrollback. */
+    clearHistory: () => execFileSync("tmux", ["clear-history", "-t", session]),
+    stop: () => {
+      try {
+        execFileSync("tmux", ["kill-session", "-t", session], { stdio: "ignore" })
+      } catch {}
+    }
+  }
+}

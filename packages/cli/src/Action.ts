@@ -1,5 +1,5 @@
 /** The bridge between commander and a command's body: context, errors and exit codes; flag parsers. */
-import { type Command, InvalidArgumentError } from "commander"
+import { Argument, type Command, InvalidArgumentError, Option } from "commander"
 import { type Context, contextOf } from "./Context.js"
 import type { Streams } from "./Output.js"
 
@@ -74,3 +74,33 @@ export const collectList = (value: string, previous: ReadonlyArray<string> = [])
     .map((item) => item.trim())
     .filter((item) => item !== "")
 ]
+
+// ---- values a shell completes -----------------------------------------------------------------
+
+/**
+ * An option whose values the shell completes (`switch completion`) and the help lists. Commander
+ * keeps them in `argChoices`; `parse` still decides what is valid, so a comma list (`--estado
+ * pagado,pendiente`) may hold several of them.
+ */
+export const optionWithValues = <T>(
+  flags: string,
+  description: string,
+  values: ReadonlyArray<string>,
+  parse?: (value: string, previous: T) => T
+): Option => {
+  const option = new Option(flags, description)
+  if (parse !== undefined) option.argParser(parse)
+  option.argChoices = [...values]
+  return option
+}
+
+/** The same for a positional argument. */
+export const argumentWithValues = (
+  name: string,
+  description: string,
+  values: ReadonlyArray<string>
+): Argument => {
+  const argument = new Argument(name, description)
+  argument.argChoices = [...values]
+  return argument
+}

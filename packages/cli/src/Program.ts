@@ -13,6 +13,7 @@ import { registerLotes } from "./commands/lotes.js"
 import { registerRegister } from "./commands/register.js"
 import { registerTrigger } from "./commands/trigger.js"
 import { registerWebhooks } from "./commands/webhooks.js"
+import { addExamples, helpConfiguration, spanishError } from "./Help.js"
 import { ExitCode, type Streams } from "./Output.js"
 import { VERSION } from "./Version.js"
 
@@ -24,7 +25,10 @@ import { VERSION } from "./Version.js"
 export const buildProgram = (streams: Streams, options: { readonly json?: boolean } = {}): Command => {
   const program = new Command("switch")
     .description("Switch desde la terminal: links de pago, lotes, comprobantes, webhooks y eventos en vivo")
-    .version(VERSION, "-v, --version")
+    .version(VERSION, "-v, --version", "muestra la versión")
+    .helpOption("-h, --help", "muestra la ayuda del comando")
+    .helpCommand("help [comando]", "muestra la ayuda de un comando")
+    .configureHelp(helpConfiguration)
     .option("--json", "salida JSON (para scripts)")
     .option("--key <llave>", "llave <comercio>:sk_...; gana sobre SWITCH_KEY y el perfil")
     .option("--profile <nombre>", "perfil guardado a usar (o SWITCH_PROFILE)")
@@ -35,12 +39,14 @@ export const buildProgram = (streams: Streams, options: { readonly json?: boolea
     .configureOutput({
       writeOut: (text) => streams.out.write(text),
       writeErr: (text) => streams.err.write(text),
-      outputError: (text, write) =>
+      outputError: (english, write) => {
+        const text = spanishError(english)
         write(
           options.json
             ? `${JSON.stringify({ error: "uso_invalido", detail: text.replace(/^error: /, "").trim() }, null, 2)}\n`
             : text
         )
+      }
     })
   registerAuth(program)
   registerLinks(program)
@@ -54,6 +60,7 @@ export const buildProgram = (streams: Streams, options: { readonly json?: boolea
   registerAdmin(program)
   registerApi(program)
   registerCompletion(program)
+  addExamples(program)
   return program
 }
 
@@ -73,6 +80,8 @@ export const run = async (
   } catch (error) {
     if (error instanceof CommanderError) {
       if (error.code === "commander.helpDisplayed" || error.code === "commander.version") return ExitCode.ok
+      // `switch help links` asked for the help (0); `switch links` alone lacked a command (1).
+      if (error.code === "commander.help" && error.exitCode === 0) return ExitCode.ok
       return ExitCode.usage
     }
     throw error

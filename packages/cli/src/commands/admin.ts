@@ -154,12 +154,6 @@ export const registerAdmin = (program: Command) => {
   admin
     .command("set <codigo> <campos...>")
     .description(`cambia campos: campo=valor (${ADMIN_FIELDS.join(", ")}); null borra un límite`)
-    .addHelpText(
-      "after",
-      "\nEjemplos:\n  switch admin set tienda comision_pct=1.5 liquidacion_inmediata=true\n" +
-        "  switch admin set tienda tope_diario=300USD monto_max=null\n" +
-        "  switch admin set tienda cuenta_liquidacion=@cuenta.json"
-    )
     .action(
       action(async (context, codigo: string, campos: ReadonlyArray<string>) => {
         const body = Object.fromEntries(campos.map(parseAdminField))

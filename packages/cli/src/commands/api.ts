@@ -1,16 +1,17 @@
 /**
- * Any API route with the profile's key (`get`, `post`), a file of calls that refer to each
+ * Any API route with the profile's key (`get`, `post`, `delete`), a file of calls that refer to each
  * other's answers (`fixtures`), the request log (`logs tail`) and a past notice sent again to a
  * the merchant's webhooks or a local URL (`events resend`).
  */
 import { readFileSync } from "node:fs"
 import { ConnectionError, errorFromResponse, NotFoundError } from "@switch/sdk"
-import type { Command } from "commander"
-import { action, parseInteger } from "../Action.js"
+import { type Command, InvalidArgumentError } from "commander"
+import { action, collectList, optionWithValues, parseInteger } from "../Action.js"
 import { keyParts, listenSecret } from "../Config.js"
 import type { Context } from "../Context.js"
 import { userAgent } from "../Context.js"
 import { forward } from "../Listen.js"
+import { type LogEntry, LogTail, PAGE_SIZE, sleep } from "../LogTail.js"
 import { UsageError } from "../Output.js"
 import { collect, pageSize } from "./links.js"
 
@@ -92,7 +93,8 @@ const printAnswer = (context: Context, body: unknown) =>
 
 // ---- fixtures -----------------------------------------------------------------------------------
 
-interface Fixture {
+/** One call of a fixtures file: `${name:field}` in `path` and `params` refer to earlier answers. */
+export interface Fixture {
   readonly name?: string
   readonly path: string
   readonly method?: string
@@ -166,18 +168,51 @@ const readFixtures = (file: string): ReadonlyArray<Fixture> => {
   return list as ReadonlyArray<Fixture>
 }
 
-// ---- logs tail ----------------------------------------------------------------------------------
-
-/** One entry of the merchant's request log (`GET /switch/v1/logs`, newest first). */
-interface LogEntry {
-  readonly id: string
-  readonly created_at: string
+/** What one call of a fixture answered. */
+export interface FixtureResult {
+  readonly name: string | null
   readonly method: string
   readonly path: string
   readonly status: number
-  readonly duration_ms: number
-  readonly request_id: string
+  readonly body: unknown
 }
+
+/**
+ * Runs `fixtures` in order with the run's key, printing `[status] METHOD path name id` for each
+ * (not with `--json`); the first failing call rejects, the calls before it stay done.
+ */
+export const runFixtures = async (
+  context: Context,
+  fixtures: ReadonlyArray<Fixture>
+): Promise<ReadonlyArray<FixtureResult>> => {
+  const answers = new Map<string, unknown>()
+  const results: Array<FixtureResult> = []
+  const o = context.output
+  for (const fixture of fixtures) {
+    const method = (fixture.method ?? "get").toLowerCase() as Method
+    const path = String(substitute(fixture.path, answers, context.env))
+    const params = substitute(fixture.params, answers, context.env)
+    const answer = await request(context, method, path, method === "get" ? undefined : (params ?? {}))
+    if (fixture.name !== undefined) answers.set(fixture.name, answer.body)
+    results.push({
+      name: fixture.name ?? null,
+      method,
+      path: apiPath(path),
+      status: answer.status,
+      body: answer.body
+    })
+    if (!o.json) {
+      const id = (answer.body as { id?: unknown } | null)?.id
+      o.line(
+        `${o.green(`[${answer.status}]`)} ${method.toUpperCase()} ${apiPath(path)}` +
+          `${fixture.name === undefined ? "" : `  ${o.bold(fixture.name)}`}${typeof id === "string" ? ` ${id}` : ""}`
+      )
+    }
+  }
+  return results
+}
+
+// ---- logs tail ----------------------------------------------------------------------------------
 
 const logPage = async (context: Context, query: Record<string, string>): Promise<ReadonlyArray<LogEntry>> => {
   const search = new URLSearchParams(query).toString()
@@ -200,18 +235,23 @@ const logPage = async (context: Context, query: Record<string, string>): Promise
   }
 }
 
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((done) => {
-    const timer = setTimeout(done, ms)
-    signal.addEventListener(
-      "abort",
-      () => {
-        clearTimeout(timer)
-        done()
-      },
-      { once: true }
-    )
-  })
+/** `--status 404,4xx`: codes or classes, repeatable. */
+const collectStatus = (value: string, previous: ReadonlyArray<string> = []): ReadonlyArray<string> => {
+  const list = collectList(value, previous)
+  const bad = list.find((item) => !/^([1-5]\d\d|[1-5]xx)$/i.test(item))
+  if (bad !== undefined)
+    throw new InvalidArgumentError(`"${bad}" no es un estado HTTP (404) ni una clase (4xx)`)
+  return list
+}
+
+/** `--method get,post`: HTTP methods, repeatable. */
+const collectMethod = (value: string, previous: ReadonlyArray<string> = []): ReadonlyArray<string> => {
+  const list = collectList(value, previous).map((item) => item.toUpperCase())
+  const bad = list.find((item) => !(METHODS as ReadonlyArray<string>).includes(item.toLowerCase()))
+  if (bad !== undefined)
+    throw new InvalidArgumentError(`"${bad}" no es un método: ${METHODS.join(", ").toUpperCase()}`)
+  return list
+}
 
 export const registerApi = (program: Command) => {
   program
@@ -238,44 +278,24 @@ export const registerApi = (program: Command) => {
     )
 
   program
+    .command("delete <ruta>")
+    .description("DELETE a cualquier ruta de la API con la llave del perfil (p. ej. /switch/v1/webhooks/ID)")
+    .action(
+      action(async (context, path: string) => {
+        printAnswer(context, (await request(context, "delete", path)).body)
+        return 0
+      })
+    )
+
+  program
     .command("fixtures <archivo>")
     .description(
       'ejecuta una lista de llamadas a la API ({"fixtures": [...]}) que usan respuestas anteriores'
     )
     .action(
       action(async (context, file: string) => {
-        const fixtures = readFixtures(file)
-        const answers = new Map<string, unknown>()
-        const results: Array<{
-          name: string | null
-          method: string
-          path: string
-          status: number
-          body: unknown
-        }> = []
-        const o = context.output
-        for (const fixture of fixtures) {
-          const method = (fixture.method ?? "get").toLowerCase() as Method
-          const path = String(substitute(fixture.path, answers, context.env))
-          const params = substitute(fixture.params, answers, context.env)
-          const answer = await request(context, method, path, method === "get" ? undefined : (params ?? {}))
-          if (fixture.name !== undefined) answers.set(fixture.name, answer.body)
-          results.push({
-            name: fixture.name ?? null,
-            method,
-            path: apiPath(path),
-            status: answer.status,
-            body: answer.body
-          })
-          if (!o.json) {
-            const id = (answer.body as { id?: unknown } | null)?.id
-            o.line(
-              `${o.green(`[${answer.status}]`)} ${method.toUpperCase()} ${apiPath(path)}` +
-                `${fixture.name === undefined ? "" : `  ${o.bold(fixture.name)}`}${typeof id === "string" ? ` ${id}` : ""}`
-            )
-          }
-        }
-        if (o.json) o.line(JSON.stringify(results, null, 2))
+        const results = await runFixtures(context, readFixtures(file))
+        if (context.output.json) context.output.line(JSON.stringify(results, null, 2))
         return 0
       })
     )
@@ -284,54 +304,83 @@ export const registerApi = (program: Command) => {
   logs
     .command("tail")
     .description(
-      "muestra las solicitudes recientes a la API y sigue mostrando las nuevas (Ctrl-C para salir)"
+      "muestra las solicitudes recientes a la API y luego solo las nuevas, en orden (Ctrl-C para salir)"
     )
     .option("--limit <n>", "cuántas recientes mostrar al empezar (20)", parseInteger(0, 200))
     .option("--interval <segundos>", "cada cuánto preguntar por nuevas (2)", parseInteger(1, 3600))
+    .addOption(
+      optionWithValues(
+        "--status <códigos>",
+        "solo estos estados HTTP o clases (404, 4xx), separados por comas",
+        ["2xx", "3xx", "4xx", "5xx"],
+        collectStatus
+      )
+    )
+    .addOption(
+      optionWithValues(
+        "--method <métodos>",
+        "solo estos métodos, separados por comas",
+        METHODS.map((m) => m.toUpperCase()),
+        collectMethod
+      )
+    )
+    .option("--path <ruta>", "solo esta ruta y las que cuelgan de ella (/switch/v1/links o links)")
     .option("--no-follow", "muestra las recientes y sale")
     .action(
-      action(async (context, options: { limit?: number; interval?: number; follow: boolean }) => {
-        const o = context.output
-        const show = (entry: LogEntry) => {
-          if (o.json) {
-            o.line(JSON.stringify(entry))
-            return
+      action(
+        async (
+          context,
+          options: {
+            limit?: number
+            interval?: number
+            status?: ReadonlyArray<string>
+            method?: ReadonlyArray<string>
+            path?: string
+            follow: boolean
           }
-          const status =
-            entry.status >= 500 ? o.red : entry.status >= 400 ? o.yellow : (text: string) => o.green(text)
-          o.line(
-            `${entry.created_at}  ${status(String(entry.status))}  ${entry.method.padEnd(6)} ${entry.path}  ` +
-              `${entry.duration_ms} ms  ${o.dim(entry.request_id)}`
-          )
-        }
-        const first = await logPage(context, { limit: String(options.limit ?? 20) })
-        for (const entry of [...first].reverse()) show(entry)
-        if (!options.follow) return 0
-        // Each poll reads the newest page and shows what it has not shown yet, oldest first; it
-        // needs no cursor from the server, so it works however the route pages.
-        const seen = new Set(first.map((entry) => entry.id))
-        const controller = new AbortController()
-        const stop = () => controller.abort()
-        process.once("SIGINT", stop)
-        process.once("SIGTERM", stop)
-        try {
-          while (!controller.signal.aborted) {
-            await sleep((options.interval ?? 2) * 1000, controller.signal)
-            if (controller.signal.aborted) break
-            const page = await logPage(context, { limit: "200" })
-            const fresh = page.filter((entry) => !seen.has(entry.id))
-            for (const entry of fresh.reverse()) {
-              seen.add(entry.id)
-              show(entry)
+        ) => {
+          const o = context.output
+          const show = (entry: LogEntry) => {
+            if (o.json) {
+              o.line(JSON.stringify(entry))
+              return
             }
-            if (seen.size > 10_000) for (const id of [...seen].slice(0, 5_000)) seen.delete(id)
+            const status =
+              entry.status >= 500 ? o.red : entry.status >= 400 ? o.yellow : (text: string) => o.green(text)
+            o.line(
+              `${entry.created_at}  ${status(String(entry.status))}  ${entry.method.padEnd(6)} ${entry.path}  ` +
+                `${entry.duration_ms} ms  ${o.dim(entry.request_id)}`
+            )
           }
-        } finally {
-          process.off("SIGINT", stop)
-          process.off("SIGTERM", stop)
+          const page = (after: string | undefined) =>
+            logPage(context, {
+              limit: String(PAGE_SIZE),
+              ...(after === undefined ? {} : { starting_after: after })
+            })
+          const tail = new LogTail(page, {
+            status: options.status,
+            method: options.method,
+            path: options.path === undefined ? undefined : apiPath(options.path)
+          })
+          for (const entry of await tail.start(options.limit ?? 20)) show(entry)
+          if (!options.follow) return 0
+          const controller = new AbortController()
+          const stop = () => controller.abort()
+          process.once("SIGINT", stop)
+          process.once("SIGTERM", stop)
+          try {
+            while (!controller.signal.aborted) {
+              await sleep((options.interval ?? 2) * 1000, controller.signal)
+              if (controller.signal.aborted) break
+              for (const entry of await tail.poll()) show(entry)
+            }
+          } finally {
+            process.off("SIGINT", stop)
+            process.off("SIGTERM", stop)
+          }
+          return 0
         }
-        return 0
-      })
+      )
     )
 
   const events = program.command("events").description("los avisos (eventos) del comercio")

@@ -84,10 +84,6 @@ export const registerAuth = (program: Command) => {
     .description("guarda una llave en un perfil (sin navegador: apto para scripts y CI)")
     .option("--key-stdin", "lee la llave de stdin (no queda en el historial ni en `ps`); también `--key -`")
     .option("--no-verify", "no comprobar la llave contra el servidor antes de guardarla")
-    .addHelpText(
-      "after",
-      '\nEjemplos:\n  switch login --key demo:sk_test_123\n  printf %s "$SWITCH_KEY" | switch login --key-stdin --profile ci'
-    )
     .action(
       action(async (context, options: { keyStdin?: boolean; verify: boolean }) => {
         // `--key` is the program's global flag: here it names the key to save.

@@ -3,7 +3,15 @@
 import { type Link, type LinkListParams, LinkStates } from "@switch/sdk"
 import type { Command } from "commander"
 import QRCode from "qrcode"
-import { action, collectPair, oneOf, parseAmount, parseInteger } from "../Action.js"
+import {
+  action,
+  argumentWithValues,
+  collectPair,
+  oneOf,
+  optionWithValues,
+  parseAmount,
+  parseInteger
+} from "../Action.js"
 import type { Context } from "../Context.js"
 import { bs, type Column } from "../Output.js"
 
@@ -43,6 +51,9 @@ const showLink = (context: Context, link: Link) =>
       ? ([["metadata", link.metadata]] as const)
       : [])
   ])
+
+/** What `links simulate` can make of a test link. */
+export const SIMULACIONES = ["pagado", "rechazado", "expirado"] as const
 
 interface CreateOptions {
   monto: number
@@ -121,7 +132,7 @@ export const registerLinks = (program: Command) => {
   links
     .command("list")
     .description("lista los links, los más recientes primero")
-    .option("--estado <estados>", `estados separados por comas (${LinkStates.join(", ")})`)
+    .addOption(optionWithValues("--estado <estados>", "estados separados por comas", LinkStates))
     .option("--desde <fecha>", "desde (ISO 8601 o epoch ms), inclusive")
     .option("--hasta <fecha>", "hasta (ISO 8601 o epoch ms), exclusive")
     .option("--q <texto>", "cada palabra debe aparecer en concepto, pagador, referencia, id o recibo")
@@ -173,11 +184,13 @@ export const registerLinks = (program: Command) => {
     )
 
   links
-    .command("simulate <id> <resultado>")
+    .command("simulate")
     .description("fuerza el resultado de un link de prueba: pagado, rechazado o expirado")
+    .argument("<id>", "el link de prueba")
+    .addArgument(argumentWithValues("<resultado>", "qué simular", SIMULACIONES))
     .action(
       action(async (context, id: string, resultado: string) => {
-        const outcome = oneOf(["pagado", "rechazado", "expirado"] as const)(resultado)
+        const outcome = oneOf(SIMULACIONES)(resultado)
         const result = await context.client().links.simulate(id, outcome)
         context.output.result(result, () =>
           context.output.line(

@@ -1,6 +1,6 @@
 /** `liquidaciones list`: the merchant's settlements, newest first, every page with `--all`. */
 import { type Command, InvalidArgumentError } from "commander"
-import { action, parseInteger } from "../Action.js"
+import { action, optionWithValues, parseInteger } from "../Action.js"
 import { bs } from "../Output.js"
 import { collect, pageSize } from "./links.js"
 
@@ -20,7 +20,7 @@ export const registerLiquidaciones = (program: Command) => {
   liquidaciones
     .command("list")
     .description("lista las liquidaciones del modo de la llave, las más recientes primero")
-    .option("--estado <estado>", `solo las de este estado (${ESTADOS.join(", ")})`, estadoOf)
+    .addOption(optionWithValues("--estado <estado>", "solo las de este estado", ESTADOS, estadoOf))
     .option("--limit <n>", "cuántas mostrar (50 por defecto)", parseInteger(1, 1_000_000))
     .option("--all", "todas, recorriendo todas las páginas")
     .action(

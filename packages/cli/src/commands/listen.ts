@@ -1,6 +1,7 @@
 /** `listen [--forward-to URL] [--events ...] [--print-secret]`. */
+import { EventNames } from "@switch/sdk"
 import type { Command } from "commander"
-import { action, collectList, parseInteger } from "../Action.js"
+import { action, collectList, optionWithValues, parseInteger } from "../Action.js"
 import { keyParts, listenSecret } from "../Config.js"
 import type { Context } from "../Context.js"
 import { userAgent } from "../Context.js"
@@ -128,18 +129,14 @@ export const registerListen = (program: Command) => {
     .command("listen")
     .description("recibe los eventos en vivo y los reenvía firmados a una URL local; se reconecta solo")
     .option("--forward-to <url>", "URL a la que reenviar cada evento (POST firmado como un webhook)")
-    .option("--events <lista>", "solo estos eventos, separados por comas", collectList)
+    .addOption(
+      optionWithValues("--events <lista>", "solo estos eventos, separados por comas", EventNames, collectList)
+    )
     .option("--print-secret", "imprime el secreto de firma local y sale (para scripts)")
     .option(
       "--idle-timeout <segundos>",
       "silencio tras el que la conexión se da por muerta (45)",
       parseInteger(5, 3600)
-    )
-    .addHelpText(
-      "after",
-      "\nEl secreto es estable por comercio (se guarda en el archivo de configuración):\n" +
-        "  export SWITCH_WEBHOOK_SECRET=$(switch listen --print-secret)\n" +
-        "  switch listen --forward-to http://localhost:3000/webhook --events link.pagado"
     )
     .action(action(run))
 }

@@ -2,7 +2,7 @@
 
 import { Switch } from "@switch/sdk"
 import type { Command } from "commander"
-import { action, oneOf } from "../Action.js"
+import { action, oneOf, optionWithValues } from "../Action.js"
 import { profileName, readConfig, saveProfile } from "../Config.js"
 
 interface RegisterOptions {
@@ -15,6 +15,9 @@ interface RegisterOptions {
   login?: boolean
 }
 
+const TIPOS_DOC = ["V", "E", "J", "P", "G"] as const
+const TIPOS = ["empresa", "personal"] as const
+
 export const registerRegister = (program: Command) => {
   program
     .command("register")
@@ -22,9 +25,9 @@ export const registerRegister = (program: Command) => {
     .requiredOption("--codigo <codigo>", "3 a 32 caracteres: a-z, 0-9, _ o -")
     .requiredOption("--nombre <nombre>", "nombre del comercio")
     .requiredOption("--identificacion <id>", "cédula o RIF, por ejemplo J-07013380-5")
-    .option("--tipo-doc <tipo>", "V, E, J, P o G", oneOf(["V", "E", "J", "P", "G"] as const))
+    .addOption(optionWithValues("--tipo-doc <tipo>", "tipo de documento", TIPOS_DOC, oneOf(TIPOS_DOC)))
     .requiredOption("--email <correo>", "correo de contacto")
-    .option("--tipo <tipo>", "empresa o personal", oneOf(["empresa", "personal"] as const))
+    .addOption(optionWithValues("--tipo <tipo>", "tipo de comercio", TIPOS, oneOf(TIPOS)))
     .option("--login", "guarda la llave nueva en el perfil (--profile) para usarla de inmediato")
     .action(
       action(async (context, options: RegisterOptions) => {

@@ -38,11 +38,15 @@ export class Eventos {
     this.#config = config
   }
 
-  /** Notices, newest first, iterable across pages; only those of type `evento` when given. */
+  /**
+   * Notices, newest first, iterable across pages; only those of type `evento` when given, and
+   * only those after the notice `starting_after` (older than it) when given.
+   */
   list(params: EventoListParams = {}, options: RequestOptions = {}): ListPromise<SwitchEvent> {
-    const { evento, ...page } = params
+    const { evento, starting_after, ...page } = params
     return new ListPromise<SwitchEvent>(
-      async (offset, limit, after) =>
+      // The first page starts after `starting_after` when given; the next ones after their last notice.
+      async (offset, limit, after = starting_after) =>
         (
           await send<ReadonlyArray<SwitchEvent>>(
             this.#config,
