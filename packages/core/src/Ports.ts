@@ -3,7 +3,7 @@
  * provides adapters (the sandbox bank for test mode, the HTTP bank for live mode, a card
  * processor); tests provide their own layers.
  */
-import { Context, type Effect } from "effect"
+import { Context, Data, type Effect } from "effect"
 import type { Cents } from "./Money.js"
 import type { OperationState } from "./Operation.js"
 import type { MotivoRechazo } from "./Resultado.js"
@@ -83,31 +83,61 @@ export class BankGateway extends Context.Tag("@switch/core/BankGateway")<
   }
 >() {}
 
-/** A card session opened at the external processor; the service never sees card data. */
+/** A card form opened at the external processor; the service never sees card data. */
 export interface CardSession {
-  readonly sessionId: string
+  /** Our id of the charge, sent so the processor can dedupe a repeated open. */
+  readonly chargeId: string
+  /** The processor's hosted form, where the payer's browser goes. */
   readonly formUrl: string
   readonly expiresAt: Date
 }
 
-/** What the processor says about a card session. */
+/**
+ * What the processor says about a charge. `SinRespuesta`: the processor could not be reached or
+ * did not answer, which says nothing about the money (never read it as "not charged").
+ */
 export type CardStatus =
   | { readonly _tag: "Cobrado"; readonly referencia: string }
   | { readonly _tag: "NoCobrado" }
   | { readonly _tag: "EnCurso" }
+  | { readonly _tag: "SinRespuesta" }
+
+/** One credited charge of the processor's nightly close. */
+export interface CardCredit {
+  readonly chargeId: string
+  readonly referencia: string
+  readonly total: Cents
+}
+
+/** The nightly close of a day (Caracas date `YYYY-MM-DD`): the charges credited that night. */
+export type CardClose =
+  | { readonly _tag: "Cerrado"; readonly dia: string; readonly creditos: ReadonlyArray<CardCredit> }
+  | { readonly _tag: "Pendiente" }
 
 /** The external card processor of the card pilot. */
 export class CardProcessor extends Context.Tag("@switch/core/CardProcessor")<
   CardProcessor,
   {
-    readonly openForm: (input: {
+    /** Opens the hosted form for `total` (amount, tip and surcharge); the same `chargeId` twice opens one form. */
+    readonly open: (input: {
+      readonly chargeId: string
       readonly linkId: string
       readonly total: Cents
       readonly returnUrl: string
-    }) => Effect.Effect<CardSession>
-    readonly status: (sessionId: string) => Effect.Effect<CardStatus>
+      readonly expiresAt: Date
+    }) => Effect.Effect<CardSession, CardUnavailable>
+    /**
+     * Asks about a charge. With `close` the processor also closes a form still open, so that
+     * `NoCobrado` is final: nothing can be charged on it afterwards (pay another way, expiry).
+     */
+    readonly query: (chargeId: string, options: { readonly close: boolean }) => Effect.Effect<CardStatus>
+    /** Reads the nightly close of a day. */
+    readonly nightlyClose: (dia: string) => Effect.Effect<CardClose>
   }
 >() {}
+
+/** The processor could not open a form (down, or refused it). */
+export class CardUnavailable extends Data.TaggedError("CardUnavailable")<{ readonly motivo: string }> {}
 
 /** Identifier source, so tests can make ids predictable. Time comes from Effect's Clock. */
 export class Ids extends Context.Tag("@switch/core/Ids")<

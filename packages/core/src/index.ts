@@ -5,6 +5,8 @@
 export * as Amount from "./Amount.js"
 export * as BankCalendar from "./BankCalendar.js"
 export * as Caps from "./Caps.js"
+export * as CardCharge from "./CardCharge.js"
+export * as CardSignature from "./CardSignature.js"
 export * as CuentasAprobadas from "./CuentasAprobadas.js"
 export * as Fees from "./Fees.js"
 export * as Instrument from "./Instrument.js"
