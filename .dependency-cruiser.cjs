@@ -2,7 +2,7 @@
  * The import arrows of DESIGN §2, checked by `npm run lint` (dependency-cruiser):
  *
  *   packages: core <- api <- sdk <- cli
- *   apps:     core + api -> apps/server;  sdk -> apps/mcp, apps/portal;  core -> apps/bank-sim
+ *   apps:     core + api -> apps/server;  sdk -> apps/mcp, apps/portal;  core -> apps/bank-sim, apps/card-sim
  *   nothing imports an app; packages never import apps
  *   apps/server: platform <- http <- features (one folder each under src/), and a feature
  *                imports no other feature (what two share moves down)
@@ -27,6 +27,7 @@ const WORKSPACES = {
   mcp: app("mcp"),
   portal: app("portal"),
   "bank-sim": app("bank-sim"),
+  "card-sim": app("card-sim"),
   examples: "^examples/",
   tests: "^tests/",
   scripts: "^scripts/"
@@ -77,6 +78,7 @@ module.exports = {
     only("mcp", "sdk"),
     only("portal", "sdk"),
     only("bank-sim", "core"),
+    only("card-sim", "core"),
     only("examples", "sdk"),
     only("scripts"),
     {
