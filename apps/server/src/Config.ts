@@ -1,4 +1,5 @@
 /** Server settings from the environment (DESIGN.md §4 and §8), read once at start. */
+import { createHmac } from "node:crypto"
 import { resolve } from "node:path"
 import { BankCalendar } from "@switch/core"
 import { Context, Either, Option, Redacted } from "effect"
@@ -95,6 +96,15 @@ export interface ServerSettings {
   readonly alertaColaMinutos?: number
   /** SWITCH_ALERTAS_REVISAR_SEGUNDOS (60): how often the alerts' conditions are checked. */
   readonly alertasRevisarSegundos?: number
+  /** SWITCH_CARD_URL: the card processor of the card pilot; null starts apps/card-sim beside the server (main.ts). */
+  readonly cardUrl?: string | null
+  /**
+   * SWITCH_CARD_CLAVE: the secret shared with the card processor (it authenticates our calls and
+   * signs its callbacks); unset, one derived from the server secret, which the local card-sim gets.
+   */
+  readonly cardClave?: Redacted.Redacted<string> | null
+  /** SWITCH_TARJETA_TECHO (bolivars, 10000): the card pilot's ceiling on the billed total, surcharge included, in cents. */
+  readonly tarjetaTecho?: number
 }
 
 const ABIERTO: BankCalendar.BankCloseStatus = { _tag: "Abierto" }
@@ -212,5 +222,14 @@ export const fromEnv = (
   alertasUrl: env.SWITCH_ALERTAS_URL ? env.SWITCH_ALERTAS_URL : null,
   alertasSecreto: env.SWITCH_ALERTAS_SECRETO ? env.SWITCH_ALERTAS_SECRETO : null,
   alertaColaMinutos: positiveNumber(env.SWITCH_ALERTA_COLA_MINUTOS, 60),
-  alertasRevisarSegundos: positiveNumber(env.SWITCH_ALERTAS_REVISAR_SEGUNDOS, 60)
+  alertasRevisarSegundos: positiveNumber(env.SWITCH_ALERTAS_REVISAR_SEGUNDOS, 60),
+  cardUrl: env.SWITCH_CARD_URL ? env.SWITCH_CARD_URL.replace(/\/+$/, "") : null,
+  cardClave: Redacted.make(env.SWITCH_CARD_CLAVE || cardClaveFrom(secret)),
+  tarjetaTecho: Math.round(positiveNumber(env.SWITCH_TARJETA_TECHO, 10_000) * 100)
 })
+
+/** The card processor's shared secret when SWITCH_CARD_CLAVE is unset: derived from the server secret. */
+export const cardClaveFrom = (secret: string): string =>
+  createHmac("sha256", secret).update("switch:card-sim").digest("base64url")
+
+/** The card pilot's ceiling in cents (SWITCH_TARJETA_TECHO, Bs 10.000 by default). */

@@ -20,6 +20,8 @@ import { CheckoutRoutesLive } from "./checkout/CheckoutRoutes.js"
 import { CheckoutLive, CheckoutReconcilerLive } from "./checkout/CheckoutService.js"
 import { LinksEnRevisionLive } from "./checkout/EnRevision.js"
 import { StatusPageLive } from "./checkout/StatusPage.js"
+import { TarjetaRoutesLive } from "./checkout/TarjetaRoutes.js"
+import { TarjetaExpiryLive, TarjetaLive } from "./checkout/TarjetaService.js"
 import { ClientesApiLive } from "./clientes/ClientesApi.js"
 import { DevCorreosRoutesLive } from "./correos/DevCorreosRoutes.js"
 import { CuentasAprobadasApiLive } from "./cuentas/CuentasAprobadasApi.js"
@@ -74,6 +76,7 @@ import { makeDrain, OpsRoutesLive } from "./ops/OpsRoutes.js"
 import { PanelRoutesLive } from "./panel/PanelRoutes.js"
 import { Banks, BanksLive } from "./platform/bank/Banks.js"
 import { SandboxBankLive } from "./platform/bank/SandboxBank.js"
+import { CardProcessorLive } from "./platform/card/HttpCard.js"
 import { MailerLive } from "./platform/Mailer.js"
 import { RateLimiter, RateLimiterLive } from "./platform/RateLimiter.js"
 import { pruneGrowing } from "./platform/Retention.js"
@@ -144,6 +147,7 @@ export const ServicesLive = Layer.mergeAll(
   LotesServiceLive,
   MerchantsServiceLive,
   CheckoutLive,
+  TarjetaLive.pipe(Layer.provide(CardProcessorLive)),
   LinksEnRevisionLive,
   WebhooksServiceLive,
   EventosServiceLive,
@@ -290,6 +294,7 @@ const PagesLive = Layer.mergeAll(
   InternalRoutesLive,
   AdminRoutesLive,
   CheckoutRoutesLive,
+  TarjetaRoutesLive,
   LinkQrRoutesLive,
   StatusPageLive,
   BotonLive,
@@ -321,6 +326,7 @@ export const HttpLive = (options: { readonly port: number; readonly host?: strin
     Layer.provideMerge(HousekeepingLive),
     Layer.provideMerge(JobsLive),
     Layer.provideMerge(CheckoutReconcilerLive),
+    Layer.provideMerge(TarjetaExpiryLive),
     Layer.provideMerge(ReconcilerLive),
     Layer.provideMerge(ServicesLive),
     Layer.provideMerge(

@@ -13,11 +13,19 @@ import { resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import { NodeRuntime } from "@effect/platform-node"
 import { Effect, Either, FiberRef, Layer, Logger, LogLevel } from "effect"
-import { checkEnvironment, fromEnv, hostFromEnv, type ServerSettings, Settings } from "./Config.js"
+import {
+  cardClaveFrom,
+  checkEnvironment,
+  fromEnv,
+  hostFromEnv,
+  type ServerSettings,
+  Settings
+} from "./Config.js"
 import { HttpLive } from "./Http.js"
 import { prepare } from "./Prepare.js"
 import { LiveBankLive } from "./platform/bank/HttpBank.js"
 import { localBankSim } from "./platform/bank/LocalBankSim.js"
+import { localCardSim } from "./platform/card/LocalCardSim.js"
 import { ensureDatabase } from "./platform/Database.js"
 import { describeMail } from "./platform/Mailer.js"
 import { aggregateWorkers } from "./platform/Metrics.js"
@@ -161,6 +169,11 @@ const primary = Effect.gen(function* () {
     if (sim.url !== null) env.SWITCH_BANK_URL = sim.url
   }
   const secret = loadSecret()
+  // The card pilot's processor: SWITCH_CARD_URL, else apps/card-sim started here with our shared key.
+  if (!env.SWITCH_CARD_URL) {
+    const card = yield* localCardSim(env.SWITCH_CARD_CLAVE || cardClaveFrom(secret))
+    if (card.url !== null) env.SWITCH_CARD_URL = card.url
+  }
   const settings = fromEnv(env, secret, port, environment)
   const { url, pg } = yield* database
   // Set only with DATABASE_URL (Config.ts): the role that owns the schema migrates it.
@@ -183,6 +196,7 @@ const primary = Effect.gen(function* () {
     console.log(`Panel            ${settings.baseUrl}/panel  (regístrate con contraseña o inicia sesión)`)
     console.log(`Correo           ${describeMail(settings)}`)
     console.log(`Banco (live)     ${settings.bankUrl ?? "sin banco: SWITCH_BANK_URL no definido"}`)
+    console.log(`Tarjeta (piloto) ${settings.cardUrl ?? "sin procesador: SWITCH_CARD_URL no definido"}`)
     console.log(`OpenAPI          ${settings.baseUrl}/openapi.json`)
     console.log(`Comercio demo    ${demo?.codigo}`)
     console.log(`Llave de prueba  x-switch-key: ${demo?.codigo}:${demo?.key}`)

@@ -6,7 +6,7 @@
 import { HttpServer } from "@effect/platform"
 import type { Ports } from "@switch/core"
 import { Effect, Layer, Logger, LogLevel, ManagedRuntime } from "effect"
-import { Settings } from "../src/Config.js"
+import { type ServerSettings, Settings } from "../src/Config.js"
 import { HttpLive } from "../src/Http.js"
 import { LiveBank } from "../src/platform/bank/Banks.js"
 import { LiveBankLive } from "../src/platform/bank/HttpBank.js"
@@ -20,13 +20,19 @@ export interface ControlledClock {
 }
 
 export const startCheckoutServer = async (
-  options: { readonly clock?: ControlledClock; readonly liveBank?: Context<typeof LiveBank> } = {}
+  options: {
+    readonly clock?: ControlledClock
+    readonly liveBank?: Context<typeof LiveBank>
+    /** Listen on this port (0: any), so settings such as `baseUrl` can name it beforehand. */
+    readonly port?: number
+    readonly settings?: Partial<ServerSettings>
+  } = {}
 ): Promise<TestServer> => {
   const databaseUrl = await freshDatabase()
-  const settings = testSettings()
+  const settings = testSettings(options.settings)
   const clock = options.clock
   const bank = options.liveBank === undefined ? LiveBankLive : Layer.succeed(LiveBank, options.liveBank)
-  let layer = HttpLive({ port: 0, host: "127.0.0.1" }).pipe(
+  let layer = HttpLive({ port: options.port ?? 0, host: "127.0.0.1" }).pipe(
     Layer.provide(bank),
     Layer.provide(PgLive(databaseUrl, { maxConnections: 10 })),
     Layer.provide(Layer.succeed(Settings, settings)),

@@ -7,10 +7,13 @@
 import { HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
 
-/** `409`: the link takes no payment now (`estado`), or the merchant has no settlement account. */
+/**
+ * `409`: the link takes no payment now (`estado`), the merchant has no settlement account, or card
+ * payment is not offered on it (`tarjeta_no_disponible`, with `motivo`).
+ */
 export class PageConflict extends Schema.Class<PageConflict>("PageConflict")(
   {
-    error: Schema.Literal("link_no_disponible", "comercio_sin_cuenta"),
+    error: Schema.Literal("link_no_disponible", "comercio_sin_cuenta", "tarjeta_no_disponible"),
     estado: Schema.optional(Schema.String),
     detail: Schema.optional(Schema.String),
     motivo: Schema.optional(Schema.String)
@@ -32,4 +35,21 @@ export class PageForbidden extends Schema.Class<PageForbidden>("PageForbidden")(
 export class CodeRefused extends Schema.Class<CodeRefused>("CodeRefused")(
   { error: Schema.Literal("codigo_rechazado"), motivo_rechazo: Schema.String, motivo: Schema.String },
   HttpApiSchema.annotations({ status: 422 })
+) {}
+
+/** `503 procesador_no_disponible`: the card processor did not answer; nothing was decided, try again. */
+export class CardProcessorUnavailable extends Schema.Class<CardProcessorUnavailable>(
+  "CardProcessorUnavailable"
+)(
+  { error: Schema.Literal("procesador_no_disponible"), detail: Schema.String },
+  HttpApiSchema.annotations({ status: 503 })
+) {}
+
+/**
+ * `401` to a card processor's callback whose signature is missing, wrong or outside the
+ * tolerance (`firma_vencida`: a replay of an old callback).
+ */
+export class CardCallbackRefused extends Schema.Class<CardCallbackRefused>("CardCallbackRefused")(
+  { error: Schema.Literal("firma_ausente", "firma_invalida", "firma_vencida") },
+  HttpApiSchema.annotations({ status: 401 })
 ) {}

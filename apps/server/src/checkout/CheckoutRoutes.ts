@@ -10,7 +10,7 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto"
 import { HttpApiBuilder, HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
-import { PageForbidden } from "@switch/api"
+import { type CardProcessorUnavailable, PageForbidden } from "@switch/api"
 import { Effect, Either, Redacted } from "effect"
 import { Settings } from "../Config.js"
 import { byOwnClass } from "../http/ApiErrors.js"
@@ -24,6 +24,7 @@ import { css } from "./assets/style.js"
 import { Checkout } from "./CheckoutService.js"
 import type { PageError } from "./Model.js"
 import { notFoundPage, renderPage } from "./Page.js"
+import { Tarjeta } from "./TarjetaService.js"
 
 const hash8 = (text: string) => createHash("sha256").update(text).digest("hex").slice(0, 10)
 
@@ -63,6 +64,7 @@ const COOKIE = "sw_csrf"
 export const CheckoutRoutesLive = HttpApiBuilder.Router.use((router) =>
   Effect.gen(function* () {
     const checkout = yield* Checkout
+    const tarjeta = yield* Tarjeta
     const sql = yield* SqlClient.SqlClient
     const settings = yield* Settings
     const secure = settings.baseUrl.startsWith("https://")
@@ -74,7 +76,7 @@ export const CheckoutRoutesLive = HttpApiBuilder.Router.use((router) =>
     const linkId = Effect.map(HttpRouter.params, (p) => p.id ?? "")
 
     /** A refusal by its error class; one that says when to come back sends `Retry-After` too. */
-    const failure = (e: PageError) => {
+    const failure = (e: PageError | CardProcessorUnavailable) => {
       const response = byOwnClass(e)
       return "reintentar_en" in e && e.reintentar_en !== undefined
         ? HttpServerResponse.setHeader(response, "retry-after", String(e.reintentar_en))
@@ -167,6 +169,45 @@ export const CheckoutRoutesLive = HttpApiBuilder.Router.use((router) =>
               Effect.map((r) => json(r)),
               Effect.catchAll((e) => Effect.succeed(failure(e)))
             )
+          )
+        })
+      )
+    )
+
+    // The card pilot: open the processor's form, come back from it, pay another way.
+    yield* router.post(
+      "/l/:id/tarjeta",
+      guarded(
+        Effect.gen(function* () {
+          const id = yield* linkId
+          return yield* withBody((body) =>
+            tarjeta.open(id, body).pipe(
+              Effect.map((r) => json(r)),
+              Effect.catchAll((e) => Effect.succeed(failure(e)))
+            )
+          )
+        })
+      )
+    )
+    yield* router.get(
+      "/l/:id/tarjeta",
+      Effect.gen(function* () {
+        const id = yield* linkId
+        yield* tarjeta.returned(id)
+        return HttpServerResponse.empty({
+          status: 303,
+          headers: { location: `/l/${encodeURIComponent(id)}`, "cache-control": "no-store" }
+        })
+      })
+    )
+    yield* router.post(
+      "/l/:id/tarjeta/otra-forma",
+      guarded(
+        Effect.gen(function* () {
+          const id = yield* linkId
+          return yield* tarjeta.otherWay(id).pipe(
+            Effect.map((r) => json(r)),
+            Effect.catchAll((e) => Effect.succeed(failure(e)))
           )
         })
       )

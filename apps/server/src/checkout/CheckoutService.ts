@@ -254,6 +254,8 @@ export const CheckoutLive = Layer.effect(
         const { link, merchant } = yield* load(id)
         const input = yield* Either.mapLeft(decodePayment(body, merchant.tipo === "empresa"), validation)
         const estado = visible(link, at)
+        // The card form holds the link: no immediate debit until it is paid or released.
+        if (estado === "cobrando" && link.metodo === "tarjeta") return yield* Effect.fail(unavailable(estado))
         if (LinkMachine.isInFlight(estado)) return yield* waitForFirst(id)
         if (estado !== "pendiente") return yield* Effect.fail(unavailable(estado))
         const tip = Fees.validateTip({

@@ -248,6 +248,29 @@ export const startDebit = <R extends object>(input: {
     })
   )
 
+/**
+ * `AbrirTarjeta`: the one request that takes the open link to `cobrando` for the card form, if
+ * it is still unexpired and its merchant not suspended; a debit racing it finds it taken.
+ */
+export const startCard = (input: {
+  readonly id: string
+  readonly comercioId: string
+  readonly t: Move
+  readonly propina: number
+  readonly at: Date
+}) =>
+  Effect.flatMap(PgClient.PgClient, (sql) =>
+    move({
+      move: input.t,
+      where: [
+        sql`id = ${input.id}`,
+        unexpired(sql, input.at),
+        sql`not ${merchantSuspended(sql, input.comercioId)}`
+      ],
+      set: [sql`metodo = 'tarjeta'`, sql`propina = ${input.propina}`]
+    })
+  )
+
 /** `BancoAcepta`, `BancoSinRespuesta`: the link waits on the bank in `to`. */
 export const waitOnBank = (id: string, t: Move) =>
   Effect.flatMap(PgClient.PgClient, (sql) => move({ move: t, where: [sql`id = ${id}`] }))

@@ -21,6 +21,8 @@ export interface MerchantRow {
   readonly pagar_habilitado: boolean
   readonly split_habilitado: boolean
   readonly tarjeta_habilitada: boolean
+  /** The card surcharge the payer pays, in basis points (300: 3 %). */
+  readonly recargo_tarjeta_bp: number
   /** The portal's refunds pilot (issue 33), off until an operator turns it on. */
   readonly reembolsos_habilitado: boolean
   readonly propina_max_bp: number | null

@@ -27,6 +27,8 @@ export interface PaidInput {
   readonly metodo: LinkMachine.Metodo | null
   readonly effects: ReadonlyArray<LinkMachine.LinkEffect>
   readonly paidAt: Date
+  /** Card payments: the surcharge the payer paid on top (cents), sent as `recargo_tarjeta`. */
+  readonly recargoTarjeta?: number
 }
 
 export interface Paid {
@@ -102,7 +104,9 @@ export const markPaid = (input: PaidInput) =>
             txn_id: txnId,
             codigo_verificacion: codigo,
             pagador: { alta_cliente: link.alta_cliente },
-            ...(input.metodo === "tarjeta" ? { metodo: "tarjeta" } : {})
+            ...(input.metodo === "tarjeta"
+              ? { metodo: "tarjeta", recargo_tarjeta: money(input.recargoTarjeta ?? 0) }
+              : {})
           }
         })
       } else {

@@ -1,0 +1,254 @@
+/**
+ * The card pilot on the payment page against the real server and apps/card-sim over HTTP: the
+ * form with its surcharge, approval and decline by signed callbacks, mutual exclusion with
+ * immediate debit, pay another way, the 6-minute expiry (controlled clock) and callbacks that
+ * are forged, replayed or received twice.
+ */
+
+import { type CardSim, startCardSim, TARJETAS } from "@switch/card-sim"
+import { CardSignature } from "@switch/core"
+import { Redacted } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import {
+  type ControlledClock,
+  openPage,
+  PAYER,
+  scriptedBank,
+  startCheckoutServer
+} from "../../test/checkoutHarness.js"
+import { approveMerchant, call, registerMerchant, type TestServer } from "../../test/harness.js"
+import { freePort } from "../platform/FreePort.mjs"
+
+const CLAVE = "clave-del-procesador"
+const clock: ControlledClock = { offsetMs: 0, fixed: null }
+const live = scriptedBank()
+let sim: CardSim
+let server: TestServer
+let liveKey: string
+let testKey: string
+let codigo: string
+
+beforeAll(async () => {
+  sim = await startCardSim({ port: 0, clave: CLAVE })
+  const port = await freePort()
+  server = await startCheckoutServer({
+    clock,
+    liveBank: live.bank,
+    port,
+    settings: {
+      baseUrl: `http://127.0.0.1:${port}`,
+      cardUrl: sim.url,
+      cardClave: Redacted.make(CLAVE),
+      tarjetaTecho: 200_000
+    }
+  })
+  const merchant = await registerMerchant(server.url)
+  codigo = merchant.codigo
+  testKey = merchant.key
+  liveKey = await approveMerchant(server, merchant.codigo)
+  const on = await call(server.url, "PATCH", `/admin/v1/comercios/${codigo}`, {
+    headers: { "x-admin-token": "admin-de-prueba" },
+    body: { tarjeta_habilitada: true }
+  })
+  expect(on.status).toBe(200)
+})
+afterAll(async () => {
+  await server.close()
+  await sim.close()
+})
+
+const newLink = async (key: string, body: Record<string, unknown> = {}) => {
+  const r = await call(server.url, "POST", "/switch/v1/links", {
+    key,
+    body: { monto: 100, concepto: "Pedido", expira_horas: 720, ...body }
+  })
+  expect(r.status).toBe(201)
+  return r.body.id as string
+}
+
+const estado = async (id: string) => (await call(server.url, "GET", `/l/${id}/estado`)).body.estado as string
+
+const until = async (id: string, wanted: string, ms = 8_000) => {
+  const deadline = Date.now() + ms
+  while (Date.now() < deadline && (await estado(id)) !== wanted) await new Promise((r) => setTimeout(r, 100))
+  expect(await estado(id)).toBe(wanted)
+}
+
+/** The payer types a card on the processor's hosted form; answers where the browser goes next. */
+const payOnForm = async (formUrl: string, numero: string) => {
+  const r = await fetch(formUrl, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ numero, vence: "12/30", cvv: "123" }).toString(),
+    redirect: "manual"
+  })
+  expect(r.status).toBe(303)
+  return r.headers.get("location") as string
+}
+
+const pagado = async (linkId: string) => {
+  const events = await call(server.url, "GET", "/switch/v1/eventos?evento=link.pagado", { key: liveKey })
+  return (events.body as Array<{ data: Record<string, unknown> }>).filter((e) => e.data.link_id === linkId)
+}
+
+let phone = 2000000
+const payer = () => ({ ...PAYER, telefono: `0414${String(phone++).padStart(7, "0")}` })
+
+describe("card payment (pilot)", () => {
+  it("bills the 3 % surcharge, holds the link in cobrando and an approval pays it with metodo tarjeta, recargo_tarjeta and the card reference", async () => {
+    const id = await newLink(liveKey)
+    const page = await openPage(server.url, id)
+    const opened = await page.post("/tarjeta", {})
+    expect(opened.status).toBe(200)
+    expect(opened.body).toMatchObject({ recargo: 3, total: 103 })
+    expect(await estado(id)).toBe("cobrando")
+    const form = await (await fetch(opened.body.url_formulario)).text()
+    expect(form).toContain("Bs 103,00")
+    const back = await payOnForm(opened.body.url_formulario, TARJETAS.aprobada)
+    expect(back).toBe(`${server.url}/l/${id}/tarjeta`)
+    await until(id, "pagado")
+    const [event, ...more] = await pagado(id)
+    expect(more).toHaveLength(0)
+    expect(event?.data).toMatchObject({
+      link_id: id,
+      monto: 100,
+      propina: 0,
+      metodo: "tarjeta",
+      recargo_tarjeta: 3,
+      referencia: expect.stringMatching(/^TJ\d{8}$/),
+      mode: "live"
+    })
+  })
+
+  it("while the form is open neither a debit nor a second form; a decline frees the link for immediate debit", async () => {
+    const id = await newLink(liveKey)
+    const page = await openPage(server.url, id)
+    const opened = await page.post("/tarjeta", {})
+    expect(opened.status).toBe(200)
+    const debit = await page.post("/pagar", { ...payer(), otp: "11112222" })
+    expect(debit.status).toBe(409)
+    expect(debit.body).toMatchObject({ error: "link_no_disponible", estado: "cobrando" })
+    expect((await page.post("/tarjeta", {})).status).toBe(409)
+    await payOnForm(opened.body.url_formulario, TARJETAS.rechazada)
+    await until(id, "pendiente")
+    const paid = await page.post("/pagar", { ...payer(), otp: "11112222" })
+    expect(paid.body.estado).toBe("pagado")
+    expect((await pagado(id))[0]?.data.metodo).toBeUndefined()
+  })
+
+  it("is not offered on test links, below Bs 5 with the surcharge, above the pilot ceiling, nor without the pilot", async () => {
+    for (const [key, monto] of [
+      [testKey, 100],
+      [liveKey, 4.8],
+      [liveKey, 1950]
+    ] as const) {
+      const page = await openPage(server.url, await newLink(key, { monto }))
+      const r = await page.post("/tarjeta", {})
+      expect(r.status).toBe(409)
+      expect(r.body.error).toBe("tarjeta_no_disponible")
+    }
+    // Bs 4,85 bills Bs 5,00: the processor's minimum counts the surcharge.
+    const atMinimum = await openPage(server.url, await newLink(liveKey, { monto: 4.85 }))
+    expect((await atMinimum.post("/tarjeta", {})).body).toMatchObject({ total: 5 })
+  })
+
+  it("pay another way: nothing charged frees the link at once; charged with no answer pays it", async () => {
+    const id = await newLink(liveKey)
+    const page = await openPage(server.url, id)
+    const opened = await page.post("/tarjeta", {})
+    const freed = await page.post("/tarjeta/otra-forma", {})
+    expect(freed.body).toEqual({ estado: "pendiente" })
+    // The processor closed the form: nothing can be charged on it any more.
+    const late = await fetch(opened.body.url_formulario, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: `numero=${TARJETAS.aprobada}`,
+      redirect: "manual"
+    })
+    expect(late.status).toBe(410)
+
+    const charged = await newLink(liveKey)
+    const page2 = await openPage(server.url, charged)
+    const form = await page2.post("/tarjeta", {})
+    await payOnForm(form.body.url_formulario, TARJETAS.sinRespuesta)
+    expect(await estado(charged)).toBe("cobrando")
+    expect((await page2.post("/tarjeta/otra-forma", {})).body).toEqual({ estado: "pagado" })
+    expect((await pagado(charged))[0]?.data).toMatchObject({ metodo: "tarjeta", recargo_tarjeta: 3 })
+  })
+
+  it("the payer coming back from the form settles a charge whose callback never came", async () => {
+    const id = await newLink(liveKey)
+    const page = await openPage(server.url, id)
+    const form = await page.post("/tarjeta", {})
+    const back = await payOnForm(form.body.url_formulario, TARJETAS.sinRespuesta)
+    const r = await fetch(back, { redirect: "manual" })
+    expect(r.status).toBe(303)
+    expect(r.headers.get("location")).toBe(`/l/${id}`)
+    expect(await estado(id)).toBe("pagado")
+  })
+
+  it("a card form and an immediate debit racing on one link: one payment", async () => {
+    const id = await newLink(liveKey)
+    const page = await openPage(server.url, id)
+    const [card, debit] = await Promise.all([
+      page.post("/tarjeta", {}),
+      page.post("/pagar", { ...payer(), otp: "11112222" })
+    ])
+    const winners = [card.status === 200, debit.body.estado === "pagado"].filter(Boolean)
+    expect(winners).toHaveLength(1)
+    if (card.status === 200) {
+      await payOnForm(card.body.url_formulario, TARJETAS.aprobada)
+      await until(id, "pagado")
+    }
+    expect(await estado(id)).toBe("pagado")
+    expect(await pagado(id)).toHaveLength(1)
+  })
+
+  it("a forged callback and a replayed one are refused; one received twice is applied once", async () => {
+    const id = await newLink(liveKey)
+    const page = await openPage(server.url, id)
+    const form = await page.post("/tarjeta", {})
+    const cargoId = new URL(form.body.url_formulario).pathname.split("/").pop() as string
+    const body = JSON.stringify({
+      id: "evt_forjado",
+      evento: "cargo.aprobado",
+      cargo_id: cargoId,
+      referencia: "TJFALSO",
+      monto: 10_300,
+      creado_en: new Date().toISOString()
+    })
+    const post = (signature: string, text = body) =>
+      call(server.url, "POST", "/tarjeta/callbacks", {
+        body: JSON.parse(text),
+        headers: { "x-card-signature": signature }
+      })
+    const t = Math.floor(Date.now() / 1000)
+    const forged = await post(CardSignature.header("otra-clave", t, body))
+    expect(forged.status).toBe(401)
+    expect(forged.body.error).toBe("firma_invalida")
+    const replayed = await post(CardSignature.header(CLAVE, t - 3600, body))
+    expect(replayed.status).toBe(401)
+    expect(replayed.body.error).toBe("firma_vencida")
+    expect((await post("")).status).toBe(401)
+    expect(await estado(id)).toBe("cobrando")
+
+    await payOnForm(form.body.url_formulario, TARJETAS.aprobada)
+    await until(id, "pagado")
+    const real = sim.processor.callbacksEnviados.find((c) => c.cargo_id === cargoId)
+    expect(real).toBeDefined()
+    expect(await sim.send(real!, `${server.url}/tarjeta/callbacks`)).toBe(200)
+    expect(await pagado(id)).toHaveLength(1)
+  })
+
+  it("a form open for 6 minutes without payment expires and the link is available again", async () => {
+    const id = await newLink(liveKey)
+    const page = await openPage(server.url, id)
+    expect((await page.post("/tarjeta", {})).status).toBe(200)
+    clock.offsetMs = 5 * 60_000
+    await new Promise((r) => setTimeout(r, 2_500))
+    expect(await estado(id)).toBe("cobrando")
+    clock.offsetMs = 6 * 60_000 + 1_000
+    await until(id, "pendiente")
+    clock.offsetMs = 0
+  })
+})
