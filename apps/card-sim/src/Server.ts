@@ -48,10 +48,17 @@ const json = (res: ServerResponse, status: number, body: unknown) => {
   res.end(text)
 }
 
-const html = (res: ServerResponse, status: number, body: string) => {
+/** `back`: where the form's answer redirects the browser (the service), which form-action must allow. */
+const html = (res: ServerResponse, status: number, body: string, back?: string) => {
+  let origin = ""
+  try {
+    origin = back === undefined ? "" : ` ${new URL(back).origin}`
+  } catch {
+    origin = ""
+  }
   res.writeHead(status, {
     "content-type": "text/html; charset=utf-8",
-    "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'",
+    "content-security-policy": `default-src 'none'; style-src 'unsafe-inline'; form-action 'self'${origin}`,
     "cache-control": "no-store"
   })
   res.end(body)
@@ -164,6 +171,11 @@ export const startCardSim = async (options: Options): Promise<CardSim> => {
     const path = url.pathname
     const method = req.method ?? "GET"
 
+    // Browsers ask for it on the hosted form; nothing to show.
+    if (path === "/favicon.ico") {
+      res.writeHead(204, { "cache-control": "public, max-age=86400" })
+      return res.end()
+    }
     let m = /^\/formulario\/([\w-]{1,64})$/.exec(path)
     if (m !== null) {
       const id = m[1] as string
@@ -177,7 +189,7 @@ export const startCardSim = async (options: Options): Promise<CardSim> => {
             410,
             endPage("Formulario no disponible", "Este formulario venció o ya fue usado.", cargo.url_retorno)
           )
-        return html(res, 200, formPage(cargo))
+        return html(res, 200, formPage(cargo), cargo.url_retorno)
       }
       if (method === "POST") {
         const form = new URLSearchParams(await readBody(req))

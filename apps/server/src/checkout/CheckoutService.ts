@@ -41,6 +41,7 @@ import {
 } from "./Model.js"
 import { decide, NOT_DONE, shouldAsk } from "./Reconcile.js"
 import { type Attempt, applyAnswer, CHECKOUT_COLUMNS, type CheckoutLink } from "./Settle.js"
+import { cardOffer, TARJETA_TECHO } from "./TarjetaService.js"
 
 /** The current time, from Effect's Clock (tests provide their own). */
 const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
@@ -147,7 +148,8 @@ export const CheckoutLive = Layer.effect(
           estado: visible(link, at),
           last,
           at,
-          cierre: bankClose(settings, at)
+          cierre: bankClose(settings, at),
+          tarjeta: cardOffer(link, merchant, settings.tarjetaTecho ?? TARJETA_TECHO)
         }
       })
 
@@ -233,6 +235,9 @@ export const CheckoutLive = Layer.effect(
         const deadline = Date.now() + BANK_WINDOW_MS
         for (;;) {
           const { link } = yield* load(id)
+          // A card form took the link while this debit was starting: no debit now.
+          if (link.estado === "cobrando" && link.metodo === "tarjeta")
+            return yield* Effect.fail(unavailable(link.estado))
           if (link.estado !== "cobrando" || Date.now() >= deadline) {
             if (link.estado === "pagado" && link.codigo_verificacion !== null)
               return {

@@ -12,6 +12,7 @@ import {
   BankCalendar,
   Caps,
   type LinkMachine,
+  type Money,
   type Ports,
   RateLimit,
   Resultado,
@@ -51,6 +52,11 @@ export interface LastAttempt {
   readonly huella: string | null
 }
 
+/** The card pilot's offer on a link: the bill with the surcharge, or why card payment is not offered. */
+export type CardOffer =
+  | { readonly _tag: "Disponible"; readonly recargo: Money.Cents; readonly total: Money.Cents }
+  | { readonly _tag: "NoDisponible" }
+
 export interface PageModel {
   readonly link: CheckoutLink
   readonly merchant: MerchantRow
@@ -58,6 +64,8 @@ export interface PageModel {
   readonly last: Option.Option<LastAttempt>
   readonly at: Date
   readonly cierre: BankCalendar.BankCloseStatus
+  /** The card pilot's offer on this link (TarjetaService.cardOffer); absent: not offered. */
+  readonly tarjeta?: CardOffer
 }
 
 export interface Status {

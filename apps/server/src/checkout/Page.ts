@@ -6,6 +6,7 @@
 import { BankCalendar, Fees, LinkMachine, Money, Resultado, Venezuela } from "@switch/core"
 import { Option } from "effect"
 import type { PageModel } from "./Model.js"
+import { cardHolding, cardOption } from "./TarjetaPage.js"
 
 const esc = (text: string) =>
   text.replace(
@@ -151,6 +152,8 @@ const closed = (m: PageModel, estado: "expirado" | "cancelado") => `
 export const renderPage = (m: PageModel, csrf: string, assets: Assets) => {
   const { link, merchant, estado } = m
   const inFlight = LinkMachine.isInFlight(estado)
+  // The card pilot's form holds the link: its own screen, with "pay another way".
+  const card = inFlight && link.metodo === "tarjeta"
   const last = Option.getOrNull(m.last)
   // From the first submission on, the link holds the tip: the bank debits the amount plus it.
   const debited = Fees.total(Money.Cents(link.monto), Money.Cents(link.propina))
@@ -168,11 +171,15 @@ export const renderPage = (m: PageModel, csrf: string, assets: Assets) => {
       if (link.failure_url !== null) redirect = returnUrl(link.failure_url, estado)
       break
     default:
-      body = inFlight ? processing(false, debited) : `${form(m)}${processing(true, debited)}`
+      body = inFlight
+        ? card
+          ? cardHolding()
+          : processing(false, debited)
+        : `${cardOption(m.tarjeta, link.monto, merchant.recargo_tarjeta_bp)}${form(m)}${processing(true, debited)}`
   }
   const data = attrs({
     link: link.id,
-    estado: inFlight ? "procesando" : estado,
+    estado: card ? "tarjeta" : inFlight ? "procesando" : estado,
     tipo: merchant.tipo,
     monto: link.monto,
     redirect,

@@ -24,6 +24,7 @@ import { markPaid } from "../platform/PaymentRecorder.js"
 import { Settlements } from "../platform/Settlements.js"
 import { isUuid } from "../platform/Uuid.js"
 import {
+  type CardOffer,
   noAccount,
   notFound,
   type PageError,
@@ -33,6 +34,9 @@ import {
   validation
 } from "./Model.js"
 import { CHECKOUT_COLUMNS, type CheckoutLink } from "./Settle.js"
+
+/** The pilot's ceiling when SWITCH_TARJETA_TECHO is unset: Bs 10.000, in cents. */
+export const TARJETA_TECHO = 1_000_000
 
 const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
@@ -50,11 +54,6 @@ export interface CargoRow {
   readonly expires_at: Date
   readonly created_at: Date
 }
-
-/** What the page offers: the bill with the surcharge, or why card payment is not offered. */
-export type CardOffer =
-  | { readonly _tag: "Disponible"; readonly recargo: Money.Cents; readonly total: Money.Cents }
-  | { readonly _tag: "NoDisponible" }
 
 export interface OpenReply {
   readonly url_formulario: string
@@ -126,7 +125,7 @@ export const TarjetaLive = Layer.effect(
       settings.cardClave === undefined || settings.cardClave === null
         ? cardClaveFrom(Redacted.value(settings.secret))
         : Redacted.value(settings.cardClave)
-    const techo = settings.tarjetaTecho ?? 1_000_000
+    const techo = settings.tarjetaTecho ?? TARJETA_TECHO
     const provide = <A, E>(
       effect: Effect.Effect<A, E, PgClient.PgClient | SqlClient.SqlClient | Settings | Settlements>
     ) =>

@@ -3,7 +3,8 @@
  * It asks for the code, pays, follows the processing screen, counts down the return to the
  * merchant and remembers the payer's bank data in localStorage only: on a personal account's
  * page only when the payer ticks "Guardar mis datos", and "Olvidar mis datos" erases it.
- * A tip is read as Venezuelans write it, with the same pattern as the server
+ * With the card pilot it opens the processor's form and, while that form holds the link, offers
+ * to pay another way. A tip is read as Venezuelans write it, with the same pattern as the server
  * (`Money.WRITTEN_AMOUNT`), and sent as typed.
  */
 import { LinkMachine, Money } from "@switch/core"
@@ -70,6 +71,24 @@ export const js = String.raw`(function () {
     tick();
   }
   if (d.estado === "procesando") { showProcessing(); follow(Number(d.transcurrido) || 0); }
+
+  /** The card processor's form holds the link: follow it, and offer to pay another way. */
+  if (d.estado === "tarjeta") {
+    follow(0);
+    var otra = $("otra-forma"), terr = $("tarjeta-error");
+    if (otra) otra.addEventListener("click", function () {
+      otra.disabled = true;
+      post("/tarjeta/otra-forma", {}).then(function (r) {
+        if (r.status === 200) { reload(); return; }
+        otra.disabled = false;
+        if (terr) {
+          terr.textContent = (r.body && typeof r.body.detail === "string" && r.body.detail) || "No pudimos consultar tu pago con tarjeta. Intenta de nuevo.";
+          show(terr, true);
+          terr.focus();
+        }
+      }, function () { otra.disabled = false; });
+    });
+  }
 
   var form = $("pago");
   if (!form) return;
@@ -187,6 +206,27 @@ export const js = String.raw`(function () {
       else back(message(b));
     }, function () {
       back("Sin conexión. Revisa tu internet; si tu banco te debitó, recarga la página antes de pagar otra vez.");
+    });
+  });
+  /** Card payment: the processor's own form; the tip typed here goes with it. */
+  var tarjeta = $("pagar-tarjeta");
+  if (tarjeta) tarjeta.addEventListener("click", function () {
+    if (busy) return;
+    busy = true;
+    tarjeta.disabled = true;
+    show(alerta, false);
+    var body = {};
+    if (propina && propina.value.trim() !== "") body.propina = propina.value.trim();
+    post("/tarjeta", body).then(function (r) {
+      if (r.status === 200 && r.body.url_formulario) { leave(r.body.url_formulario); return; }
+      busy = false;
+      tarjeta.disabled = false;
+      if (r.status === 409 && r.body.error === "link_no_disponible") reload();
+      else fail(message(r.body));
+    }, function () {
+      busy = false;
+      tarjeta.disabled = false;
+      fail("Sin conexión. Revisa tu internet e intenta de nuevo.");
     });
   });
   if (volver) volver.addEventListener("click", function () { leave(d.rechazado); });

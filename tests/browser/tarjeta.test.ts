@@ -1,0 +1,155 @@
+/**
+ * The card pilot on the payment page in real Chromium, against the built server on embedded
+ * Postgres, apps/card-sim (the external processor's hosted form) and apps/bank-sim, both in this
+ * process. Build first: `npx turbo run build`. axe-core checks the card option and the screen
+ * while the processor's form holds the link.
+ */
+import { readFileSync } from "node:fs"
+import { createRequire } from "node:module"
+import { type CardSim, startCardSim, TARJETAS } from "@switch/card-sim"
+import { type Browser, chromium, type Page } from "playwright-core"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { type Bank, liveMerchant, startBank } from "../support/live.js"
+import { ADMIN_TOKEN, call, type Stack, startStack } from "../support/stack.js"
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8")
+const CLAVE = "clave-del-procesador-de-prueba"
+
+let stack: Stack
+let bank: Bank
+let card: CardSim
+let browser: Browser
+let liveKey: string
+
+beforeAll(async () => {
+  bank = await startBank()
+  card = await startCardSim({ port: 0, clave: CLAVE })
+  stack = await startStack({
+    SWITCH_BANK_URL: bank.url,
+    SWITCH_CARD_URL: card.url,
+    SWITCH_CARD_CLAVE: CLAVE,
+    SWITCH_TARJETA_TECHO: "5000"
+  })
+  browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+  })
+  ;({ liveKey } = await liveMerchant(stack.url, "tarjetas"))
+  const on = await call(stack.url, "PATCH", "/admin/v1/comercios/tarjetas", {
+    headers: { "x-admin-token": ADMIN_TOKEN },
+    body: { tarjeta_habilitada: true }
+  })
+  expect(on.status).toBe(200)
+})
+afterAll(async () => {
+  await browser?.close()
+  await stack?.stop()
+  await card?.close()
+  await bank?.close()
+})
+
+const newLink = async (key: string, monto = 100) => {
+  const r = await call(stack.url, "POST", "/switch/v1/links", {
+    key,
+    body: { monto, concepto: "Zapatos", expira_horas: 24 }
+  })
+  expect(r.status).toBe(201)
+  return r.body.id as string
+}
+
+const axeViolations = async (page: Page): Promise<Array<string>> => {
+  await page.evaluate(AXE)
+  return page.evaluate<Array<string>>(`axe.run(document, { rules: { "target-size": { enabled: true } } })
+    .then((r) => r.violations.map((v) => v.id + ": " + v.nodes.map((n) => n.target.join(" ")).join(", ")))`)
+}
+
+const openPage = async () => {
+  const context = await browser.newContext({ viewport: { width: 390, height: 800 } })
+  const page = await context.newPage()
+  const errors: Array<string> = []
+  page.on("console", (m) => {
+    // Chromium asks each origin for a favicon, which neither the page nor the processor has.
+    if (m.type() === "error" && !m.location().url.endsWith("/favicon.ico"))
+      errors.push(`${m.location().url}: ${m.text()}`)
+  })
+  return { page, errors, close: () => context.close() }
+}
+
+/** On the processor's hosted form: types the card and pays. */
+const payOnProcessorForm = async (page: Page, numero: string) => {
+  await page.waitForURL(`${card.url}/formulario/**`)
+  expect(await page.locator("#total").textContent()).toBe("Bs 103,00")
+  await page.getByLabel("Número de tarjeta").fill(numero)
+  await page.getByLabel("Vencimiento (MM/AA)").fill("12/30")
+  await page.getByLabel("Código de seguridad").fill("123")
+  await page.getByRole("button", { name: /Pagar/ }).click()
+}
+
+describe("card payment on the payer's page", () => {
+  it("shows the surcharge before the payer chooses and an approved card ends on the receipt with the card reference", async () => {
+    const id = await newLink(liveKey)
+    const { page, errors, close } = await openPage()
+    await page.goto(`${stack.url}/l/${id}`)
+    const option = page.locator("#tarjeta")
+    await option.waitFor()
+    expect(await option.textContent()).toContain("recargo de 3 %")
+    expect(await page.locator("#tarjeta-total").textContent()).toBe("Bs 103,00")
+    expect(await axeViolations(page)).toEqual([])
+    await page.getByRole("button", { name: "Pagar Bs 103,00 con tarjeta" }).click()
+    await payOnProcessorForm(page, TARJETAS.aprobada)
+    await page.waitForURL(`${stack.url}/l/${id}`)
+    await page.locator("#recibo").waitFor({ timeout: 15_000 })
+    expect(await page.locator("#recibo-referencia").textContent()).toMatch(/^TJ\d{8}$/)
+    const events = await call(stack.url, "GET", "/switch/v1/eventos?evento=link.pagado", { key: liveKey })
+    const paid = (events.body as Array<{ data: Record<string, unknown> }>).find((e) => e.data.link_id === id)
+    expect(paid?.data).toMatchObject({ monto: 100, metodo: "tarjeta", recargo_tarjeta: 3 })
+    expect(errors).toEqual([])
+    await close()
+  })
+
+  it("after a declined card the payer pays another way, by immediate debit", async () => {
+    const id = await newLink(liveKey)
+    const { page, close } = await openPage()
+    await page.goto(`${stack.url}/l/${id}`)
+    await page.getByRole("button", { name: /con tarjeta/ }).click()
+    await payOnProcessorForm(page, TARJETAS.rechazada)
+    await page.waitForURL(`${stack.url}/l/${id}`)
+    // Declined: the link is open again, immediate debit is there.
+    await page.locator("#pago").waitFor({ timeout: 15_000 })
+    const payer = await bank.payer()
+    const otp = await bank.code(payer, 10_000)
+    await page.getByLabel("Tu banco", { exact: true }).selectOption(payer.banco)
+    await page.getByLabel("Tipo de documento").selectOption("V")
+    await page.getByLabel("Número de documento").fill(payer.identificacion)
+    await page.getByLabel("Teléfono registrado en tu banco").fill(payer.telefono)
+    await page.getByLabel("Código de 8 dígitos de tu banco").fill(otp)
+    await page.locator("#pagar").click()
+    await page.locator("#recibo").waitFor({ timeout: 20_000 })
+    await close()
+  })
+
+  it("while the processor's form is open the page offers to pay another way, and nothing charged frees the link at once", async () => {
+    const id = await newLink(liveKey)
+    const { page, close } = await openPage()
+    await page.goto(`${stack.url}/l/${id}`)
+    await page.getByRole("button", { name: /con tarjeta/ }).click()
+    await page.waitForURL(`${card.url}/formulario/**`)
+    // The payer closes the processor's page and comes back to the link.
+    await page.goto(`${stack.url}/l/${id}`)
+    await page.locator("#tarjeta-en-curso").waitFor()
+    expect(await page.locator("#pago").count()).toBe(0)
+    expect(await axeViolations(page)).toEqual([])
+    await page.getByRole("button", { name: "Pagar de otra forma" }).click()
+    await page.locator("#pago").waitFor({ timeout: 10_000 })
+    expect(await page.locator("#tarjeta").isVisible()).toBe(true)
+    await close()
+  })
+
+  it("is not offered on test links", async () => {
+    const { page, close } = await openPage()
+    await page.goto(`${stack.url}/l/${await newLink(stack.demoKey)}`)
+    await page.locator("#pago").waitFor()
+    expect(await page.locator("#tarjeta").count()).toBe(0)
+    await close()
+  })
+})
