@@ -105,6 +105,8 @@ export interface ServerSettings {
   readonly cardClave?: Redacted.Redacted<string> | null
   /** SWITCH_TARJETA_TECHO (bolivars, 10000): the card pilot's ceiling on the billed total, surcharge included, in cents. */
   readonly tarjetaTecho?: number
+  /** SWITCH_TARJETA_CIERRE_SEGUNDOS (60): how often the processor's nightly closes of ended days are looked for. */
+  readonly tarjetaCierreSegundos?: number
 }
 
 const ABIERTO: BankCalendar.BankCloseStatus = { _tag: "Abierto" }
@@ -225,7 +227,8 @@ export const fromEnv = (
   alertasRevisarSegundos: positiveNumber(env.SWITCH_ALERTAS_REVISAR_SEGUNDOS, 60),
   cardUrl: env.SWITCH_CARD_URL ? env.SWITCH_CARD_URL.replace(/\/+$/, "") : null,
   cardClave: Redacted.make(env.SWITCH_CARD_CLAVE || cardClaveFrom(secret)),
-  tarjetaTecho: Math.round(positiveNumber(env.SWITCH_TARJETA_TECHO, 10_000) * 100)
+  tarjetaTecho: Math.round(positiveNumber(env.SWITCH_TARJETA_TECHO, 10_000) * 100),
+  tarjetaCierreSegundos: positiveNumber(env.SWITCH_TARJETA_CIERRE_SEGUNDOS, 60)
 })
 
 /** The card processor's shared secret when SWITCH_CARD_CLAVE is unset: derived from the server secret. */

@@ -21,7 +21,12 @@ import { CheckoutLive, CheckoutReconcilerLive } from "./checkout/CheckoutService
 import { LinksEnRevisionLive } from "./checkout/EnRevision.js"
 import { StatusPageLive } from "./checkout/StatusPage.js"
 import { TarjetaRoutesLive } from "./checkout/TarjetaRoutes.js"
-import { TarjetaExpiryLive, TarjetaLive } from "./checkout/TarjetaService.js"
+import {
+  CargosTarjetaLive,
+  TarjetaCierreLive,
+  TarjetaExpiryLive,
+  TarjetaLive
+} from "./checkout/TarjetaService.js"
 import { ClientesApiLive } from "./clientes/ClientesApi.js"
 import { DevCorreosRoutesLive } from "./correos/DevCorreosRoutes.js"
 import { CuentasAprobadasApiLive } from "./cuentas/CuentasAprobadasApi.js"
@@ -147,7 +152,7 @@ export const ServicesLive = Layer.mergeAll(
   LotesServiceLive,
   MerchantsServiceLive,
   CheckoutLive,
-  TarjetaLive.pipe(Layer.provide(CardProcessorLive)),
+  CargosTarjetaLive.pipe(Layer.provideMerge(TarjetaLive.pipe(Layer.provide(CardProcessorLive)))),
   LinksEnRevisionLive,
   WebhooksServiceLive,
   EventosServiceLive,
@@ -327,6 +332,7 @@ export const HttpLive = (options: { readonly port: number; readonly host?: strin
     Layer.provideMerge(JobsLive),
     Layer.provideMerge(CheckoutReconcilerLive),
     Layer.provideMerge(TarjetaExpiryLive),
+    Layer.provideMerge(TarjetaCierreLive),
     Layer.provideMerge(ReconcilerLive),
     Layer.provideMerge(ServicesLive),
     Layer.provideMerge(

@@ -13,9 +13,10 @@ import { randomUUID } from "node:crypto"
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { CardCallbackRefused, CardProcessorUnavailable, PageConflict } from "@switch/api"
-import { CardCharge, CardSignature, Fees, LinkMachine, Money, Ports } from "@switch/core"
+import { BankCalendar, CardCharge, CardSignature, Fees, LinkMachine, Money, Ports } from "@switch/core"
 import { Clock, Context, Effect, Either, Layer, Option, Redacted } from "effect"
 import { cardClaveFrom, Settings } from "../Config.js"
+import { CargosTarjeta } from "../platform/card/CargosTarjeta.js"
 import { chargeRefusal } from "../platform/Limits.js"
 import * as LinksRepo from "../platform/LinksRepo.js"
 import { snapshot } from "../platform/LinksRepo.js"
@@ -111,6 +112,10 @@ export class Tarjeta extends Context.Tag("@switch/server/Tarjeta")<
     ) => Effect.Effect<{ readonly repetido: boolean }, CardCallbackRefused | PageError>
     /** Asks the processor about every form past its 6 minutes; answers how many were asked. */
     readonly expireDue: Effect.Effect<number>
+    /** Reads and applies the nightly closes of ended days not read yet; answers how many. */
+    readonly closeDue: Effect.Effect<number>
+    /** What the operators' console asks about missing charges. */
+    readonly consola: Context.Tag.Service<CargosTarjeta>
   }
 >() {}
 
@@ -430,7 +435,120 @@ export const TarjetaLive = Layer.effect(
       return due.length
     })
 
-    return { open, otherWay, returned, callback, expireDue }
+    /** The close of Caracas day `dia`, applied: credits settle, approved charges left out go to review. */
+    const applyClose = (dia: string, close: Ports.CardClose & { _tag: "Cerrado" }) =>
+      Effect.gen(function* () {
+        const credited = new Set<string>()
+        for (const credit of close.creditos) {
+          credited.add(credit.chargeId)
+          if (isUuid(credit.chargeId))
+            yield* apply(
+              credit.chargeId,
+              CardCharge.CardChargeEvent.Acreditada({ referencia: credit.referencia })
+            )
+        }
+        const approved = yield* sql<{ id: string; aprobado_at: Date }>`
+          select id, aprobado_at from cargos_tarjeta where estado = 'aprobado'`.pipe(Effect.orDie)
+        const missing = approved.filter(
+          (r) => BankCalendar.caracasDayKey(r.aprobado_at) === dia && !credited.has(r.id)
+        )
+        for (const r of missing) yield* apply(r.id, CardCharge.CardChargeEvent.FaltaEnCierre())
+        return { creditos: close.creditos.length, faltantes: missing.length }
+      })
+
+    /**
+     * Reads the processor's nightly close of every ended Caracas day of the last week that had
+     * charges and was not read yet, and applies it once (the day's row in `cierres_tarjeta`).
+     */
+    const closeDue = Effect.gen(function* () {
+      const at = yield* now
+      const since = new Date(at.getTime() - 8 * BankCalendar.DAY_MS)
+      const charges = yield* sql<{ created_at: Date; aprobado_at: Date | null }>`
+        select created_at, aprobado_at from cargos_tarjeta where created_at > ${since}`.pipe(Effect.orDie)
+      const read = yield* sql<{ dia: string }>`
+        select to_char(dia, 'YYYY-MM-DD') as dia from cierres_tarjeta where dia >= ${since}::date`.pipe(
+        Effect.orDie
+      )
+      const done = new Set(read.map((r) => r.dia))
+      const today = BankCalendar.caracasDayKey(at)
+      const days = new Set(
+        charges
+          .map((c) => BankCalendar.caracasDayKey(c.aprobado_at ?? c.created_at))
+          .filter((dia) => dia < today && !done.has(dia))
+      )
+      let applied = 0
+      for (const dia of [...days].sort()) {
+        const close = yield* processor.nightlyClose(dia)
+        if (close._tag !== "Cerrado") continue
+        const counts = yield* applyClose(dia, close)
+        yield* sql`insert into cierres_tarjeta (dia, creditos, faltantes, leido_at)
+          values (${dia}::date, ${counts.creditos}, ${counts.faltantes}, ${at}) on conflict (dia) do nothing`.pipe(
+          Effect.orDie
+        )
+        applied++
+      }
+      return applied
+    })
+
+    const estadoDe = (cargoId: string) =>
+      Effect.map(
+        sql<{ estado: CardCharge.CardChargeState; aprobado_at: Date | null }>`
+          select estado, aprobado_at from cargos_tarjeta where id = ${cargoId}`,
+        (rows) => rows[0] ?? null
+      ).pipe(Effect.orDie)
+
+    const consola: Context.Tag.Service<CargosTarjeta> = {
+      consultar: (cargoId) =>
+        Effect.gen(function* () {
+          if (!isUuid(cargoId)) return null
+          const before = yield* estadoDe(cargoId)
+          if (before === null) return null
+          const status = yield* processor.query(cargoId, { close: false })
+          if (before.aprobado_at !== null) {
+            const dia = BankCalendar.caracasDayKey(before.aprobado_at)
+            const close = yield* processor.nightlyClose(dia)
+            const credit =
+              close._tag === "Cerrado" ? close.creditos.find((c) => c.chargeId === cargoId) : undefined
+            if (credit !== undefined)
+              yield* apply(cargoId, CardCharge.CardChargeEvent.Acreditada({ referencia: credit.referencia }))
+          }
+          const after = yield* estadoDe(cargoId)
+          return { estado: after?.estado ?? before.estado, procesador: status._tag }
+        }),
+      decidir: (cargoId, event) =>
+        Effect.gen(function* () {
+          if (!isUuid(cargoId)) return null
+          const before = yield* estadoDe(cargoId)
+          if (before === null) return null
+          const t = yield* apply(cargoId, event)
+          if (Option.isSome(t) && event._tag === "CerrarConNota")
+            yield* sql`update cargos_tarjeta set nota = ${event.nota} where id = ${cargoId}`.pipe(
+              Effect.orDie
+            )
+          return { estado: Option.isSome(t) ? t.value.to : before.estado, aplicado: Option.isSome(t) }
+        })
+    }
+
+    return { open, otherWay, returned, callback, expireDue, closeDue, consola }
+  })
+)
+
+/** The console's port over the card charges (platform/card/CargosTarjeta.ts), from {@link Tarjeta}. */
+export const CargosTarjetaLive = Layer.effect(
+  CargosTarjeta,
+  Effect.map(Tarjeta, (t) => t.consola)
+)
+
+/** Every process looks for the processor's nightly closes of ended days now and then. Safe to race. */
+export const TarjetaCierreLive = Layer.scopedDiscard(
+  Effect.gen(function* () {
+    const tarjeta = yield* Tarjeta
+    const settings = yield* Settings
+    const round = tarjeta.closeDue.pipe(
+      Effect.catchAllCause((cause) => Effect.logWarning("card nightly close round failed", cause))
+    )
+    const every = Math.max(0.2, settings.tarjetaCierreSegundos ?? 60) * 1000
+    yield* Effect.forkScoped(Effect.forever(Effect.zipRight(round, Effect.sleep(every))))
   })
 )
 

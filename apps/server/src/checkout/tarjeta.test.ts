@@ -6,8 +6,8 @@
  */
 
 import { type CardSim, startCardSim, TARJETAS } from "@switch/card-sim"
-import { CardSignature } from "@switch/core"
-import { Redacted } from "effect"
+import { BankCalendar, CardSignature } from "@switch/core"
+import { Effect, Redacted } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
   type ControlledClock,
@@ -17,11 +17,24 @@ import {
   startCheckoutServer
 } from "../../test/checkoutHarness.js"
 import { approveMerchant, call, registerMerchant, type TestServer } from "../../test/harness.js"
+import { signInOperator } from "../../test/operatorSession.js"
 import { freePort } from "../platform/FreePort.mjs"
 
 const CLAVE = "clave-del-procesador"
+const PASSWORD = "una clave larga de tesoreria"
 const clock: ControlledClock = { offsetMs: 0, fixed: null }
 const live = scriptedBank()
+// Settlements of the merchant are credited at once by this live bank.
+const bank = {
+  ...live.bank,
+  credit: () =>
+    Effect.succeed({
+      estado: "LIQUIDADA" as const,
+      referencia_banco: "LIQ0001",
+      endtoend: null,
+      motivo_rechazo: null
+    })
+}
 let sim: CardSim
 let server: TestServer
 let liveKey: string
@@ -33,13 +46,14 @@ beforeAll(async () => {
   const port = await freePort()
   server = await startCheckoutServer({
     clock,
-    liveBank: live.bank,
+    liveBank: bank,
     port,
     settings: {
       baseUrl: `http://127.0.0.1:${port}`,
       cardUrl: sim.url,
       cardClave: Redacted.make(CLAVE),
-      tarjetaTecho: 200_000
+      tarjetaTecho: 200_000,
+      tarjetaCierreSegundos: 0.3
     }
   })
   const merchant = await registerMerchant(server.url)
@@ -238,6 +252,65 @@ describe("card payment (pilot)", () => {
     expect(real).toBeDefined()
     expect(await sim.send(real!, `${server.url}/tarjeta/callbacks`)).toBe(200)
     expect(await pagado(id)).toHaveLength(1)
+  })
+
+  it("the nightly close credits approved charges: the merchant is settled without the surcharge and link.acreditado is sent; a charge missing from the close goes to the review queue", async () => {
+    const approve = async () => {
+      const id = await newLink(liveKey)
+      const page = await openPage(server.url, id)
+      const form = await page.post("/tarjeta", {})
+      await payOnForm(form.body.url_formulario, TARJETAS.aprobada)
+      await until(id, "pagado")
+      return { id, cargoId: new URL(form.body.url_formulario).pathname.split("/").pop() as string }
+    }
+    const credited = await approve()
+    const missing = await approve()
+    sim.processor.config.omitirDelCierre = [missing.cargoId]
+    const dia = BankCalendar.caracasDayKey(new Date())
+    sim.processor.cierre(dia, true)
+    const acreditado = async (linkId: string) => {
+      const events = await call(server.url, "GET", "/switch/v1/eventos?evento=link.acreditado", {
+        key: liveKey
+      })
+      return (events.body as Array<{ data: Record<string, unknown> }>).filter(
+        (e) => e.data.link_id === linkId
+      )
+    }
+    expect(await acreditado(credited.id)).toHaveLength(0)
+    // The next day: the service reads the processor's close of the day that ended.
+    clock.offsetMs = 30 * 3600_000
+    const deadline = Date.now() + 15_000
+    while (Date.now() < deadline && (await acreditado(credited.id)).length === 0)
+      await new Promise((r) => setTimeout(r, 200))
+    const [event] = await acreditado(credited.id)
+    // Bs 100 with no tip, 1 % commission: Bs 99 reach the merchant; the Bs 3 surcharge is not theirs.
+    expect(event?.data).toMatchObject({ link_id: credited.id, monto_acreditado: 99, mode: "live" })
+    expect(await acreditado(missing.id)).toHaveLength(0)
+
+    const headers = await signInOperator(server.url, "tesoreria", { password: PASSWORD, checkCreated: true })
+    const operator = (method: string, path: string, body?: unknown) =>
+      call(server.url, method, path, { body, headers })
+    const queue = await operator("GET", "/admin/v1/operador/revision")
+    expect(queue.status).toBe(200)
+    const item = queue.body.data.find((i: { tipo: string; id: string }) => i.tipo === "cargo_tarjeta")
+    expect(item).toMatchObject({ id: missing.cargoId, link_id: missing.id, monto: 100, recargo_tarjeta: 3 })
+    const base = `/admin/v1/operador/revision/cargos-tarjeta/${missing.cargoId}`
+    expect((await operator("POST", `${base}/consultar`)).body).toMatchObject({
+      estado: "faltante",
+      procesador: "Cobrado"
+    })
+    expect((await operator("POST", `${base}/marcar-acreditado`, {})).status).toBe(400)
+    const marked = await operator("POST", `${base}/marcar-acreditado`, { referencia: "CRED-2231" })
+    expect(marked.status, JSON.stringify(marked.body)).toBe(200)
+    expect(marked.body.estado).toBe("acreditado")
+    expect((await operator("POST", `${base}/cerrar`, { nota: "ya acreditado" })).status).toBe(409)
+    const after = Date.now() + 15_000
+    while (Date.now() < after && (await acreditado(missing.id)).length === 0)
+      await new Promise((r) => setTimeout(r, 200))
+    expect(await acreditado(missing.id)).toHaveLength(1)
+    const again = await operator("GET", "/admin/v1/operador/revision")
+    expect(again.body.data.some((i: { tipo: string }) => i.tipo === "cargo_tarjeta")).toBe(false)
+    clock.offsetMs = 0
   })
 
   it("a form open for 6 minutes without payment expires and the link is available again", async () => {

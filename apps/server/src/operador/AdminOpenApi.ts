@@ -180,6 +180,24 @@ export const ADMIN_OPERATIONS: ReadonlyArray<Op> = [
   ],
   [
     "post",
+    "/admin/v1/operador/revision/cargos-tarjeta/{id}/consultar",
+    "Consultar al procesador de tarjetas por un cargo aprobado que no llegó en su cierre nocturno (rol tesorería)",
+    "operador"
+  ],
+  [
+    "post",
+    "/admin/v1/operador/revision/cargos-tarjeta/{id}/marcar-acreditado",
+    "Dar por acreditado un cargo con tarjeta con la referencia del crédito: se liquida al comercio y se envía link.acreditado (rol tesorería)",
+    "operador"
+  ],
+  [
+    "post",
+    "/admin/v1/operador/revision/cargos-tarjeta/{id}/cerrar",
+    "Cerrar con una nota un cargo con tarjeta que no llegó en el cierre, sin liquidarlo (rol tesorería)",
+    "operador"
+  ],
+  [
+    "post",
     "/admin/v1/operador/revision/reembolsos/{id}/consultar",
     "Consultar al banco ahora por la orden de un reembolso del portal, sin reenviarla (rol tesorería)",
     "operador"

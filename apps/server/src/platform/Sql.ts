@@ -30,6 +30,7 @@ import intentosTotp from "../migrations/0025_intentos_totp.js"
 import contadoresConcedido from "../migrations/0026_contadores_concedido.js"
 import invitacionesAjenas from "../migrations/0027_invitaciones_ajenas.js"
 import tarjeta from "../migrations/0040_tarjeta.js"
+import cierresTarjeta from "../migrations/0041_cierres_tarjeta.js"
 import * as Metrics from "./Metrics.js"
 import { preparingClient, registry } from "./Prepared.js"
 
@@ -137,7 +138,8 @@ export const migrations = PgMigrator.fromRecord({
   "0025_intentos_totp": intentosTotp,
   "0026_contadores_concedido": contadoresConcedido,
   "0027_invitaciones_ajenas": invitacionesAjenas,
-  "0040_tarjeta": tarjeta
+  "0040_tarjeta": tarjeta,
+  "0041_cierres_tarjeta": cierresTarjeta
 })
 
 /** Runs pending migrations; several processes starting at once wait on the migrator's lock. */

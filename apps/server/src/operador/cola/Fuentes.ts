@@ -11,6 +11,7 @@ import { Effect } from "effect"
 import { type ServerSettings, Settings } from "../../Config.js"
 import { json } from "../../http/Respond.js"
 import { OperadorError } from "../OperadorService.js"
+import { cargosTarjeta } from "./CargosTarjeta.js"
 import { type Contexto, historial, type Item, type Ruta, ultimas } from "./Cola.js"
 import { directas } from "./Directas.js"
 import { linksEnRevision } from "./Links.js"
@@ -18,7 +19,7 @@ import { propias } from "./Propias.js"
 import { reembolsos } from "./Reembolsos.js"
 import { repartos } from "./Repartos.js"
 
-export const FUENTES = [propias, repartos, directas, linksEnRevision, reembolsos] as const
+export const FUENTES = [propias, repartos, directas, linksEnRevision, reembolsos, cargosTarjeta] as const
 
 export const listarFuentes = Effect.map(
   Effect.all(
