@@ -177,6 +177,7 @@ export const AdminServiceLive = Layer.effect(
                 pagar_habilitado = ${next.pagar_habilitado},
                 split_habilitado = ${next.split_habilitado},
                 tarjeta_habilitada = ${next.tarjeta_habilitada},
+                recargo_tarjeta_bp = ${next.recargo_tarjeta_bp},
                 reembolsos_habilitado = ${next.reembolsos_habilitado},
                 propina_max_bp = ${next.propina_max_bp},
                 monto_min = ${json(next.monto_min)},

@@ -166,6 +166,23 @@ describe("card payment (pilot)", () => {
     expect((await atMinimum.post("/tarjeta", {})).body).toMatchObject({ total: 5 })
   })
 
+  it("the surcharge is the merchant's own: an operator sets 5 % and Bs 100 bills Bs 105", async () => {
+    const other = await registerMerchant(server.url)
+    const key = await approveMerchant(server, other.codigo)
+    const set = await call(server.url, "PATCH", `/admin/v1/comercios/${other.codigo}`, {
+      headers: { "x-admin-token": "admin-de-prueba" },
+      body: { tarjeta_habilitada: true, recargo_tarjeta_pct: 5 }
+    })
+    expect(set.body).toMatchObject({ tarjeta_habilitada: true, recargo_tarjeta_pct: 5 })
+    const id = await newLink(key)
+    const page = await openPage(server.url, id)
+    expect(page.html).toContain("recargo de 5 %")
+    expect(page.html).toContain("Bs 105,00")
+    const opened = await page.post("/tarjeta", {})
+    expect(opened.body).toMatchObject({ recargo: 5, total: 105 })
+    expect((await page.post("/tarjeta/otra-forma", {})).body).toEqual({ estado: "pendiente" })
+  })
+
   it("pay another way: nothing charged frees the link at once; charged with no answer pays it", async () => {
     const id = await newLink(liveKey)
     const page = await openPage(server.url, id)
