@@ -158,7 +158,8 @@ export const CheckoutLive = Layer.effect(
         const at = yield* now
         let { link, merchant } = yield* load(id)
         let last = yield* lastAttempt(link.id)
-        if (LinkMachine.isInFlight(link.estado) && Option.isSome(last)) {
+        // A card form's outcome comes from the processor (TarjetaService.ts), not from a bank attempt.
+        if (LinkMachine.isInFlight(link.estado) && link.metodo !== "tarjeta" && Option.isSome(last)) {
           yield* reconcile(link, merchant, last.value, at)
           ;({ link, merchant } = yield* load(id))
           last = yield* lastAttempt(link.id)

@@ -17,7 +17,7 @@ import { BankCalendar, CardCharge, CardSignature, Fees, LinkMachine, Money, Port
 import { Clock, Context, Effect, Either, Layer, Option, Redacted } from "effect"
 import { cardClaveFrom, Settings } from "../Config.js"
 import { CargosTarjeta } from "../platform/card/CargosTarjeta.js"
-import { chargeRefusal } from "../platform/Limits.js"
+import { capRefusal, chargeRefusal } from "../platform/Limits.js"
 import * as LinksRepo from "../platform/LinksRepo.js"
 import { snapshot } from "../platform/LinksRepo.js"
 import { findMerchant, type MerchantRow } from "../platform/Merchants.js"
@@ -26,6 +26,7 @@ import { Settlements } from "../platform/Settlements.js"
 import { isUuid } from "../platform/Uuid.js"
 import {
   type CardOffer,
+  capExceeded,
   noAccount,
   notFound,
   type PageError,
@@ -320,6 +321,11 @@ export const TarjetaLive = Layer.effect(
           Effect.catchTag("RateUnavailable", () => Effect.fail(rateUnavailable))
         )
         if (Option.isSome(limit)) return yield* Effect.fail(noCard(limit.value))
+        // The receive caps hold for the card too: with the cap full no payment can start.
+        const cap = yield* provide(capRefusal(merchant, link.mode, amountWithTip, at)).pipe(
+          Effect.catchTag("RateUnavailable", () => Effect.fail(rateUnavailable))
+        )
+        if (Option.isSome(cap)) return yield* Effect.fail(capExceeded(cap.value))
         const cargoId = randomUUID()
         const expiresAt = CardCharge.formExpiresAt(at)
         // One request takes the link: a debit or a second form racing it finds it `cobrando`.
