@@ -145,6 +145,50 @@ describe("card payment on the payer's page", () => {
     await close()
   })
 
+  it("a card form and an immediate debit racing on one link from two tabs: one payment", async () => {
+    const id = await newLink(liveKey)
+    const payer = await bank.payer()
+    const otp = await bank.code(payer, 10_000)
+    const cardTab = await openPage()
+    const debitTab = await openPage()
+    await cardTab.page.goto(`${stack.url}/l/${id}`)
+    await debitTab.page.goto(`${stack.url}/l/${id}`)
+    await debitTab.page.getByLabel("Tu banco", { exact: true }).selectOption(payer.banco)
+    await debitTab.page.getByLabel("Tipo de documento").selectOption("V")
+    await debitTab.page.getByLabel("Número de documento").fill(payer.identificacion)
+    await debitTab.page.getByLabel("Teléfono registrado en tu banco").fill(payer.telefono)
+    await debitTab.page.getByLabel("Código de 8 dígitos de tu banco").fill(otp)
+    const before = (await bank.counters()).debitos_aplicados
+    await Promise.all([
+      cardTab.page.getByRole("button", { name: /con tarjeta/ }).click(),
+      debitTab.page.locator("#pagar").click()
+    ])
+    const winner = await Promise.race([
+      debitTab.page
+        .locator("#recibo")
+        .waitFor({ timeout: 20_000 })
+        .then(() => "debito" as const),
+      cardTab.page.waitForURL(`${card.url}/formulario/**`, { timeout: 20_000 }).then(() => "tarjeta" as const)
+    ])
+    if (winner === "debito") {
+      // The debit won: the card was refused and its tab stays on the service.
+      expect((await bank.counters()).debitos_aplicados).toBe(before + 1)
+      await cardTab.page.waitForTimeout(500)
+      expect(cardTab.page.url()).not.toContain(card.url)
+    } else {
+      // The card won: the debit was refused without reaching the bank; the card pays.
+      await payOnProcessorForm(cardTab.page, TARJETAS.aprobada)
+      await cardTab.page.locator("#recibo").waitFor({ timeout: 15_000 })
+      expect((await bank.counters()).debitos_aplicados).toBe(before)
+    }
+    const events = await call(stack.url, "GET", "/switch/v1/eventos?evento=link.pagado", { key: liveKey })
+    expect(
+      (events.body as Array<{ data: Record<string, unknown> }>).filter((e) => e.data.link_id === id)
+    ).toHaveLength(1)
+    await cardTab.close()
+    await debitTab.close()
+  })
+
   it("is not offered on test links", async () => {
     const { page, close } = await openPage()
     await page.goto(`${stack.url}/l/${await newLink(stack.demoKey)}`)
