@@ -142,7 +142,15 @@ export const CheckoutLive = Layer.effect(
         const at = yield* now
         const { link, merchant } = yield* load(id)
         const last = yield* lastAttempt(link.id)
+        const recargo =
+          link.estado === "pagado" && link.metodo === "tarjeta"
+            ? yield* sql<{ recargo: number }>`select recargo from cargos_tarjeta
+                where link_id = ${link.id} and estado not in ('abierto', 'sin_cobro') limit 1`.pipe(
+                Effect.orDie
+              )
+            : []
         return {
+          ...(recargo[0] === undefined ? {} : { recargoPagado: recargo[0].recargo }),
           link,
           merchant,
           estado: visible(link, at),

@@ -66,6 +66,8 @@ export interface PageModel {
   readonly cierre: BankCalendar.BankCloseStatus
   /** The card pilot's offer on this link (TarjetaService.cardOffer); absent: not offered. */
   readonly tarjeta?: CardOffer
+  /** A link paid by card: the surcharge the payer paid on top (cents), for the receipt. */
+  readonly recargoPagado?: number
 }
 
 export interface Status {

@@ -125,13 +125,23 @@ const receipt = (m: PageModel) => {
   const referencia = link.referencia_banco ?? ""
   const codigo = link.codigo_verificacion ?? ""
   const paidAt = link.paid_at ?? m.at
-  const extra =
+  const propina =
     link.propina > 0 ? `<dt>Propina</dt><dd>${esc(Money.format(Money.Cents(link.propina)))}</dd>` : ""
+  // Paid by card: the card was billed the surcharge on top.
+  const recargo = m.recargoPagado ?? 0
+  const extra =
+    m.recargoPagado === undefined
+      ? propina
+      : `${propina}<dt>Recargo por tarjeta</dt><dd id="recibo-recargo">${esc(Money.format(Money.Cents(recargo)))}</dd>`
+  const pagado = Money.add(
+    Fees.total(Money.Cents(link.monto), Money.Cents(link.propina)),
+    Money.Cents(recargo)
+  )
   return `
 <section id="recibo">
   <h2 class="ok">Pago exitoso</h2>
   <dl>
-    <dt>Total debitado</dt><dd id="recibo-monto">${esc(Money.format(Fees.total(Money.Cents(link.monto), Money.Cents(link.propina))))}</dd>${extra}
+    <dt>${m.recargoPagado === undefined ? "Total debitado" : "Total pagado con tarjeta"}</dt><dd id="recibo-monto">${esc(Money.format(pagado))}</dd>${extra}
     <dt>Referencia</dt><dd id="recibo-referencia">${esc(referencia)}</dd>
     <dt>Comprobante</dt><dd><a id="recibo-codigo" href="/switch/v1/verificar/${esc(codigo)}">${esc(codigo)}</a></dd>
     <dt>Fecha</dt><dd>${esc(BankCalendar.formatCaracas(paidAt))}</dd>

@@ -121,6 +121,9 @@ describe("card payment (pilot)", () => {
     const back = await payOnForm(opened.body.url_formulario, TARJETAS.aprobada)
     expect(back).toBe(`${server.url}/l/${id}/tarjeta`)
     await until(id, "pagado")
+    const receipt = await (await fetch(`${server.url}/l/${id}`)).text()
+    expect(receipt).toContain("Total pagado con tarjeta")
+    expect(receipt).toContain("Bs 103,00")
     const [event, ...more] = await pagado(id)
     expect(more).toHaveLength(0)
     expect(event?.data).toMatchObject({
