@@ -37,6 +37,12 @@ export interface ServerSettings {
   readonly bankUrl: string | null
   /** SWITCH_BANK_TIMEOUT_MS: how long a bank call may take before its outcome is unknown (15000). */
   readonly bankTimeoutMs: number
+  /**
+   * Mercantil Banco's adapter, when SWITCH_BANCO_ADAPTADORES gives it a bank code (`0105=mercantil`):
+   * its API and the credentials Mercantil issues (SWITCH_MERCANTIL_*, docs/deploy.md). Unset, every
+   * bank goes through the HTTP bank.
+   */
+  readonly mercantil?: MercantilSettings | undefined
   /** SWITCH_CONCILIAR_SEGUNDOS: wait between bank queries of an operation with no final answer (30). */
   readonly conciliarSegundos: number
   /**
@@ -102,6 +108,95 @@ const ABIERTO: BankCalendar.BankCloseStatus = { _tag: "Abierto" }
 /** The banks' close at `at`, as these settings apply it. */
 export const bankClose = (settings: ServerSettings, at: Date): BankCalendar.BankCloseStatus =>
   settings.cierreBancario ? BankCalendar.bankCloseStatus(at) : ABIERTO
+
+/** Mercantil's API and the merchant's credentials there; the secrets stay `Redacted`. */
+export interface MercantilSettings {
+  /** The bank codes it serves (`0105`). */
+  readonly bancos: ReadonlyArray<string>
+  /** SWITCH_MERCANTIL_URL, up to `/v1` (e.g. `https://apimbu.mercantilbanco.com/mercantil-banco/prod`). */
+  readonly url: string
+  readonly integratorId: string
+  readonly merchantId: string
+  readonly terminalId: string
+  readonly clientId: Redacted.Redacted<string>
+  readonly secreto: Redacted.Redacted<string>
+  /** SWITCH_MERCANTIL_TELEFONO: the merchant's affiliated phone, when its account is not a phone. */
+  readonly telefono?: string | undefined
+}
+
+/** The Mercantil settings, each with its variable, in the order a missing one is named. */
+const MERCANTIL_VARIABLES = [
+  ["url", "SWITCH_MERCANTIL_URL"],
+  ["integratorId", "SWITCH_MERCANTIL_INTEGRATOR_ID"],
+  ["merchantId", "SWITCH_MERCANTIL_MERCHANT_ID"],
+  ["terminalId", "SWITCH_MERCANTIL_TERMINAL_ID"],
+  ["clientId", "SWITCH_MERCANTIL_CLIENT_ID"],
+  ["secreto", "SWITCH_MERCANTIL_SECRETO"]
+] as const
+
+/**
+ * What development uses when a Mercantil variable is unset: apps/bank-sim's Mercantil dialect
+ * and the simulator's own test credentials (apps/bank-sim/src/Mercantil.ts). Never production.
+ */
+export const MERCANTIL_SIMULADOR = {
+  integratorId: "1",
+  merchantId: "200000",
+  terminalId: "bank-sim",
+  clientId: "bank-sim-client-id",
+  secreto: "bank-sim-secreto-mercantil"
+} as const
+
+/** SWITCH_BANCO_ADAPTADORES (`0105=mercantil,...`): bank codes with their own adapter. */
+const adaptadores = (
+  env: NodeJS.ProcessEnv
+): Either.Either<ReadonlyArray<readonly [string, string]>, string> => {
+  const pares: Array<readonly [string, string]> = []
+  for (const entry of (env.SWITCH_BANCO_ADAPTADORES ?? "").split(",")) {
+    if (entry.trim() === "") continue
+    const [banco = "", adaptador = ""] = entry.split("=").map((x) => x.trim())
+    if (!/^\d{4}$/.test(banco) || adaptador !== "mercantil")
+      return Either.left(
+        `SWITCH_BANCO_ADAPTADORES=${env.SWITCH_BANCO_ADAPTADORES} no es válido: use código=adaptador, p. ej. 0105=mercantil`
+      )
+    pares.push([banco, adaptador])
+  }
+  return Either.right(pares)
+}
+
+/**
+ * The Mercantil settings from `env`, read once at start. A production start with Mercantil
+ * configured and a credential missing fails with one line naming every missing variable;
+ * development fills the gaps with the simulator's dialect at `bankUrl`.
+ */
+export const mercantilFromEnv = (
+  env: NodeJS.ProcessEnv,
+  environment: Environment,
+  bankUrl: string | null
+): Either.Either<MercantilSettings | undefined, string> =>
+  Either.flatMap(adaptadores(env), (pares) => {
+    const bancos = pares.filter(([, a]) => a === "mercantil").map(([b]) => b)
+    if (bancos.length === 0) return Either.right(undefined)
+    const faltan = MERCANTIL_VARIABLES.filter(([, name]) => !env[name]).map(([, name]) => name)
+    if (environment === "production" && faltan.length > 0)
+      return Either.left(
+        `Mercantil (${bancos.join(", ")}) está en SWITCH_BANCO_ADAPTADORES y faltan ${faltan.join(", ")}: defínalas (docs/deploy.md) o quite el banco`
+      )
+    const simulador = bankUrl === null ? null : `${bankUrl}/mercantil-banco/sandbox`
+    const url = (env.SWITCH_MERCANTIL_URL || simulador || "").replace(/\/+$/, "")
+    if (url === "")
+      return Either.left("Mercantil está en SWITCH_BANCO_ADAPTADORES y falta SWITCH_MERCANTIL_URL")
+    const value = (name: string, fallback: string) => env[name] || fallback
+    return Either.right({
+      bancos,
+      url,
+      integratorId: value("SWITCH_MERCANTIL_INTEGRATOR_ID", MERCANTIL_SIMULADOR.integratorId),
+      merchantId: value("SWITCH_MERCANTIL_MERCHANT_ID", MERCANTIL_SIMULADOR.merchantId),
+      terminalId: value("SWITCH_MERCANTIL_TERMINAL_ID", MERCANTIL_SIMULADOR.terminalId),
+      clientId: Redacted.make(value("SWITCH_MERCANTIL_CLIENT_ID", MERCANTIL_SIMULADOR.clientId)),
+      secreto: Redacted.make(value("SWITCH_MERCANTIL_SECRETO", MERCANTIL_SIMULADOR.secreto)),
+      ...(env.SWITCH_MERCANTIL_TELEFONO ? { telefono: env.SWITCH_MERCANTIL_TELEFONO } : {})
+    })
+  })
 
 export class Settings extends Context.Tag("@switch/server/Settings")<Settings, ServerSettings>() {}
 
@@ -189,6 +284,9 @@ export const fromEnv = (
   webhookBackoffEscala: positiveNumber(env.SWITCH_WEBHOOK_BACKOFF_ESCALA, 1),
   bankUrl: env.SWITCH_BANK_URL ? env.SWITCH_BANK_URL.replace(/\/+$/, "") : null,
   bankTimeoutMs: positiveInt(env.SWITCH_BANK_TIMEOUT_MS, 15_000),
+  mercantil: Either.getOrUndefined(
+    mercantilFromEnv(env, environment, env.SWITCH_BANK_URL ? env.SWITCH_BANK_URL.replace(/\/+$/, "") : null)
+  ),
   conciliarSegundos: positiveNumber(env.SWITCH_CONCILIAR_SEGUNDOS, 30),
   conciliarAbandonoSegundos: positiveNumber(env.SWITCH_CONCILIAR_ABANDONO_SEGUNDOS, 4 * 3600),
   cierreBancario: env.SWITCH_CIERRE_BANCARIO !== "0",

@@ -13,7 +13,14 @@ import { resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import { NodeRuntime } from "@effect/platform-node"
 import { Effect, Either, FiberRef, Layer, Logger, LogLevel } from "effect"
-import { checkEnvironment, fromEnv, hostFromEnv, type ServerSettings, Settings } from "./Config.js"
+import {
+  checkEnvironment,
+  fromEnv,
+  hostFromEnv,
+  mercantilFromEnv,
+  type ServerSettings,
+  Settings
+} from "./Config.js"
 import { HttpLive } from "./Http.js"
 import { prepare } from "./Prepare.js"
 import { LiveBankLive } from "./platform/bank/HttpBank.js"
@@ -33,6 +40,12 @@ if (Either.isLeft(checked)) {
   process.exit(1)
 }
 const environment = checked.right
+// A bank given its own adapter without its credentials stops a production start, in one line.
+const bancos = mercantilFromEnv(env, environment, env.SWITCH_BANK_URL || "http://127.0.0.1")
+if (Either.isLeft(bancos)) {
+  console.error(bancos.left)
+  process.exit(1)
+}
 const port = Number(env.PORT ?? 8080)
 const host = hostFromEnv(env)
 const dataDir = resolve(env.SWITCH_DATA_DIR ?? ".switch")
