@@ -60,7 +60,9 @@ export const MOTIVOS_POR_DESCRIPCION: ReadonlyArray<readonly [RegExp, Resultado.
   [/no disponible|fuera de servicio/, "BANCO_NO_DISPONIBLE"],
   [/client.?id|credencial|autenticacion|no autorizad|merchant|integrator|terminal/, "FIRMA_AUTH"],
   [/no soportad|no permitid/, "NO_SOPORTADO"],
-  [/riesgo|fraude|seguridad/, "BLOQUEO_RIESGO"]
+  [/riesgo|fraude|seguridad/, "BLOQUEO_RIESGO"],
+  [/cancelad/, "CANCELADA_POR_PAGADOR"],
+  [/tecnic/, "RECHAZO_TECNICO"]
 ]
 
 const plano = (s: string) =>
