@@ -198,6 +198,8 @@ export const startBankSim = async (
             ? "consulta"
             : "debito"
     bank.contar(ruta)
+    // Also by dialect, so a test can tell the adapter that called.
+    bank.contar(pedido._tag === "Orden" ? `mercantil_${pedido.operacion}` : "mercantil_error")
     if (pedido._tag === "Error") return send(res, pedido.salida.status, pedido.salida.body)
     const hit = take(ruta, ["0105"])
     for (const f of hit) if (f.tipo === "latencia") await sleep(f.ms ?? 1000)
