@@ -28,9 +28,24 @@ let env: Record<string, string>
 let server: ServerProcess | undefined
 let m: { codigo: string; liveKey: string }
 
+/** Credentials of this run: the simulator is told them, the server reads them from settings. */
+const CLIENT_ID = `cid-${randomUUID()}`
+const SECRETO = `secreto-${randomUUID()}`
+
 beforeAll(async () => {
   bank = await startBank()
+  const told = await fetch(`${bank.url}/admin/config`, {
+    method: "PATCH",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ mercantilClientId: CLIENT_ID, mercantilSecreto: SECRETO })
+  })
+  if (told.status !== 200) throw new Error(`bank config: ${told.status}`)
   env = await serverEnv({
+    SWITCH_MERCANTIL_CLIENT_ID: CLIENT_ID,
+    SWITCH_MERCANTIL_SECRETO: SECRETO,
+    SWITCH_MERCANTIL_INTEGRATOR_ID: "31",
+    SWITCH_MERCANTIL_MERCHANT_ID: "200284",
+    SWITCH_MERCANTIL_TERMINAL_ID: "caja-1",
     SWITCH_BANK_URL: bank.url,
     SWITCH_BANK_TIMEOUT_MS: "1500",
     SWITCH_CONCILIAR_SEGUNDOS: "0.5",
@@ -213,5 +228,12 @@ describe("Mercantil through the real adapter and the simulator's dialect", () =>
     expect(after.search - before.search).toBeGreaterThan(0)
     expect(after.nativeDebits - before.nativeDebits).toBe(1)
     expect(await bank.balance(s.payer)).toBe(s.saldo - s.cents)
+  })
+
+  it("the credentials never reach the server's output", () => {
+    const output = server!.output()
+    expect(output).toContain("Mercantil")
+    expect(output).not.toContain(CLIENT_ID)
+    expect(output).not.toContain(SECRETO)
   })
 })

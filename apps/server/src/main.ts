@@ -196,6 +196,9 @@ const primary = Effect.gen(function* () {
     console.log(`Panel            ${settings.baseUrl}/panel  (regístrate con contraseña o inicia sesión)`)
     console.log(`Correo           ${describeMail(settings)}`)
     console.log(`Banco (live)     ${settings.bankUrl ?? "sin banco: SWITCH_BANK_URL no definido"}`)
+    // The API's address only: its credentials are never printed.
+    if (settings.mercantil !== undefined)
+      console.log(`Mercantil        ${settings.mercantil.bancos.join(", ")} → ${settings.mercantil.url}`)
     console.log(`OpenAPI          ${settings.baseUrl}/openapi.json`)
     console.log(`Comercio demo    ${demo?.codigo}`)
     console.log(`Llave de prueba  x-switch-key: ${demo?.codigo}:${demo?.key}`)
