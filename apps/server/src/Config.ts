@@ -143,7 +143,9 @@ export const MERCANTIL_SIMULADOR = {
   merchantId: "200000",
   terminalId: "bank-sim",
   clientId: "bank-sim-client-id",
-  secreto: "bank-sim-secreto-mercantil"
+  secreto: "bank-sim-secreto-mercantil",
+  /** The merchant's affiliated phone at the simulator, for a merchant whose account is a number. */
+  telefono: "04120000105"
 } as const
 
 /** SWITCH_BANCO_ADAPTADORES (`0105=mercantil,...`): bank codes with their own adapter. */
@@ -194,7 +196,11 @@ export const mercantilFromEnv = (
       terminalId: value("SWITCH_MERCANTIL_TERMINAL_ID", MERCANTIL_SIMULADOR.terminalId),
       clientId: Redacted.make(value("SWITCH_MERCANTIL_CLIENT_ID", MERCANTIL_SIMULADOR.clientId)),
       secreto: Redacted.make(value("SWITCH_MERCANTIL_SECRETO", MERCANTIL_SIMULADOR.secreto)),
-      ...(env.SWITCH_MERCANTIL_TELEFONO ? { telefono: env.SWITCH_MERCANTIL_TELEFONO } : {})
+      ...(env.SWITCH_MERCANTIL_TELEFONO
+        ? { telefono: env.SWITCH_MERCANTIL_TELEFONO }
+        : environment === "development"
+          ? { telefono: MERCANTIL_SIMULADOR.telefono }
+          : {})
     })
   })
 

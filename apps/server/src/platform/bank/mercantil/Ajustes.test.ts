@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process"
 import { resolve } from "node:path"
-import type { Ports } from "@switch/core"
+import { Money, type Ports } from "@switch/core"
 import { Effect, Either, Redacted } from "effect"
 import { describe, expect, it } from "vitest"
 import { fromEnv, mercantilFromEnv } from "../../../Config.js"
@@ -58,6 +58,8 @@ describe("Mercantil settings", () => {
       "http://127.0.0.1:9"
     )
     expect(Either.getOrThrow(r)?.url).toBe("http://127.0.0.1:9/mercantil-banco/sandbox")
+    // The demo merchant collects into an account number: the simulator's merchant phone stands in.
+    expect(Either.getOrThrow(r)?.telefono).toBe("04120000105")
   })
 
   it("an adapter nobody wrote is refused", () => {
@@ -123,7 +125,7 @@ describe("the live bank by bank code", () => {
   })
   const orden = (id: string, banco: string) => ({
     operacionId: id,
-    monto: 100 as never,
+    monto: Money.Cents(100),
     concepto: "x",
     otp: "1",
     cobrador: parte(banco),
@@ -147,7 +149,7 @@ describe("the live bank by bank code", () => {
         await run(
           live.credit({
             operacionId: "d",
-            monto: 1 as never,
+            monto: Money.Cents(1),
             concepto: "x",
             ordenante: parte("0105"),
             beneficiario: parte("0102"),
@@ -161,7 +163,7 @@ describe("the live bank by bank code", () => {
     const rev = (originalId: string) => ({
       operacionId: `r-${originalId}`,
       originalId,
-      monto: 1 as never,
+      monto: Money.Cents(1),
       motivo: "x"
     })
     expect((await run(live.reverse(rev("a")))).referencia_banco).toBe("mercantil")
