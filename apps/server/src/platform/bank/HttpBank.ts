@@ -300,7 +300,9 @@ const conMercantil = (mercantil: MercantilSettings, settings: ServerSettings, ag
     })
     const adaptador = {
       gateway,
-      envio: (id: string) => Effect.map(bitacora.leer(id), (orden) => orden !== undefined)
+      envio: (id: string) => Effect.map(bitacora.leer(id), (orden) => orden !== undefined),
+      // Mercantil's vuelto is pago móvil to a phone; a crédito inmediato keeps the HTTP bank.
+      llevaCredito: (o: Ports.CreditOrder) => o.via === "pago_movil" && o.beneficiario.tipo === "telefono"
     }
     return porBanco(new Map(mercantil.bancos.map((banco) => [banco, adaptador])), http)
   })

@@ -15,6 +15,8 @@ type Gateway = Context.Tag.Service<LiveBank>
 export interface Adaptador {
   readonly gateway: Gateway
   readonly envio: (operacionId: string) => Effect.Effect<boolean>
+  /** Whether it carries this credit; one it cannot (another rail) goes to the default adapter. */
+  readonly llevaCredito?: (order: Ports.CreditOrder) => boolean
 }
 
 export const porBanco = (adaptadores: ReadonlyMap<string, Adaptador>, porDefecto: Gateway): Gateway => {
@@ -30,7 +32,10 @@ export const porBanco = (adaptadores: ReadonlyMap<string, Adaptador>, porDefecto
   return {
     requestCode: (o) => de(o.cobrador.banco).requestCode(o),
     debit: (o) => de(o.cobrador.banco).debit(o),
-    credit: (o) => de(o.ordenante.banco).credit(o),
+    credit: (o) => {
+      const a = adaptadores.get(o.ordenante.banco)
+      return a === undefined || a.llevaCredito?.(o) === false ? porDefecto.credit(o) : a.gateway.credit(o)
+    },
     query: (id) => Effect.flatMap(quienEnvio(id), (g) => g.query(id)),
     reverse: (o: Ports.ReversalOrder) => Effect.flatMap(quienEnvio(o.originalId), (g) => g.reverse(o)),
     refund: (o: Ports.ReversalOrder) => Effect.flatMap(quienEnvio(o.originalId), (g) => g.refund(o))

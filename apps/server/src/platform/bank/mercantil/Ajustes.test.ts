@@ -132,12 +132,21 @@ describe("the live bank by bank code", () => {
     pagador: parte("0102")
   })
 
-  it("0105's orders go to Mercantil, the rest to the current adapter; earlier operations to who sent them", async () => {
+  it("0105's orders go to Mercantil, the rest (and a crédito inmediato) to the current adapter; earlier operations to who sent them", async () => {
     const deMercantil = new Set<string>()
     const mercantil = marca("mercantil", deMercantil)
     const http = marca("http", new Set())
     const live = porBanco(
-      new Map([["0105", { gateway: mercantil, envio: (id: string) => Effect.succeed(deMercantil.has(id)) }]]),
+      new Map([
+        [
+          "0105",
+          {
+            gateway: mercantil,
+            envio: (id: string) => Effect.succeed(deMercantil.has(id)),
+            llevaCredito: (o: Ports.CreditOrder) => o.via === "pago_movil"
+          }
+        ]
+      ]),
       http
     )
     const run = <A>(e: Effect.Effect<A>) => Effect.runPromise(e)
@@ -158,6 +167,21 @@ describe("the live bank by bank code", () => {
         )
       ).referencia_banco
     ).toBe("mercantil")
+    // A crédito inmediato is not Mercantil's vuelto: it keeps the current adapter.
+    expect(
+      (
+        await run(
+          live.credit({
+            operacionId: "e",
+            monto: Money.Cents(1),
+            concepto: "x",
+            ordenante: parte("0105"),
+            beneficiario: { ...parte("0102"), tipo: "cuenta", valor: "01020000000000000001" },
+            via: "credito_inmediato"
+          })
+        )
+      ).referencia_banco
+    ).toBe("http")
     expect((await run(live.query("a"))).referencia_banco).toBe("mercantil")
     expect((await run(live.query("b"))).referencia_banco).toBe("http")
     const rev = (originalId: string) => ({
