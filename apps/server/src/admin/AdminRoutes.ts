@@ -4,12 +4,15 @@
  * that setting is absent the whole admin API answers `404` as if it did not exist.
  *
  * Routes and the choices SPEC and DESIGN leave open:
- * - `POST /admin/v1/comercios/{codigo}/aprobar` (body optional: `{cuenta_liquidacion}`): KYC tier
- *   at least 1, `activo`, and a first live key labelled `aprobacion`, returned once. It needs a
+ * - `POST /admin/v1/comercios/{codigo}/aprobar` (body optional: `{cuenta_liquidacion,
+ *   emitir_llave}`): KYC tier at least 1 and `activo`. It issues no key unless the caller asks
+ *   with `"emitir_llave": true` (issue 41): the merchant's owner creates its live keys in the
+ *   portal, so no person in between sees one; automation that needs a live key at once (test
+ *   suites, scripts) asks for it, and gets one labelled `aprobacion`, returned once. It needs a
  *   settlement account in the merchant's own name, on record or in the body (else
  *   `409 cuenta_liquidacion_requerida`), so no live payment reaches the bank without one.
  *   Approving again answers `200` with the same state and `ya_aprobado: true`, and mints no key
- *   (more live keys come from the keys API). A suspended merchant answers
+ *   even when asked (more live keys come from the keys API). A suspended merchant answers
  *   `409 comercio_suspendido`: approval never lifts a suspension by the way. Approval is not the
  *   account review: the new-account caps (US$ 300 a day, US$ 1,000 in total) stay on live money.
  * - `POST /admin/v1/comercios/{codigo}/revisar`: marks the account reviewed, lifting the
@@ -129,6 +132,16 @@ export const AdminRoutesLive = HttpApiBuilder.Router.use((router) =>
       )
     )
 
+    /** `emitir_llave` (true or false, default false) taken out of an approval's body. */
+    const llavePedida = (input: unknown) => {
+      if (typeof input !== "object" || input === null || Array.isArray(input) || !("emitir_llave" in input))
+        return Effect.succeed({ emitirLlave: false, rest: input })
+      const { emitir_llave, ...rest } = input as Record<string, unknown>
+      return typeof emitir_llave === "boolean"
+        ? Effect.succeed({ emitirLlave: emitir_llave, rest })
+        : Effect.fail(AdminError.validation({ fieldErrors: { emitir_llave: ["debe ser true o false"] } }))
+    }
+
     yield* router.get(
       "/admin/v1/comercios/:codigo",
       guarded(Effect.map(Effect.flatMap(codigo, admin.view), (view) => json(view)))
@@ -149,10 +162,11 @@ export const AdminRoutesLive = HttpApiBuilder.Router.use((router) =>
       "/admin/v1/comercios/:codigo/aprobar",
       guarded(
         Effect.gen(function* () {
-          // The first approval carries the live key: never kept by a cache.
+          // A live key only on the explicit ask; when it comes, never kept by a cache.
           const code = yield* codigo
           const input = yield* body
-          const result = yield* admin.approve(code, input)
+          const { emitirLlave, rest } = yield* llavePedida(input)
+          const result = yield* admin.approve(code, rest, { emitirLlave })
           yield* auditar("comercio.aprobar", "comercio", code, input)
           return secretJson(result)
         })

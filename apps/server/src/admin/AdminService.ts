@@ -1,5 +1,5 @@
 /**
- * What operators do to merchants: approve (KYC done, live enabled, a live key), edit the
+ * What operators do to merchants: approve (KYC done, live enabled; a live key only when asked), edit the
  * money-critical configuration, set the BCV rate, and approve split accounts. Each change
  * locks the merchant row in a transaction, so concurrent edits never lose one another.
  */
@@ -41,12 +41,16 @@ export class AdminService extends Context.Tag("@switch/server/AdminService")<
     readonly view: (codigo: string) => Effect.Effect<AdminView, AdminError>
     /**
      * KYC tier at least 1, `activo`, the settlement account in the merchant's own name (on record
-     * or in the body), and a first live key returned once; approving again changes nothing.
+     * or in the body); approving again changes nothing. A first live key is minted and returned
+     * once only when `opciones.emitirLlave` says so (the admin token's explicit ask): otherwise
+     * the merchant's owner creates its live keys in the portal, and no operator ever sees one.
      */
     readonly approve: (
       codigo: string,
-      body: unknown
+      body: unknown,
+      opciones?: { readonly emitirLlave: boolean }
     ) => Effect.Effect<
+      | { codigo: string; estado: "activo"; kyc_tier: number }
       | { codigo: string; estado: "activo"; kyc_tier: number; api_key: string }
       | { codigo: string; estado: "activo"; kyc_tier: number; ya_aprobado: true },
       AdminError
@@ -108,7 +112,7 @@ export const AdminServiceLive = Layer.effect(
         rows[0] === undefined ? Effect.fail(AdminError.notFound()) : Effect.succeed(adminView(rows[0]))
       ).pipe(Effect.catchTag("SqlError", Effect.die))
 
-    const approve = (codigo: string, input: unknown) =>
+    const approve = (codigo: string, input: unknown, opciones = { emitirLlave: false }) =>
       Effect.gen(function* () {
         const body = yield* decodeOr(ApproveBody, input)
         return yield* sql.withTransaction(
@@ -138,13 +142,14 @@ export const AdminServiceLive = Layer.effect(
               update comercios set estado = 'activo', kyc_tier = greatest(kyc_tier, 1), aprobado_at = now(),
                 cuenta_liquidacion = ${sql.json(cuenta)}
               where id = ${row.id} returning kyc_tier`
-            const { key } = yield* insertKey(row.id, "aprobacion", "live").pipe(provideSql)
-            return {
+            const approved = {
               codigo: row.codigo,
               estado: "activo" as const,
-              kyc_tier: rows[0]?.kyc_tier ?? 1,
-              api_key: key
+              kyc_tier: rows[0]?.kyc_tier ?? 1
             }
+            if (!opciones.emitirLlave) return approved
+            const { key } = yield* insertKey(row.id, "aprobacion", "live").pipe(provideSql)
+            return { ...approved, api_key: key }
           })
         )
       }).pipe(Effect.catchTag("SqlError", Effect.die))

@@ -19,7 +19,7 @@ export const ADMIN_OPERATIONS: ReadonlyArray<Op> = [
   [
     "post",
     "/admin/v1/comercios/{codigo}/aprobar",
-    "Aprobar un comercio (KYC) con su cuenta de liquidación",
+    "Aprobar un comercio (KYC) con su cuenta de liquidación; una llave live solo con emitir_llave: true",
     "token"
   ],
   [
@@ -43,7 +43,12 @@ export const ADMIN_OPERATIONS: ReadonlyArray<Op> = [
     "operador"
   ],
   ["get", "/admin/v1/operador/comercios/{codigo}", "Ver un comercio", "operador"],
-  ["post", "/admin/v1/operador/comercios/{codigo}/aprobar", "Aprobar un comercio (rol riesgo)", "operador"],
+  [
+    "post",
+    "/admin/v1/operador/comercios/{codigo}/aprobar",
+    "Aprobar un comercio (rol riesgo); no emite ni muestra llaves",
+    "operador"
+  ],
   [
     "post",
     "/admin/v1/operador/comercios/{codigo}/revisar",
@@ -249,8 +254,44 @@ export const ADMIN_OPERATIONS: ReadonlyArray<Op> = [
  * ones, keyed by `method path`.
  */
 export const ADMIN_DETAILS: Readonly<
-  Record<string, { description: string; responses: Record<string, { description: string }> }>
+  Record<
+    string,
+    {
+      description: string
+      responses: Record<string, { description: string }>
+      requestBody?: Record<string, unknown>
+    }
+  >
 > = {
+  "post /admin/v1/comercios/{codigo}/aprobar": {
+    description:
+      'KYC hecho y modo live habilitado, con la cuenta de liquidación a nombre del comercio (en el cuerpo o ya registrada; si no, `409 cuenta_liquidacion_requerida`). **No emite llave** salvo que quien llama la pida explícitamente con `"emitir_llave": true` en el cuerpo: entonces responde `api_key` (`sk_live_…`) una sola vez, con `Cache-Control: no-store`. Sin esa petición el dueño del comercio crea sus llaves live en el portal. Aprobar de nuevo responde `ya_aprobado: true` y nunca emite otra llave. La consola (`/admin/v1/operador/comercios/{codigo}/aprobar`) jamás emite ni muestra llaves.',
+    requestBody: {
+      required: false,
+      content: {
+        "application/json": {
+          schema: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+              cuenta_liquidacion: { type: "object", description: "Instrument a nombre del comercio" },
+              emitir_llave: {
+                type: "boolean",
+                default: false,
+                description: "true: emite y devuelve una primera llave live (api_key), mostrada una sola vez"
+              }
+            }
+          }
+        }
+      }
+    },
+    responses: {
+      "200": {
+        description:
+          "Aprobado: `{codigo, estado, kyc_tier}`, más `api_key` solo con `emitir_llave: true`; `ya_aprobado: true` si ya lo estaba"
+      }
+    }
+  },
   "post /admin/v1/comercios/{codigo}/cuentas-aprobadas": {
     description:
       "La misma regla que `POST /switch/v1/cuentas-aprobadas` del panel: tipo, banco, número (dígitos de control) y cédula o RIF del titular (`400 validation`); hasta 20 (`409 limite_cuentas`); una cuenta que Switch ya conoce a nombre de otro titular se rechaza (`409 cuenta_otro_titular`). Responde `201` con la lista cuando la cuenta se agrega y `200` con la lista igual cuando ya estaba.",
@@ -290,6 +331,7 @@ export const adminOpenApi = () => {
     const details = ADMIN_DETAILS[`${method} ${path}`]
     if (details !== undefined) {
       Object.assign(operation, { description: details.description })
+      if (details.requestBody !== undefined) Object.assign(operation, { requestBody: details.requestBody })
       Object.assign(operation.responses, details.responses)
     }
     paths[path] = { ...paths[path], [method]: operation }

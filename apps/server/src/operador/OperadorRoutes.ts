@@ -400,10 +400,12 @@ export const OperadorRoutesLive = HttpApiBuilder.Router.use((router) =>
               })
             )
             .pipe(Effect.catchTag("SqlError", Effect.die), Effect.mapError(fromAdmin))
-          return secretJson(result)
+          return json(result)
         })
       )
 
+    // No key for operators (issue 41): approving here mints none; the merchant's owner creates
+    // its live keys in the portal.
     yield* router.post(
       "/admin/v1/operador/comercios/:codigo/aprobar",
       merchantAction("comercio.aprobar", (code, input) => admin.approve(code, input), AprobarBody as never)

@@ -182,7 +182,17 @@ describe("merchants from the console", () => {
       nota: "KYC revisado"
     })
     expect(approved.status, JSON.stringify(approved.body)).toBe(200)
-    expect(approved.body.api_key).toBeTypeOf("string")
+    // No secret for operators: the answer carries no key and none was minted (the owner makes them).
+    expect(approved.body).toEqual({ codigo, estado: "activo", kyc_tier: 1 })
+    expect(JSON.stringify(approved.body)).not.toMatch(/sk_live_|api_key/)
+    expect(
+      await db(
+        "select 1 from llaves l join comercios c on c.id = l.comercio_id where c.codigo = $1 and l.mode = 'live'",
+        [codigo]
+      )
+    ).toEqual([])
+    const asking = await as(riesgo, "POST", `${path}/aprobar`, { emitir_llave: true })
+    expect(asking.status).toBe(400)
     expect((await as(riesgo, "POST", `${path}/revisar`)).status).toBe(200)
     expect((await as(riesgo, "POST", `${path}/suspender`, { nota: "fraude" })).status).toBe(200)
     expect((await as(soporte, "GET", path)).body.estado).toBe("suspendido")
@@ -281,6 +291,12 @@ describe("the admin reference", () => {
       const reply = await call(server.url, op.method.toUpperCase(), path)
       expect([400, 401], `${op.method} ${op.path}`).toContain(reply.status)
     }
+    // The token's approval says a live key comes only on the explicit ask.
+    const aprobar = doc.body.paths["/admin/v1/comercios/{codigo}/aprobar"].post
+    expect(aprobar.requestBody.content["application/json"].schema.properties.emitir_llave.type).toBe(
+      "boolean"
+    )
+    expect(aprobar.description).toContain("emitir_llave")
     const publicDoc = await call(server.url, "GET", "/openapi.json")
     expect(Object.keys(publicDoc.body.paths).some((p) => p.startsWith("/admin"))).toBe(false)
     // Adding an approved account answers as the portal's route does: 201 added, 200 already there.
