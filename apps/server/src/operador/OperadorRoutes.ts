@@ -10,7 +10,9 @@
  *   cookie (HttpOnly, SameSite=Strict, scoped to this path: never the merchants' cookie and never
  *   sent anywhere else); every other unsafe request needs the session's `x-csrf-token`. The role
  *   is checked here, on the server: `soporte` reads, `riesgo` approves, reviews, suspends and
- *   reactivates merchants. Every action writes its audit row in the action's own transaction.
+ *   reactivates merchants. Every action writes its audit row in the action's own transaction;
+ *   a signed-in operator's request refused for its role or its CSRF token writes one too
+ *   (`acceso.rechazado`, the route as `objeto_id`, the answer in `despues`).
  *
  * With SWITCH_ADMIN_TOKEN unset the whole admin API (these routes too) answers `404`.
  */
@@ -205,7 +207,32 @@ export const OperadorRoutesLive = HttpApiBuilder.Router.use((router) =>
         })
       )
 
-    /** The operator of the request's session, with the CSRF check on unsafe methods and the role check. */
+    /**
+     * A refused attempt of a signed-in operator (issue 41): its audit row, on its own (no action's
+     * transaction is open yet), with the route asked for and the answer it got.
+     */
+    const refused = (s: OperadorSession, error: OperadorError, roles: ReadonlyArray<Rol> | "todos") =>
+      Effect.gen(function* () {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const path = new URL(request.url, "http://x").pathname.slice(0, 300)
+        yield* operadores.auditar(s, {
+          accion: "acceso.rechazado",
+          objeto_tipo: "ruta",
+          objeto_id: `${request.method} ${path}`,
+          despues: {
+            resultado: error.status,
+            error: error.error,
+            rol: s.rol,
+            ...(roles === "todos" ? {} : { roles_permitidos: roles })
+          }
+        })
+        return yield* Effect.fail(error)
+      })
+
+    /**
+     * The operator of the request's session, with the CSRF check on unsafe methods and the role
+     * check; a refusal of either is audited.
+     */
     const operador = (roles: ReadonlyArray<Rol> | "todos") =>
       Effect.gen(function* () {
         const request = yield* HttpServerRequest.HttpServerRequest
@@ -215,15 +242,19 @@ export const OperadorRoutesLive = HttpApiBuilder.Router.use((router) =>
           return yield* Effect.fail(OperadorError.unauthorized("Inicia sesión como operador."))
         const s = found.value
         if (!SAFE_METHODS.has(request.method) && !csrfMatches(request.headers["x-csrf-token"], s.csrf))
-          return yield* Effect.fail(
+          return yield* refused(
+            s,
             OperadorError.forbidden(
               "csrf_invalido",
               "Falta el encabezado x-csrf-token de la sesión o no coincide."
-            )
+            ),
+            roles
           )
         if (roles !== "todos" && !roles.includes(s.rol))
-          return yield* Effect.fail(
-            OperadorError.forbidden("rol_insuficiente", `El rol ${s.rol} no puede hacer esta acción.`)
+          return yield* refused(
+            s,
+            OperadorError.forbidden("rol_insuficiente", `El rol ${s.rol} no puede hacer esta acción.`),
+            roles
           )
         return s
       })

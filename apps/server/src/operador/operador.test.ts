@@ -233,6 +233,45 @@ describe("merchants from the console", () => {
   })
 })
 
+describe("refused attempts", () => {
+  it("an operator's request refused for its role or for CSRF leaves an audit row with its result", async () => {
+    const op = await crear("soporte")
+    const s = await signIn(op)
+    const { codigo } = await registerMerchant(server.url)
+    const attempts: ReadonlyArray<readonly [string, string, boolean, string]> = [
+      ["POST", `/admin/v1/operador/comercios/${codigo}/aprobar`, true, "rol_insuficiente"],
+      ["PATCH", `/admin/v1/operador/comercios/${codigo}`, true, "rol_insuficiente"],
+      ["POST", "/admin/v1/operador/tasa-bcv", true, "rol_insuficiente"],
+      [
+        "POST",
+        `/admin/v1/operador/revision/liquidaciones/${randomUUID()}/marcar-pagada`,
+        true,
+        "rol_insuficiente"
+      ],
+      ["POST", `/admin/v1/operador/operadores/${op.id}/restablecer-totp`, true, "rol_insuficiente"],
+      ["POST", "/admin/v1/operador/incidentes", false, "csrf_invalido"],
+      ["DELETE", "/admin/v1/operador/sesion", false, "csrf_invalido"]
+    ]
+    for (const [method, path, csrf, error] of attempts) {
+      const reply = await as(s, method, path, method === "DELETE" ? undefined : {}, csrf)
+      expect(reply.status, `${method} ${path}`).toBe(403)
+      expect(reply.body.error).toBe(error)
+    }
+    const rows = await db<{ actor: string; objeto_tipo: string; objeto_id: string; despues: any }>(
+      "select actor, objeto_tipo, objeto_id, despues from auditoria where operador_id = $1 and accion = 'acceso.rechazado' order by id",
+      [op.id]
+    )
+    expect(rows.map((r) => [r.objeto_id, r.despues.resultado, r.despues.error])).toEqual(
+      attempts.map(([method, path, , error]) => [`${method} ${path}`, 403, error])
+    )
+    for (const row of rows) expect(row).toMatchObject({ actor: op.email, objeto_tipo: "ruta" })
+    expect(rows[0]?.despues).toMatchObject({ rol: "soporte", roles_permitidos: ["riesgo"] })
+    // The console's log shows them to every operator.
+    const log = await as(s, "GET", "/admin/v1/operador/auditoria?objeto_tipo=ruta&limit=100")
+    expect(log.body.data.filter((r: { actor: string }) => r.actor === op.email)).toHaveLength(attempts.length)
+  })
+})
+
 describe("the audit log", () => {
   it("is append-only: Postgres refuses UPDATE, DELETE and TRUNCATE", async () => {
     await crear("soporte")
