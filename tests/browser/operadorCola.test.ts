@@ -266,9 +266,8 @@ describe("BCV rate, incidents and alerts in the console", () => {
 })
 
 describe("operators in the console", () => {
-  it("riesgo deactivates another operator and resets its TOTP, the new secret shown once (1280 and 360 px)", async () => {
+  it("riesgo resets another operator's TOTP without seeing a secret; that operator enrols at its next sign-in; riesgo deactivates it (1280 and 360 px)", async () => {
     const riesgo = await tesoreria("riesgo")
-    const phone = await tesoreria("riesgo")
     const target = await tesoreria("soporte")
     const a = await open(1280)
     const b = await open(360)
@@ -278,24 +277,43 @@ describe("operators in the console", () => {
       await a.page.getByRole("link", { name: "Operadores" }).click()
       await expect.poll(() => a.page.getByText(target.email).count()).toBe(1)
       await screen(a.page, "Operadores", "operadores-1280")
-      await a.page.getByRole("button", { name: `Desactivar a ${target.email}` }).click()
-      await expect.poll(() => a.page.getByRole("status").textContent()).toBe(`${target.email} desactivado.`)
       await a.page.getByRole("button", { name: `Restablecer TOTP de ${target.email}` }).click()
       await expect
         .poll(() => a.page.getByRole("status").textContent())
-        .toBe(`TOTP de ${target.email} restablecido.`)
-      await expect.poll(() => a.page.getByText("se muestra una sola vez").count()).toBe(1)
-      // Deactivated: it cannot sign in.
-      const refused = await call(stack.url, "POST", "/admin/v1/operador/sesion", {
-        body: { email: target.email, password: PASSWORD, codigo: "000000" }
-      })
-      expect(refused.status).toBe(401)
+        .toBe(`TOTP de ${target.email} restablecido: configurará su autenticador nuevo al volver a entrar.`)
+      await expect.poll(() => a.page.getByText("configurará su autenticador al entrar").count()).toBe(1)
+      // riesgo is shown no secret.
+      expect(await a.page.getByTestId("totp-secreto").count()).toBe(0)
+      expect(await a.page.locator("body").textContent()).not.toMatch(/otpauth:|[A-Z2-7]{32}/)
 
-      await b.page.goto(`${stack.url}/operador/operadores`)
-      await signIn(b.page, phone)
+      // The operator concerned: its old code no longer works; after its password it sees the new secret.
+      await b.page.goto(`${stack.url}/operador`)
+      await signIn(b.page, target)
+      await expect.poll(() => b.page.getByRole("alert").textContent()).toContain("incorrectos")
+      await b.page.getByRole("button", { name: "Me restablecieron el autenticador" }).click()
+      await b.page.getByLabel("Correo").fill(target.email)
+      await b.page.getByLabel("Contraseña").fill(PASSWORD)
+      await b.page.getByRole("button", { name: "Continuar" }).click()
+      await expect.poll(() => b.page.getByTestId("totp-secreto").count()).toBe(1)
+      await screen(b.page, "Configurar tu autenticador", "enrolar-totp-360")
+      const secret = ((await b.page.getByTestId("totp-secreto").textContent()) ?? "").trim()
+      expect(secret).toMatch(/^[A-Z2-7]{32}$/)
+      expect(secret).not.toBe(target.secret)
+      await b.page.getByLabel("Código de tu autenticador nuevo").fill(totpCode(secret, totpStep(Date.now())))
+      await b.page.getByRole("button", { name: "Entrar" }).click()
       await expect.poll(() => b.page.locator("h1").textContent()).toBe("Inicio")
       await b.page.goto(`${stack.url}/operador/operadores`)
       await screen(b.page, "Operadores", "operadores-360")
+
+      await a.page.reload()
+      await expect.poll(() => a.page.getByText("configurará su autenticador al entrar").count()).toBe(0)
+      await a.page.getByRole("button", { name: `Desactivar a ${target.email}` }).click()
+      await expect.poll(() => a.page.getByRole("status").textContent()).toBe(`${target.email} desactivado.`)
+      // Deactivated: it cannot sign in.
+      const refused = await call(stack.url, "POST", "/admin/v1/operador/sesion", {
+        body: { email: target.email, password: PASSWORD, codigo: totpCode(secret, totpStep(Date.now()) + 1) }
+      })
+      expect(refused.status).toBe(401)
       expect(a.errors).toEqual([])
       expect(b.errors).toEqual([])
     } finally {

@@ -6,7 +6,9 @@
  *   creates an operator `{email, password, rol}` and answers `201` with its TOTP secret, shown
  *   this once (`Cache-Control: no-store`); `409 operador_existe` for a known e-mail.
  * - `/admin/v1/operador/...`: the console's API, for an operator session only. Sign-in
- *   (`POST /admin/v1/operador/sesion` with `{email, password, codigo}`) sets the `switch_operador`
+ *   (`POST /admin/v1/operador/sesion` with `{email, password, codigo}`; an operator whose TOTP was
+ *   reset and who sends no code gets `202 {estado: "totp_por_configurar", totp_secret, totp_uri}`
+ *   after its password, and enrols with its first code) sets the `switch_operador`
  *   cookie (HttpOnly, SameSite=Strict, scoped to this path: never the merchants' cookie and never
  *   sent anywhere else); every other unsafe request needs the session's `x-csrf-token`. The role
  *   is checked here, on the server: `soporte` reads, `riesgo` approves, reviews, suspends and
@@ -308,6 +310,18 @@ export const OperadorRoutesLive = HttpApiBuilder.Router.use((router) =>
             yield* clientIp,
             request.cookies[OPERADOR_COOKIE]
           )
+          // A TOTP reset: no session yet; the new secret goes to the operator who gave its password.
+          if (signed._tag === "Enrolar")
+            return secretJson(
+              {
+                estado: "totp_por_configurar",
+                detail:
+                  "Tu autenticador fue restablecido: agrega esta clave a tu aplicación y entra con su código.",
+                totp_secret: signed.totp_secret,
+                totp_uri: signed.totp_uri
+              },
+              202
+            )
           return setCookie(json(sessionView(signed.sesion)), signed.token, ABSOLUTE_HOURS * 3600)
         })
       )

@@ -26,6 +26,7 @@ import colaRevision from "../migrations/0021_cola_revision.js"
 import eventosLink from "../migrations/0022_eventos_link.js"
 import reembolsosPiloto from "../migrations/0023_reembolsos_piloto.js"
 import filterIndexes from "../migrations/0024_filter_indexes.js"
+import cuatroOjos from "../migrations/0025_cuatro_ojos.js"
 import * as Metrics from "./Metrics.js"
 import { preparingClient, registry } from "./Prepared.js"
 
@@ -129,7 +130,8 @@ export const migrations = PgMigrator.fromRecord({
   "0021_cola_revision": colaRevision,
   "0022_eventos_link": eventosLink,
   "0023_reembolsos_piloto": reembolsosPiloto,
-  "0024_filter_indexes": filterIndexes
+  "0024_filter_indexes": filterIndexes,
+  "0025_cuatro_ojos": cuatroOjos
 })
 
 /** Runs pending migrations; several processes starting at once wait on the migrator's lock. */
