@@ -223,6 +223,16 @@ describe("BCV rate, incidents and alerts in the console", () => {
         .toBe("Tasa fijada: Bs 36,5012 por dólar.")
       await expect.poll(() => a.page.getByRole("table").textContent()).toContain(op.email)
       expect(await a.page.getByText("Al día").count()).toBe(1)
+      // A hundredfold jump is only proposed: its proposer cannot confirm it.
+      await form.getByLabel("Bolívares por dólar").fill("3650")
+      await form.getByLabel("Nota").fill("")
+      await form.getByRole("button", { name: "Fijar tasa" }).click()
+      await expect
+        .poll(() => a.page.getByRole("status").textContent())
+        .toContain("Tasa propuesta: Bs 3650 por dólar")
+      await expect.poll(() => a.page.getByText("La propusiste tú").count()).toBe(1)
+      expect(await a.page.getByRole("button", { name: "Confirmar tasa propuesta" }).count()).toBe(0)
+      await screen(a.page, "Tasa BCV", "tasa-propuesta-1280")
 
       await a.page.getByRole("link", { name: "Incidentes" }).click()
       await screen(a.page, "Incidentes", "incidentes-1280")
@@ -253,6 +263,13 @@ describe("BCV rate, incidents and alerts in the console", () => {
         .toBe("Incidente del banco 0105 cerrado.")
       await b.page.goto(`${stack.url}/operador/tasa-bcv`)
       await screen(b.page, "Tasa BCV", "tasa-360")
+      // Another tesoreria operator confirms the proposed rate.
+      expect(await b.page.getByRole("heading", { name: "Tasa por confirmar" }).count()).toBe(1)
+      await b.page.getByRole("button", { name: "Confirmar tasa propuesta" }).click()
+      await expect
+        .poll(() => b.page.getByRole("status").textContent())
+        .toBe("Tasa confirmada: Bs 3650 por dólar.")
+      await expect.poll(() => b.page.getByRole("table").textContent()).toContain(other.email)
       await b.page.goto(`${stack.url}/operador`)
       await screen(b.page, "Inicio", "inicio-360")
       expect((await call(stack.url, "GET", "/estado.json")).body.incidentes_bancos[0].activo).toBe(false)

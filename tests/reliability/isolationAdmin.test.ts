@@ -66,6 +66,8 @@ const CLASES: Record<string, Clase> = {
   "GET /admin/v1/operador/tasa-bcv": "todos",
   "POST /admin/v1/operador/tasa-bcv": "tesoreria",
   "POST /admin/v1/operador/tasa-bcv/fuente": "tesoreria",
+  "POST /admin/v1/operador/tasa-bcv/propuestas/{id}/confirmar": "tesoreria",
+  "POST /admin/v1/operador/tasa-bcv/propuestas/{id}/rechazar": "tesoreria",
   "GET /admin/v1/operador/incidentes": "todos",
   "POST /admin/v1/operador/incidentes": "riesgo_tesoreria",
   "POST /admin/v1/operador/incidentes/{id}/cerrar": "riesgo_tesoreria",

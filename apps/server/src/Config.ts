@@ -27,7 +27,10 @@ export interface ServerSettings {
   readonly apiPorMinuto: number
   /** Seconds between housekeeping rounds (expiring links, dropping closed rate windows). */
   readonly housekeepingSeconds: number
-  /** SWITCH_CUATRO_OJOS_DESDE (bolivars): paying money in review from this amount needs a second operator (unset: always). */
+  /**
+   * SWITCH_CUATRO_OJOS_DESDE (bolivars): paying money in review, marking it paid or closing it
+   * without paying, from this amount, needs a second operator (unset: always).
+   */
   readonly cuatroOjosDesde?: number
   /** SWITCH_WEBHOOK_ALLOW_PRIVATE=1, development only: webhooks may use http, any port and private addresses. */
   readonly webhookAllowPrivate: boolean
@@ -87,6 +90,11 @@ export interface ServerSettings {
   readonly tasaFuenteUrl?: string | null
   /** SWITCH_TASA_FUENTE_MINUTOS (60): how often the rate's source is fetched. */
   readonly tasaFuenteMinutos?: number
+  /**
+   * SWITCH_TASA_SALTO_MAX_PCT (20): a new BCV rate further than this percentage from the one in
+   * force waits for a second `tesoreria` operator's confirmation (platform/TasaBcv.ts).
+   */
+  readonly tasaSaltoMaxPct?: number
   /** SWITCH_ALERTAS_URL: where the operators' alerts are sent as signed webhooks (operador/alertas/); null: console only. */
   readonly alertasUrl?: string | null
   /** SWITCH_ALERTAS_SECRETO (`whsec_…`): the key of the alerts' signatures, as a merchant's webhook secret. */
@@ -204,6 +212,7 @@ export const fromEnv = (
   mcpResource: `${(env.MCP_URL ?? `http://localhost:${env.MCP_PORT ?? 8081}`).replace(/\/+$/, "")}/mcp`,
   tasaFuenteUrl: env.SWITCH_TASA_FUENTE_URL ? env.SWITCH_TASA_FUENTE_URL : null,
   tasaFuenteMinutos: positiveNumber(env.SWITCH_TASA_FUENTE_MINUTOS, 60),
+  tasaSaltoMaxPct: positiveNumber(env.SWITCH_TASA_SALTO_MAX_PCT, 20),
   alertasUrl: env.SWITCH_ALERTAS_URL ? env.SWITCH_ALERTAS_URL : null,
   alertasSecreto: env.SWITCH_ALERTAS_SECRETO ? env.SWITCH_ALERTAS_SECRETO : null,
   alertaColaMinutos: positiveNumber(env.SWITCH_ALERTA_COLA_MINUTOS, 60),

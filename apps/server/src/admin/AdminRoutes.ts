@@ -28,7 +28,12 @@
  *   with the unchanged list when the account was already there, `409 limite_cuentas` past 20,
  *   `409 cuenta_otro_titular` for an account known under another holder: @switch/core's
  *   `CuentasAprobadas.add`, the rule and answers of the portal's `POST /switch/v1/cuentas-aprobadas`.
- * - `PUT /admin/v1/tasa-bcv`: every rate is a new row; the latest is current (see TasaBcv.ts).
+ * - `PUT /admin/v1/tasa-bcv`: every rate is a new row; the latest is current (see TasaBcv.ts). A
+ *   rate more than SWITCH_TASA_SALTO_MAX_PCT (20 %) away from the current one is not set but
+ *   proposed: `202 {estado: "pendiente_confirmacion", propuesta, vigente}`, and nothing converts
+ *   at it until a `tesoreria` operator confirms it in the console (issue 41). The token gets no
+ *   way around it: it is one secret a single person or a script holds, and a jump from a script
+ *   (a unit slip, a bad feed) is the mistake this guard is for.
  * - Additions for operators: `GET /admin/v1/comercios/{codigo}` (the admin view) and
  *   `GET /admin/v1/tasa-bcv` (the current rate, `404` before the first is set).
  */
@@ -202,9 +207,27 @@ export const AdminRoutesLive = HttpApiBuilder.Router.use((router) =>
       guarded(
         Effect.gen(function* () {
           const input = yield* body
-          const rate = yield* admin.setRate(input)
-          yield* auditar("tasa.fijar", "tasa_bcv", "token", input)
-          return json(rate)
+          const done = yield* admin.setRate(input)
+          if (done._tag === "Fijada") {
+            yield* auditar("tasa.fijar", "tasa_bcv", "token", input)
+            return json(done.tasa)
+          }
+          // A jump: not in force until a tesoreria operator confirms it in the console.
+          yield* auditar("tasa.proponer", "tasa_bcv_propuesta", String(done.propuesta.id), {
+            ...(typeof input === "object" && input !== null ? input : {}),
+            anterior: done.propuesta.anterior,
+            salto_pct: done.propuesta.salto_pct
+          })
+          return json(
+            {
+              estado: "pendiente_confirmacion",
+              detail:
+                "La tasa se aleja de la vigente más de lo permitido (SWITCH_TASA_SALTO_MAX_PCT): queda propuesta, sin usarse, hasta que un operador de tesorería la confirme en la consola.",
+              propuesta: done.propuesta,
+              vigente: done.vigente
+            },
+            202
+          )
         })
       )
     )

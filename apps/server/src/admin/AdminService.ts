@@ -7,6 +7,7 @@ import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { CuentasAprobadas, Instrument, type Validation } from "@switch/core"
 import { Context, Effect, Either, Layer, Option, Schema } from "effect"
+import { Settings } from "../Config.js"
 import { insertKey } from "../http/Keys.js"
 import * as TasaBcv from "../platform/TasaBcv.js"
 import {
@@ -58,7 +59,19 @@ export class AdminService extends Context.Tag("@switch/server/AdminService")<
     /** Marks the account reviewed: the new-account caps no longer apply. */
     readonly review: (codigo: string) => Effect.Effect<AdminView, AdminError>
     readonly patch: (codigo: string, body: unknown) => Effect.Effect<AdminView, AdminError>
-    readonly setRate: (body: unknown) => Effect.Effect<ReturnType<typeof TasaBcv.view>, AdminError>
+    /**
+     * Sets the BCV rate, or, more than SWITCH_TASA_SALTO_MAX_PCT away from the one in force,
+     * proposes it for a `tesoreria` operator to confirm in the console (issue 41).
+     */
+    readonly setRate: (body: unknown) => Effect.Effect<
+      | { readonly _tag: "Fijada"; readonly tasa: ReturnType<typeof TasaBcv.view> }
+      | {
+          readonly _tag: "Pendiente"
+          readonly propuesta: TasaBcv.Propuesta
+          readonly vigente: ReturnType<typeof TasaBcv.view> | null
+        },
+      AdminError
+    >
     readonly currentRate: Effect.Effect<ReturnType<typeof TasaBcv.view>, AdminError>
     /** Adds an approved split account; `added` is false when it was already there. */
     readonly addApprovedAccount: (
@@ -96,6 +109,7 @@ export const AdminServiceLive = Layer.effect(
   AdminService,
   Effect.gen(function* () {
     const sql = yield* PgClient.PgClient
+    const settings = yield* Settings
     const provideSql = Effect.provideService(SqlClient.SqlClient, sql)
 
     /** The merchant row, locked for the rest of the transaction; `not_found` when unknown. */
@@ -201,7 +215,18 @@ export const AdminServiceLive = Layer.effect(
     const setRate = (input: unknown) =>
       Effect.gen(function* () {
         const body = yield* decodeOr(TasaBody, input)
-        return TasaBcv.view(yield* TasaBcv.setRate(body.ves_por_usd).pipe(provideSql))
+        const done = yield* TasaBcv.proponer(
+          body.ves_por_usd,
+          { fuente: "token", operadorId: null, actor: "token_admin" },
+          settings.tasaSaltoMaxPct ?? TasaBcv.SALTO_MAX_PCT
+        ).pipe(provideSql)
+        if (done._tag === "Fijada") return { _tag: "Fijada" as const, tasa: TasaBcv.view(done.tasa) }
+        const vigente = yield* TasaBcv.currentRate.pipe(provideSql)
+        return {
+          _tag: "Pendiente" as const,
+          propuesta: done.propuesta,
+          vigente: Option.match(vigente, { onNone: () => null, onSome: TasaBcv.view })
+        }
       })
 
     const currentRate = Effect.flatMap(TasaBcv.currentRate.pipe(provideSql), (tasa) =>

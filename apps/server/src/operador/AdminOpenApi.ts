@@ -30,7 +30,12 @@ export const ADMIN_OPERATIONS: ReadonlyArray<Op> = [
   ],
   ["post", "/admin/v1/comercios/{codigo}/cuentas-aprobadas", "Aprobar una cuenta de reparto", "token"],
   ["get", "/admin/v1/tasa-bcv", "Ver la tasa BCV vigente", "token"],
-  ["put", "/admin/v1/tasa-bcv", "Fijar la tasa BCV a mano", "token"],
+  [
+    "put",
+    "/admin/v1/tasa-bcv",
+    "Fijar la tasa BCV; un salto mayor que SWITCH_TASA_SALTO_MAX_PCT queda por confirmar en la consola",
+    "token"
+  ],
   ["post", "/admin/v1/operadores", "Crear un operador (devuelve su secreto TOTP una sola vez)", "token"],
   ["post", "/admin/v1/operador/sesion", "Iniciar sesión de operador con contraseña y código TOTP", "ninguna"],
   ["get", "/admin/v1/operador/sesion", "Ver la sesión de operador", "operador"],
@@ -215,6 +220,18 @@ export const ADMIN_OPERATIONS: ReadonlyArray<Op> = [
     "operador"
   ],
   [
+    "post",
+    "/admin/v1/operador/tasa-bcv/propuestas/{id}/confirmar",
+    "Confirmar una tasa BCV propuesta por otro (salto grande; rol tesorería, cuatro ojos)",
+    "operador"
+  ],
+  [
+    "post",
+    "/admin/v1/operador/tasa-bcv/propuestas/{id}/rechazar",
+    "Rechazar una tasa BCV propuesta: no entra en vigor (rol tesorería)",
+    "operador"
+  ],
+  [
     "get",
     "/admin/v1/operador/incidentes",
     "Incidentes por banco: abiertos y de los últimos 7 días",
@@ -263,6 +280,21 @@ export const ADMIN_DETAILS: Readonly<
     }
   >
 > = {
+  "put /admin/v1/tasa-bcv": {
+    description:
+      'Cuerpo `{ves_por_usd}`. Una tasa a no más de SWITCH_TASA_SALTO_MAX_PCT (20 % por omisión) de la vigente, o la primera, entra en vigor: `200 {ves_por_usd, actualizada_en}`. Más lejos, no se usa: queda propuesta y responde `202 {estado: "pendiente_confirmacion", propuesta, vigente}`; la confirma (o rechaza) un operador de tesorería en la consola, y mientras tanto todo convierte a la vigente.',
+    responses: {
+      "202": { description: "Salto grande: tasa propuesta, pendiente de confirmación en la consola" }
+    }
+  },
+  "post /admin/v1/operador/tasa-bcv": {
+    description:
+      'Fija la tasa (`201`), o, si se aleja de la vigente más de SWITCH_TASA_SALTO_MAX_PCT, la propone (`202 {estado: "pendiente_confirmacion", pendiente, ...}`): otro operador de tesorería la confirma con `.../propuestas/{id}/confirmar`.',
+    responses: {
+      "201": { description: "Tasa fijada" },
+      "202": { description: "Salto grande: propuesta, pendiente de otro operador" }
+    }
+  },
   "post /admin/v1/comercios/{codigo}/aprobar": {
     description:
       'KYC hecho y modo live habilitado, con la cuenta de liquidación a nombre del comercio (en el cuerpo o ya registrada; si no, `409 cuenta_liquidacion_requerida`). **No emite llave** salvo que quien llama la pida explícitamente con `"emitir_llave": true` en el cuerpo: entonces responde `api_key` (`sk_live_…`) una sola vez, con `Cache-Control: no-store`. Sin esa petición el dueño del comercio crea sus llaves live en el portal. Aprobar de nuevo responde `ya_aprobado: true` y nunca emite otra llave. La consola (`/admin/v1/operador/comercios/{codigo}/aprobar`) jamás emite ni muestra llaves.',
