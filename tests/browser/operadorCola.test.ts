@@ -1,8 +1,10 @@
 /**
  * The queue's other sources in the console, real Chromium against the built server: split
  * parts in review (a test link whose split the net no longer covers) show with their
- * beneficiary and the bank's latest answer; `tesoreria` marks one part paid and closes the other
- * (the split finishes: `link.acreditado` once), and the bank answers' history opens. axe-core at
+ * beneficiary and the bank's latest answer; `tesoreria` asks to mark one part paid and another
+ * operator confirms it, then the second asks to close the other and the first confirms (four eyes,
+ * SWITCH_CUATRO_OJOS_DESDE unset; the split finishes: `link.acreditado` once), and the bank
+ * answers' history opens. axe-core at
  * 1280 px and 360 px (screenshots in artifacts/), no sideways scroll, no console errors.
  */
 import { mkdirSync, readFileSync } from "node:fs"
@@ -93,7 +95,7 @@ const signIn = async (page: Page, op: { email: string; secret: string }) => {
 }
 
 describe("split parts in review in the console", () => {
-  it("shows each part; tesoreria marks one paid and closes the other, the split finishes and the history opens (1280 and 360 px)", async () => {
+  it("shows each part; marking one paid and closing the other each take a second tesoreria operator, the split finishes and the history opens (1280 and 360 px)", async () => {
     const codigo = `rep${Date.now().toString(36)}`
     const registered = await call(stack.url, "POST", "/switch/v1/comercios/registrar", {
       body: {
@@ -153,10 +155,16 @@ describe("split parts in review in the console", () => {
       const mark = a.page.getByRole("form", { name: `Marcar pagada ${linkId}:0` })
       await mark.getByLabel("Referencia del banco").fill("EXTRACTO0077")
       await mark.getByRole("button", { name: "Marcar pagada" }).click()
+      // Four eyes: only asked for; nothing moved, and its requester has no confirm button.
       await expect
         .poll(() => a.page.getByRole("status").textContent())
-        .toBe("Marcada pagada con la referencia EXTRACTO0077.")
-      await expect.poll(() => a.page.getByText("Parte del reparto de", { exact: false }).count()).toBe(1)
+        .toBe(
+          'Pedido "marcar pagada": otro operador de tesorería debe confirmarlo; nada cambia hasta entonces.'
+        )
+      await expect.poll(() => a.page.getByText("Pendiente de confirmación:").count()).toBe(1)
+      expect(await a.page.getByRole("form", { name: `Confirmar marcar pagada ${linkId}:0` }).count()).toBe(0)
+      expect(await a.page.getByText("Parte del reparto de", { exact: false }).count()).toBe(2)
+      await screen(a.page, "Dinero en revisión", "cola-pendiente-1280")
 
       // Nothing was sent to the bank for this part: its history is empty, and asking says so.
       await a.page.getByRole("button", { name: `Ver respuestas del banco de ${linkId}:1` }).click()
@@ -166,13 +174,28 @@ describe("split parts in review in the console", () => {
       await signIn(b.page, other)
       await expect.poll(() => b.page.locator("h1").textContent()).toBe("Inicio")
       await b.page.goto(`${stack.url}/operador/revision`)
-      await expect.poll(() => b.page.getByText("Parte del reparto de", { exact: false }).count()).toBe(1)
+      await expect.poll(() => b.page.getByText("Parte del reparto de", { exact: false }).count()).toBe(2)
       await screen(b.page, "Dinero en revisión", "cola-360")
+      // Another operator confirms what the first asked for.
+      await b.page
+        .getByRole("form", { name: `Confirmar marcar pagada ${linkId}:0` })
+        .getByRole("button", { name: "Confirmar marcar pagada" })
+        .click()
+      await expect
+        .poll(() => b.page.getByRole("status").textContent())
+        .toBe("Marcada pagada con la referencia EXTRACTO0077.")
+      await expect.poll(() => b.page.getByText("Parte del reparto de", { exact: false }).count()).toBe(1)
       const close = b.page.getByRole("form", { name: `Cerrar ${linkId}:1` })
       await close.getByLabel("Nota (obligatoria)").fill("La beneficiaria renunció a su parte")
       await close.getByRole("button", { name: "Cerrar sin pagar" }).click()
-      await expect.poll(() => b.page.getByRole("status").textContent()).toBe("Cerrada sin pagar.")
-      await expect.poll(() => b.page.getByText("No hay dinero en revisión.").count()).toBe(1)
+      await expect.poll(() => b.page.getByRole("status").textContent()).toContain('Pedido "cerrar sin pagar"')
+      await a.page.reload()
+      await a.page
+        .getByRole("form", { name: `Confirmar cerrar sin pagar ${linkId}:1` })
+        .getByRole("button", { name: "Confirmar cerrar sin pagar" })
+        .click()
+      await expect.poll(() => a.page.getByRole("status").textContent()).toBe("Cerrada sin pagar.")
+      await expect.poll(() => a.page.getByText("No hay dinero en revisión.").count()).toBe(1)
 
       const acreditado = (await allEvents(stack.url, key)).filter(
         (e) => e.evento === "link.acreditado" && e.data.link_id === linkId

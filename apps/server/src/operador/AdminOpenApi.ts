@@ -93,8 +93,20 @@ export const ADMIN_OPERATIONS: ReadonlyArray<Op> = [
   ],
   [
     "post",
+    "/admin/v1/operador/revision/liquidaciones/{id}/marcar-pagada/confirmar",
+    "Confirmar el marcar pagado de una liquidación que pidió otro operador (rol tesorería; cuatro ojos)",
+    "operador"
+  ],
+  [
+    "post",
     "/admin/v1/operador/revision/liquidaciones/{id}/cerrar",
     "Cerrar sin pagar, con una nota (rol tesorería)",
+    "operador"
+  ],
+  [
+    "post",
+    "/admin/v1/operador/revision/liquidaciones/{id}/cerrar/confirmar",
+    "Confirmar el cerrar sin pagar de una liquidación que pidió otro operador (rol tesorería; cuatro ojos)",
     "operador"
   ],
   [
@@ -124,14 +136,32 @@ export const ADMIN_OPERATIONS: ReadonlyArray<Op> = [
   ],
   [
     "post",
+    "/admin/v1/operador/revision/acciones/{id}/anular",
+    "Anular un marcar pagado o cerrar sin pagar que espera confirmación (rol tesorería)",
+    "operador"
+  ],
+  [
+    "post",
     "/admin/v1/operador/revision/repartos/{link_id}/{indice}/marcar-pagada",
     "Marcar pagada una parte del reparto con la referencia del banco (rol tesorería)",
     "operador"
   ],
   [
     "post",
+    "/admin/v1/operador/revision/repartos/{link_id}/{indice}/marcar-pagada/confirmar",
+    "Confirmar el marcar pagado de una parte del reparto que pidió otro operador (rol tesorería; cuatro ojos)",
+    "operador"
+  ],
+  [
+    "post",
     "/admin/v1/operador/revision/repartos/{link_id}/{indice}/cerrar",
     "Cerrar sin pagar una parte del reparto, con una nota (rol tesorería)",
+    "operador"
+  ],
+  [
+    "post",
+    "/admin/v1/operador/revision/repartos/{link_id}/{indice}/cerrar/confirmar",
+    "Confirmar el cerrar sin pagar de una parte del reparto que pidió otro operador (rol tesorería; cuatro ojos)",
     "operador"
   ],
   [
@@ -166,8 +196,20 @@ export const ADMIN_OPERATIONS: ReadonlyArray<Op> = [
   ],
   [
     "post",
+    "/admin/v1/operador/revision/transacciones/{id}/marcar-pagada/confirmar",
+    "Confirmar el marcar pagado de una operación de la API directa que pidió otro operador (rol tesorería; cuatro ojos)",
+    "operador"
+  ],
+  [
+    "post",
     "/admin/v1/operador/revision/transacciones/{id}/cerrar",
     "Cerrar una operación de la API directa como no hecha, o su revisión, con una nota (rol tesorería)",
+    "operador"
+  ],
+  [
+    "post",
+    "/admin/v1/operador/revision/transacciones/{id}/cerrar/confirmar",
+    "Confirmar el cerrar sin pagar de una operación de la API directa que pidió otro operador (rol tesorería; cuatro ojos)",
     "operador"
   ],
   [
@@ -184,8 +226,20 @@ export const ADMIN_OPERATIONS: ReadonlyArray<Op> = [
   ],
   [
     "post",
+    "/admin/v1/operador/revision/links/{id}/marcar-pagada/confirmar",
+    "Confirmar el marcar pagado de un link en revisión que pidió otro operador (rol tesorería; cuatro ojos)",
+    "operador"
+  ],
+  [
+    "post",
     "/admin/v1/operador/revision/links/{id}/cerrar",
     "Cerrar sin cobro un link en revisión, con una nota: vuelve a quedar pendiente (rol tesorería)",
+    "operador"
+  ],
+  [
+    "post",
+    "/admin/v1/operador/revision/links/{id}/cerrar/confirmar",
+    "Confirmar el cerrar sin pagar de un link en revisión que pidió otro operador (rol tesorería; cuatro ojos)",
     "operador"
   ],
   [
@@ -202,8 +256,20 @@ export const ADMIN_OPERATIONS: ReadonlyArray<Op> = [
   ],
   [
     "post",
+    "/admin/v1/operador/revision/reembolsos/{id}/marcar-pagada/confirmar",
+    "Confirmar el marcar pagado de un reembolso del portal que pidió otro operador (rol tesorería; cuatro ojos)",
+    "operador"
+  ],
+  [
+    "post",
     "/admin/v1/operador/revision/reembolsos/{id}/cerrar",
     "Cerrar sin pagar un reembolso del portal, con una nota: el monto vuelve a poder reembolsarse (rol tesorería)",
+    "operador"
+  ],
+  [
+    "post",
+    "/admin/v1/operador/revision/reembolsos/{id}/cerrar/confirmar",
+    "Confirmar el cerrar sin pagar de un reembolso del portal que pidió otro operador (rol tesorería; cuatro ojos)",
     "operador"
   ],
   [

@@ -642,28 +642,55 @@ export const OperadorRoutesLive = HttpApiBuilder.Router.use((router) =>
         })
       )
 
-    yield* router.post(
-      "/admin/v1/operador/revision/liquidaciones/:id/marcar-pagada",
-      resolve("liquidacion.marcar_pagada", (_who, row) =>
+    // Marking paid and closing without paying, with four eyes from SWITCH_CUATRO_OJOS_DESDE (cola/Cola.ts).
+    for (const ruta of Cola.manuales({
+      ctx: { operador, body },
+      sql,
+      settings,
+      auditar: operadores.auditar,
+      base: "/admin/v1/operador/revision/liquidaciones/:id",
+      objetoTipo: "liquidacion",
+      clave: txnId,
+      objetoId: (id) => id,
+      // While a payment through the bank is asked for or on its way, only asking the bank is allowed.
+      bloquear: (id) =>
         Effect.gen(function* () {
-          const input = yield* decodeBody(MarcarPagadaBody)(yield* body)
-          return { row: yield* settle(row, input.referencia_banco), nota: input.nota }
-        })
-      )
-    )
-    yield* router.post(
-      "/admin/v1/operador/revision/liquidaciones/:id/cerrar",
-      resolve("liquidacion.cerrar_sin_pagar", (_who, row) =>
-        Effect.gen(function* () {
-          const input = yield* decodeBody(CerrarBody)(yield* body)
-          const motivo = `cerrada sin pagar: ${input.nota}`
-          yield* sql`
-            update transacciones set estado = 'RECHAZADA', motivo_rechazo = ${motivo}
-            where id = ${row.id} and estado = 'REVISION'`
-          return { row: { ...row, estado: "RECHAZADA", motivo_rechazo: motivo }, nota: input.nota }
-        })
-      )
-    )
+          const row = yield* lockSettlement(id)
+          const open = yield* sql`
+            select 1 from pagos_revision where transaccion_id = ${id} and estado in ('pendiente', 'enviado')`
+          if (open.length > 0)
+            return yield* Effect.fail(
+              OperadorError.conflict("pago_en_curso", "Hay un pago por el banco pendiente o enviado.")
+            )
+          return row
+        }),
+      monto: (row) => row.monto,
+      vista: settlementView,
+      marcarPagada: {
+        auditoria: "liquidacion.marcar_pagada",
+        schema: MarcarPagadaBody,
+        aplicar: (_who, row, input) =>
+          Effect.map(settle(row, input.referencia_banco), (done) => ({
+            despues: settlementView(done),
+            respuesta: settlementView(done),
+            nota: input.nota
+          }))
+      },
+      cerrar: {
+        auditoria: "liquidacion.cerrar_sin_pagar",
+        schema: CerrarBody,
+        aplicar: (_who, row, input) =>
+          Effect.gen(function* () {
+            const motivo = `cerrada sin pagar: ${input.nota}`
+            yield* sql`
+              update transacciones set estado = 'RECHAZADA', motivo_rechazo = ${motivo}
+              where id = ${row.id} and estado = 'REVISION'`
+            const done = settlementView({ ...row, estado: "RECHAZADA", motivo_rechazo: motivo })
+            return { despues: done, respuesta: done, nota: input.nota }
+          })
+      }
+    }))
+      yield* router.post(ruta.path, gate(ruta.handler))
     yield* router.post(
       "/admin/v1/operador/revision/liquidaciones/:id/consultar",
       resolve("liquidacion.consultar_banco", (who, row) =>
@@ -776,6 +803,7 @@ export const OperadorRoutesLive = HttpApiBuilder.Router.use((router) =>
             .withTransaction(
               Effect.gen(function* () {
                 const row = yield* lockSettlement(id)
+                yield* Cola.sinPendiente(sql, "liquidacion", id)
                 const alone = row.monto < umbralCentimos
                 const inserted = yield* sql`
                   insert into pagos_revision (id, transaccion_id, monto, solicitado_por, estado)

@@ -51,7 +51,9 @@ beforeAll(async () => {
       alertasSecreto: SECRETO,
       webhookAllowPrivate: true,
       alertaColaMinutos: 0.01,
-      alertasRevisarSegundos: 1
+      alertasRevisarSegundos: 1,
+      // One operator closes a queue item here (four eyes: cuatroOjos.test.ts).
+      cuatroOjosDesde: 1_000_000
     }
   })
 }, 120_000)
