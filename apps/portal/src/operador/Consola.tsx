@@ -145,7 +145,7 @@ const Ingresar = ({ onSignedIn }: { readonly onSignedIn: (s: SesionOperador) => 
       </form>
       <p>
         <button type="button" className="secundario" onClick={alternar}>
-          {configurar ? "Volver a entrar con mi código" : "Me restablecieron el autenticador"}
+          {configurar ? "Tengo mi autenticador" : "Me restablecieron el autenticador"}
         </button>
       </p>
     </section>
