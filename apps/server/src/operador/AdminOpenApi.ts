@@ -327,7 +327,7 @@ export const ADMIN_OPERATIONS: ReadonlyArray<Op> = [
   [
     "post",
     "/admin/v1/operador/operadores/{id}/restablecer-totp",
-    "Restablecer el TOTP de un operador: nuevo secreto, mostrado una vez (rol riesgo)",
+    "Restablecer el TOTP de otro operador: no muestra secreto; lo configura él al volver a entrar (rol riesgo)",
     "operador"
   ]
 ]
@@ -346,6 +346,11 @@ export const ADMIN_DETAILS: Readonly<
     }
   >
 > = {
+  "post /admin/v1/operador/sesion": {
+    description:
+      '`{email, password, codigo}`: la sesión (cookie `switch_operador`) y su `csrf_token`. Si un operador de riesgo restableció su TOTP, la contraseña correcta sin `codigo` responde `202 {estado: "totp_por_configurar", totp_secret, totp_uri}` (sin sesión; solo a ese operador) y el primer código válido de ese secreto abre la sesión.',
+    responses: { "202": { description: "TOTP restablecido: el secreto nuevo, para configurarlo" } }
+  },
   "put /admin/v1/tasa-bcv": {
     description:
       'Cuerpo `{ves_por_usd}`. Una tasa a no más de SWITCH_TASA_SALTO_MAX_PCT (20 % por omisión) de la vigente, o la primera, entra en vigor: `200 {ves_por_usd, actualizada_en}`. Más lejos, no se usa: queda propuesta y responde `202 {estado: "pendiente_confirmacion", propuesta, vigente}`; la confirma (o rechaza) un operador de tesorería en la consola, y mientras tanto todo convierte a la vigente.',
@@ -426,6 +431,14 @@ export const adminOpenApi = () => {
         "409": { description: "Conflicto de estado" }
       }
     }
+    // Marking paid and closing from the queue: four eyes from SWITCH_CUATRO_OJOS_DESDE (cola/Cola.ts).
+    if (/\/revision\/.+\/(marcar-pagada|cerrar)$/.test(path))
+      Object.assign(operation.responses, {
+        "202": {
+          description:
+            "Desde SWITCH_CUATRO_OJOS_DESDE: pedido, pendiente (`estado: pendiente_confirmacion`) hasta que otro operador de tesorería lo confirme en `…/confirmar`"
+        }
+      })
     const details = ADMIN_DETAILS[`${method} ${path}`]
     if (details !== undefined) {
       Object.assign(operation, { description: details.description })

@@ -336,6 +336,15 @@ describe("the admin reference", () => {
       "boolean"
     )
     expect(aprobar.description).toContain("emitir_llave")
+    // Four eyes on marking paid and closing, on every source, with their confirmation.
+    const manual = Object.keys(doc.body.paths).filter((p) =>
+      /\/revision\/.+\/(marcar-pagada|cerrar)$/.test(p)
+    )
+    expect(manual).toHaveLength(10)
+    for (const path of manual) {
+      expect(doc.body.paths[path].post.responses["202"], path).toBeDefined()
+      expect(doc.body.paths[`${path}/confirmar`]?.post, `${path}/confirmar`).toBeDefined()
+    }
     const publicDoc = await call(server.url, "GET", "/openapi.json")
     expect(Object.keys(publicDoc.body.paths).some((p) => p.startsWith("/admin"))).toBe(false)
     // Adding an approved account answers as the portal's route does: 201 added, 200 already there.

@@ -381,7 +381,7 @@ export const manuales = <K, Row, IP, EP, IC, EC>(spec: {
               status: 202,
               body: {
                 estado: "pendiente_confirmacion",
-                detail: `Desde Bs ${Money.toNumber(Money.Cents(Math.round((settings.cuatroOjosDesde ?? 0) * 100)))} otro operador de tesorería debe confirmarlo; nada cambia hasta entonces.`,
+                detail: `${settings.cuatroOjosDesde === undefined ? "" : `Desde Bs ${settings.cuatroOjosDesde}, `}otro operador de tesorería debe confirmarlo; nada cambia hasta entonces.`,
                 objeto_tipo: objetoTipo,
                 objeto_id: objetoId,
                 accion_pendiente: pendiente
