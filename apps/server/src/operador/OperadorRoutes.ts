@@ -612,16 +612,8 @@ export const OperadorRoutesLive = HttpApiBuilder.Router.use((router) =>
           const result = yield* sql
             .withTransaction(
               Effect.gen(function* () {
+                // Asking the bank: allowed while a payment or a hand-recorded resolution is under way.
                 const antes = yield* lockSettlement(id)
-                // While a payment through the bank is asked for or on its way, only asking the bank is allowed.
-                if (accion !== "liquidacion.consultar_banco") {
-                  const open = yield* sql`
-                    select 1 from pagos_revision where transaccion_id = ${id} and estado in ('pendiente', 'enviado')`
-                  if (open.length > 0)
-                    return yield* Effect.fail(
-                      OperadorError.conflict("pago_en_curso", "Hay un pago por el banco pendiente o enviado.")
-                    )
-                }
                 const done = yield* run(who, antes)
                 yield* operadores.auditar(who, {
                   accion,

@@ -239,7 +239,7 @@ const rutas = (ctx: Contexto) =>
         who: OperadorSession,
         row: OpRow
       ) => Effect.Effect<
-        { row: OpRow; cerrada?: boolean; nota?: string | undefined; banco?: unknown },
+        { row: OpRow; nota?: string | undefined; banco?: unknown },
         OperadorError | SqlError,
         HttpServerRequest.HttpServerRequest
       >
@@ -253,7 +253,7 @@ const rutas = (ctx: Contexto) =>
               Effect.gen(function* () {
                 const antes = yield* lock(id)
                 const done = yield* run(who, antes)
-                const despues = view(done.row, done.cerrada === true)
+                const despues = view(done.row)
                 yield* operadores.auditar(who, {
                   accion,
                   objeto_tipo: TIPO,

@@ -256,11 +256,8 @@ const rutas = (ctx: Contexto) =>
           yield* sql
             .withTransaction(
               Effect.gen(function* () {
+                // Asking the bank: allowed while a payment or a hand-recorded resolution is under way.
                 const locked = yield* lock(linkId, indice)
-                if (accion !== "reparto.consultar_banco" && (yield* openPago(linkId, indice)).length > 0)
-                  return yield* Effect.fail(
-                    OperadorError.conflict("pago_en_curso", "Hay un pago por el banco pendiente o enviado.")
-                  )
                 const done = yield* run(who, locked, indice)
                 const antes = view(linkId, indice, locked.reparto)
                 const despues = view(linkId, indice, done.reparto)
