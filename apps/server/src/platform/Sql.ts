@@ -29,6 +29,7 @@ import filterIndexes from "../migrations/0024_filter_indexes.js"
 import intentosTotp from "../migrations/0025_intentos_totp.js"
 import contadoresConcedido from "../migrations/0026_contadores_concedido.js"
 import invitacionesAjenas from "../migrations/0027_invitaciones_ajenas.js"
+import cuatroOjos from "../migrations/0028_cuatro_ojos.js"
 import * as Metrics from "./Metrics.js"
 import { preparingClient, registry } from "./Prepared.js"
 
@@ -135,7 +136,8 @@ export const migrations = PgMigrator.fromRecord({
   "0024_filter_indexes": filterIndexes,
   "0025_intentos_totp": intentosTotp,
   "0026_contadores_concedido": contadoresConcedido,
-  "0027_invitaciones_ajenas": invitacionesAjenas
+  "0027_invitaciones_ajenas": invitacionesAjenas,
+  "0028_cuatro_ojos": cuatroOjos
 })
 
 /** Runs pending migrations; several processes starting at once wait on the migrator's lock. */

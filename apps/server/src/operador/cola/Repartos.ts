@@ -7,7 +7,8 @@
  *   enough). The request row in `pagos_reparto` (its id is the bank order's id) is committed as
  *   `enviado` before the order goes out, so a crash, a retry or a second click never sends a
  *   second order: while one is `enviado` only asking the bank about it is allowed.
- * - mark paid with the bank's reference, or close without paying with a note (`descartado`).
+ * - mark paid with the bank's reference, or close without paying with a note (`descartado`), with
+ *   four eyes from the same amount (Cola.ts `manuales`); while one waits the part is not paid.
  * - ask the bank now about the part's order.
  *
  * A paid part is recorded as its own `reparto` transaction; when no part is left in review the
@@ -34,7 +35,16 @@ import { json } from "../../http/Respond.js"
 import { Banks } from "../../platform/bank/Banks.js"
 import * as Outbox from "../../platform/Outbox.js"
 import { decodeBody, OperadorError, OperadorService, type OperadorSession } from "../OperadorService.js"
-import { bankView, type Contexto, type Fuente, guardarRespuesta, type Item, type Ruta } from "./Cola.js"
+import {
+  bankView,
+  type Contexto,
+  type Fuente,
+  guardarRespuesta,
+  type Item,
+  manuales,
+  type Ruta,
+  sinPendiente
+} from "./Cola.js"
 
 export const TIPO = "reparto"
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
@@ -246,11 +256,8 @@ const rutas = (ctx: Contexto) =>
           yield* sql
             .withTransaction(
               Effect.gen(function* () {
+                // Asking the bank: allowed while a payment or a hand-recorded resolution is under way.
                 const locked = yield* lock(linkId, indice)
-                if (accion !== "reparto.consultar_banco" && (yield* openPago(linkId, indice)).length > 0)
-                  return yield* Effect.fail(
-                    OperadorError.conflict("pago_en_curso", "Hay un pago por el banco pendiente o enviado.")
-                  )
                 const done = yield* run(who, locked, indice)
                 const antes = view(linkId, indice, locked.reparto)
                 const despues = view(linkId, indice, done.reparto)
@@ -337,34 +344,52 @@ const rutas = (ctx: Contexto) =>
         )
       }).pipe(Effect.catchTag("SqlError", Effect.die))
 
+    /** A part's new state: the audit row's `despues` and the answer. */
+    const resultado = (linkId: string, indice: number, next: Split.RepartoView, nota: string | undefined) => {
+      const despues = view(linkId, indice, next)
+      return { despues: { ...despues.parte, reparto_estado: next.estado }, respuesta: despues, nota }
+    }
+
     const base = "/admin/v1/operador/revision/repartos/:link_id/:indice" as const
     const out: ReadonlyArray<Ruta> = [
-      {
-        method: "post",
-        path: `${base}/marcar-pagada`,
-        handler: resolve("reparto.marcar_pagada", (_who, { link, reparto }, indice) =>
+      ...manuales({
+        ctx,
+        sql,
+        settings,
+        auditar: operadores.auditar,
+        base,
+        objetoTipo: TIPO,
+        clave: parte,
+        objetoId: ({ linkId, indice }) => parteId(linkId, indice),
+        // While a payment through the bank is asked for or on its way, only asking the bank is allowed.
+        bloquear: ({ linkId, indice }) =>
           Effect.gen(function* () {
-            const input = yield* decodeBody(MarcarPagadaBody)(yield* ctx.body)
-            return {
-              reparto: yield* paid(link, reparto, indice, randomUUID(), input.referencia_banco),
-              nota: input.nota
-            }
-          })
-        )
-      },
-      {
-        method: "post",
-        path: `${base}/cerrar`,
-        handler: resolve("reparto.cerrar_sin_pagar", (_who, { link, reparto }, indice) =>
-          Effect.gen(function* () {
-            const input = yield* decodeBody(CerrarBody)(yield* ctx.body)
-            return {
-              reparto: yield* update(link, reparto, indice, { estado: "descartado" }),
-              nota: input.nota
-            }
-          })
-        )
-      },
+            const locked = yield* lock(linkId, indice)
+            if ((yield* openPago(linkId, indice)).length > 0)
+              return yield* Effect.fail(
+                OperadorError.conflict("pago_en_curso", "Hay un pago por el banco pendiente o enviado.")
+              )
+            return { ...locked, indice }
+          }),
+        monto: ({ part }) => part.monto,
+        vista: ({ link, reparto, indice }) => view(link.id, indice, reparto).parte,
+        marcarPagada: {
+          auditoria: "reparto.marcar_pagada",
+          schema: MarcarPagadaBody,
+          aplicar: (_who, { link, reparto, indice }, input) =>
+            Effect.map(paid(link, reparto, indice, randomUUID(), input.referencia_banco), (next) =>
+              resultado(link.id, indice, next, input.nota)
+            )
+        },
+        cerrar: {
+          auditoria: "reparto.cerrar_sin_pagar",
+          schema: CerrarBody,
+          aplicar: (_who, { link, reparto, indice }, input) =>
+            Effect.map(update(link, reparto, indice, { estado: "descartado" }), (next) =>
+              resultado(link.id, indice, next, input.nota)
+            )
+        }
+      }),
       {
         method: "post",
         path: `${base}/consultar`,
@@ -410,6 +435,7 @@ const rutas = (ctx: Contexto) =>
               Effect.gen(function* () {
                 const { link, part } = yield* lock(linkId, indice)
                 yield* noDetenido(linkId)
+                yield* sinPendiente(sql, TIPO, parteId(linkId, indice))
                 if (cuentaDe(link, indice) === null)
                   return yield* Effect.fail(
                     OperadorError.conflict("sin_cuenta", "La parte no tiene una cuenta a la que pagar.")
