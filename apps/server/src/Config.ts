@@ -138,6 +138,8 @@ export interface StartupSettings {
   readonly secret: string | null
   /** SWITCH_BANK_URL; null: the bank simulator started beside the server. */
   readonly bankUrl: string | null
+  /** SWITCH_MIGRATIONS_DATABASE_URL: the schema owner's connection, which migrates and grants DATABASE_URL's role (docs/deploy.md); none: DATABASE_URL's role migrates. */
+  readonly migrationsDatabaseUrl: string | null
 }
 
 const ABIERTO: BankCalendar.BankCloseStatus = { _tag: "Abierto" }
@@ -222,7 +224,8 @@ export const startupFromEnv = (env: NodeJS.ProcessEnv, environment: Environment)
   pgPort: Number(env.SWITCH_PG_PORT ?? 54329),
   databaseUrl: env.DATABASE_URL ? env.DATABASE_URL : null,
   secret: env.SWITCH_SECRET ? env.SWITCH_SECRET : null,
-  bankUrl: env.SWITCH_BANK_URL ? env.SWITCH_BANK_URL : null
+  bankUrl: env.SWITCH_BANK_URL ? env.SWITCH_BANK_URL : null,
+  migrationsDatabaseUrl: env.SWITCH_MIGRATIONS_DATABASE_URL ? env.SWITCH_MIGRATIONS_DATABASE_URL : null
 })
 
 /** Reads the settings from `env`; `secret` comes from SWITCH_SECRET or the data directory. */

@@ -159,7 +159,7 @@ const primary = Effect.gen(function* () {
   const settings = fromEnv(env, secret, port, environment)
   const { url, pg } = yield* database
   // Set only with DATABASE_URL (Config.ts): the role that owns the schema migrates it.
-  const ownerUrl = env.SWITCH_MIGRATIONS_DATABASE_URL || null
+  const ownerUrl = startup.migrationsDatabaseUrl
   const demo = yield* Effect.promise(() =>
     prepare(ownerUrl ?? url, settings, {
       seed: true,
