@@ -677,3 +677,36 @@ describe("Split.planLive", () => {
     expect(Split.terminado(Split.withPart(plan.reparto, 0, { estado: "descartado" }))).toBe(true)
   })
 })
+
+describe("Split.maskedSplitJson", () => {
+  it.prop(
+    "no account number or holder id of a split reaches the merchant's view, only bank, type, last 4 and name",
+    [
+      fc.array(fc.tuple(fc.constantFrom(ana, beto), fc.integer({ min: 1, max: 100 })), {
+        minLength: 1,
+        maxLength: 5
+      })
+    ],
+    ([raw]) => {
+      const stored = raw.map(([cuenta, n]) => ({ cuenta, porcentaje: n }))
+      const shown = Split.maskedSplitJson(stored) as Array<any>
+      const text = JSON.stringify(shown)
+      for (const [cuenta] of raw) {
+        expect(text).not.toContain(cuenta.valor)
+        expect(text).not.toContain(cuenta.identificacion)
+      }
+      shown.forEach((entry, i) => {
+        const cuenta = raw[i]?.[0]
+        expect(entry).toEqual({
+          cuenta: {
+            banco: cuenta?.banco,
+            tipo: cuenta?.tipo,
+            ultimos4: cuenta?.valor.slice(-4),
+            nombre: cuenta?.nombre
+          },
+          porcentaje: raw[i]?.[1]
+        })
+      })
+    }
+  )
+})

@@ -678,3 +678,29 @@ export const afterCredit = (answer: {
       return "en_revision"
   }
 }
+
+// ---------------------------------------------------------------------------------------------
+// The link's `split` as a merchant sees it
+
+/**
+ * A stored `split` as the link shows it to its merchant (API, portal, the merchant's own link):
+ * each account masked to `banco`, `tipo`, `ultimos4` and `nombre`, as `reparto` shows it; the
+ * share (`porcentaje` or `monto`) as given. Anything that is not a list is shown as it is.
+ */
+export const maskedSplitJson = (stored: unknown): unknown => {
+  if (!Array.isArray(stored)) return stored
+  return stored.map((entry: unknown) => {
+    if (!isRecord(entry)) return entry
+    const { cuenta, ...share } = entry
+    if (!isRecord(cuenta)) return share
+    return {
+      cuenta: {
+        banco: cuenta.banco,
+        tipo: cuenta.tipo,
+        ultimos4: typeof cuenta.valor === "string" ? ultimos4(cuenta.valor) : null,
+        nombre: cuenta.nombre
+      },
+      ...share
+    }
+  })
+}
