@@ -27,6 +27,7 @@ import eventosLink from "../migrations/0022_eventos_link.js"
 import reembolsosPiloto from "../migrations/0023_reembolsos_piloto.js"
 import filterIndexes from "../migrations/0024_filter_indexes.js"
 import intentosTotp from "../migrations/0025_intentos_totp.js"
+import repartoLive from "../migrations/0030_reparto_live.js"
 import * as Metrics from "./Metrics.js"
 import { preparingClient, registry } from "./Prepared.js"
 
@@ -131,7 +132,8 @@ export const migrations = PgMigrator.fromRecord({
   "0022_eventos_link": eventosLink,
   "0023_reembolsos_piloto": reembolsosPiloto,
   "0024_filter_indexes": filterIndexes,
-  "0025_intentos_totp": intentosTotp
+  "0025_intentos_totp": intentosTotp,
+  "0030_reparto_live": repartoLive
 })
 
 /** Runs pending migrations; several processes starting at once wait on the migrator's lock. */
