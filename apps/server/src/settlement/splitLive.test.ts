@@ -373,12 +373,41 @@ describe("a paid live link's split", () => {
     expect([third.status, third.body.error]).toEqual([400, "split_beneficiario_bloqueado"])
   })
 
-  it("a split link paid after immediate settlement was turned off goes to review instead of paying nobody", async () => {
+  it("a split link paid after riesgo turned immediate settlement off in the console (audited) goes to review instead of paying nobody", async () => {
     const a = await beneficiary("0105")
     const m = await merchant([a])
     const created = await createLink(m.live, 30, [{ cuenta: a, porcentaje: 50 }])
     expect(created.status).toBe(201)
-    await admin(rig, "PATCH", `/admin/v1/comercios/${m.codigo}`, { liquidacion_inmediata: false })
+    const path = `/admin/v1/operador/comercios/${m.codigo}`
+    const soporte = await signInOperator(rig.server.url, "soporte", {
+      password: PASSWORD,
+      checkCreated: true
+    })
+    expect(
+      (
+        await call(rig.server.url, "PATCH", path, {
+          headers: soporte,
+          body: { liquidacion_inmediata: false }
+        })
+      ).status
+    ).toBe(403)
+    const riesgo = await signInOperator(rig.server.url, "riesgo", { password: PASSWORD, checkCreated: true })
+    const off = await call(rig.server.url, "PATCH", path, {
+      headers: riesgo,
+      body: { liquidacion_inmediata: false, tope_beneficiario_diario: 1000, nota: "pausa" }
+    })
+    expect(off.status, JSON.stringify(off.body)).toBe(200)
+    expect(off.body).toMatchObject({ liquidacion_inmediata: false, tope_beneficiario_diario: 1000 })
+    const audit = await rig.db.query(
+      "select antes, despues, nota from auditoria where objeto_id = $1 and accion = 'comercio.configurar'",
+      [m.codigo]
+    )
+    expect(audit.rows).toHaveLength(1)
+    expect(audit.rows[0]).toMatchObject({
+      antes: { liquidacion_inmediata: true, tope_beneficiario_diario: null },
+      despues: { liquidacion_inmediata: false, tope_beneficiario_diario: 1000 },
+      nota: "pausa"
+    })
     await pay(created.body.id, 30)
     const link = await repartoIs(m.live, created.body.id, "en_revision")
     expect(link.reparto.beneficiarios[0].estado).toBe("en_revision")
