@@ -128,6 +128,13 @@ export const settleSimulated = (input: {
         return yield* Effect.dieMessage(`stored split of link ${input.linkId} does not decode`)
       const planned = Split.planLive(Money.Cents(neto), entries.right, { liquidacionInmediata: false })
       yield* LinksRepo.setReparto(input.linkId, planned.reparto)
+      for (const [indice, part] of planned.reparto.beneficiarios.entries()) {
+        if (part.estado !== "en_revision") continue
+        yield* sql`
+          insert into repartos_motivos (link_id, indice, motivo)
+          values (${input.linkId}, ${indice}, 'la liquidación inmediata del comercio está desactivada')
+          on conflict (link_id, indice) do nothing`
+      }
       return
     }
     const plan = yield* recordSimulated({ ...input, split: rows[0]?.split ?? null, neto })
