@@ -393,7 +393,7 @@ export const ConfiguracionComercio = (props: { readonly codigo: string; readonly
                 {configuracion.tope_beneficiario_diario_efectivo === undefined
                   ? "—"
                   : `${bolivares(configuracion.tope_beneficiario_diario_efectivo)}${
-                      configuracion.tope_beneficiario_diario === null ? " (por omisión)" : ""
+                      configuracion.tope_beneficiario_diario === null ? " (tope por omisión)" : ""
                     }`}
               </dd>
             </div>
