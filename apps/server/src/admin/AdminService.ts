@@ -203,6 +203,7 @@ export const AdminServiceLive = Layer.effect(
                 max_diario = ${json(next.max_diario)},
                 tope_diario = ${json(next.tope_diario)},
                 tope_acumulado = ${json(next.tope_acumulado)},
+                tope_beneficiario_diario = ${next.tope_beneficiario_diario},
                 cuenta_liquidacion = ${json(next.cuenta_liquidacion)}
               where id = ${row.id} returning *`
             const updated = rows[0]

@@ -34,6 +34,7 @@ import { Settings } from "../../Config.js"
 import { json } from "../../http/Respond.js"
 import { Banks } from "../../platform/bank/Banks.js"
 import * as Outbox from "../../platform/Outbox.js"
+import { encolarLiquidacion } from "../../platform/Settlements.js"
 import { decodeBody, OperadorError, OperadorService, type OperadorSession } from "../OperadorService.js"
 import {
   bankView,
@@ -74,10 +75,12 @@ const listar: Fuente["listar"] = Effect.gen(function* () {
     nombre: string
     desde: Date
     detenido: boolean
+    razon: string | null
   }>`
     select l.id::text as link_id, c.codigo as comercio, l.mode, (b.n - 1)::int as indice,
       (b.value->>'monto')::bigint as monto, b.value->>'nombre' as nombre, coalesce(l.paid_at, l.created_at) as desde,
-      exists (select 1 from repartos_detenidos d where d.link_id = l.id) as detenido
+      exists (select 1 from repartos_detenidos d where d.link_id = l.id) as detenido,
+      (select m.motivo from repartos_motivos m where m.link_id = l.id and m.indice = b.n - 1) as razon
     from links l join comercios c on c.id = l.comercio_id,
       jsonb_array_elements(l.reparto->'beneficiarios') with ordinality as b(value, n)
     where l.reparto->>'estado' = 'en_revision' and b.value->>'estado' = 'en_revision'
@@ -90,7 +93,7 @@ const listar: Fuente["listar"] = Effect.gen(function* () {
       comercio: r.comercio,
       mode: r.mode,
       monto: bs(r.monto),
-      motivo: r.detenido ? "reparto detenido por un reembolso" : "parte del reparto en revisión",
+      motivo: r.detenido ? "reparto detenido por un reembolso" : (r.razon ?? "parte del reparto en revisión"),
       con_reparto: true,
       desde: r.desde,
       extra: { indice: r.indice, beneficiario: r.nombre, detenido: r.detenido },
@@ -172,7 +175,18 @@ const rutas = (ctx: Contexto) =>
           beneficiarios
         })
         yield* sql`update links set reparto = ${pg.json(next)} where id = ${link.id}`
-        if (next.estado !== "en_revision") {
+        // Issue 42: a split a refund stopped sends no `link.acreditado` (nothing reached the
+        // merchant); a live split's merchant part is credited, and the notice sent, by the
+        // settlement job once the split finished.
+        const detenido = (yield* sql`select 1 from repartos_detenidos where link_id = ${link.id}`).length > 0
+        if (
+          next.estado !== "en_revision" &&
+          next.estado !== "pendiente" &&
+          link.mode === "live" &&
+          !detenido
+        ) {
+          yield* encolarLiquidacion(link.id).pipe(Effect.provideService(PgClient.PgClient, pg))
+        } else if (next.estado !== "en_revision" && link.mode !== "live" && !detenido) {
           const [liquidacion] = yield* sql<{ id: string }>`
             select id::text as id from transacciones where link_id = ${link.id} and operacion in ('liquidacion', 'cobro')
             order by (operacion = 'liquidacion') desc, created_at desc limit 1`
@@ -275,6 +289,12 @@ const rutas = (ctx: Contexto) =>
             .pipe(Effect.catchTag("SqlError", Effect.die))
         )
       }) as Ruta["handler"]
+
+    /** The account's key for the daily cap per beneficiary (platform/SplitControles.ts). */
+    const cuentaClaveDe = (link: LinkRow, indice: number) => {
+      const cuenta = cuentaDe(link, indice)
+      return cuenta === null ? null : Split.cuentaClave(cuenta)
+    }
 
     /** The merchant's beneficiary account in full (the stored split, not the masked view). */
     const cuentaDe = (link: LinkRow, indice: number) =>
@@ -442,8 +462,9 @@ const rutas = (ctx: Contexto) =>
                   )
                 const alone = part.monto < umbralCentimos
                 const inserted = yield* sql`
-                  insert into pagos_reparto (id, link_id, indice, monto, solicitado_por, estado)
-                  values (${pagoId}, ${linkId}, ${indice}, ${part.monto}, ${who.id}, ${alone ? "enviado" : "pendiente"})
+                  insert into pagos_reparto (id, link_id, indice, monto, solicitado_por, estado, mode, comercio_id, cuenta_clave)
+                  values (${pagoId}, ${linkId}, ${indice}, ${part.monto}, ${who.id}, ${alone ? "enviado" : "pendiente"},
+                    ${link.mode}, ${link.comercio_id}, ${cuentaClaveDe(link, indice)})
                   on conflict do nothing returning id`
                 if (inserted.length === 0)
                   return yield* Effect.fail(
