@@ -328,14 +328,14 @@ describe("a paid live link's split", () => {
       { cuenta: stays, monto: 10 }
     ])
     expect(created.status).toBe(201)
-    const removed = await call(
-      rig.server.url,
-      "DELETE",
-      `/switch/v1/cuentas-aprobadas/c-${gone.banco}-${gone.valor}`,
-      {
-        headers: m.owner
-      }
-    )
+    // Approved accounts have opaque ids: the owner finds it in the list.
+    const list = await call(rig.server.url, "GET", "/switch/v1/cuentas-aprobadas", { headers: m.owner })
+    const id = list.body.data.find(
+      (c: { banco: string; valor: string; id: string }) => c.banco === gone.banco && c.valor === gone.valor
+    )?.id
+    const removed = await call(rig.server.url, "DELETE", `/switch/v1/cuentas-aprobadas/${id}`, {
+      headers: m.owner
+    })
     expect(removed.status, JSON.stringify(removed.body)).toBe(200)
     await pay(created.body.id, 40)
     const link = await eventually("the other part paid", async () => {
