@@ -3,8 +3,10 @@
  * `/openapi.json`): the token routes for automation and the operators' console routes, each with
  * a Spanish summary. It is written here by hand, route by route, beside the plain routes it
  * documents (admin/AdminRoutes.ts, operador/OperadorRoutes.ts); a test checks that every route
- * answers and every operation has its summary.
+ * answers and every operation has its summary. A console operation's `x-roles` is its entry in
+ * Roles.ts, the one table of who may call it.
  */
+import { rolesDe } from "./Roles.js"
 
 type Op = readonly [method: string, path: string, summary: string, security: "token" | "operador" | "ninguna"]
 
@@ -422,6 +424,10 @@ export const adminOpenApi = () => {
       parameters: params(path),
       security:
         security === "token" ? [{ adminToken: [] }] : security === "operador" ? [{ operador: [] }] : [],
+      // Who may call it, from the one table of the operators' routes (Roles.ts).
+      ...(security === "operador"
+        ? { "x-roles": rolesDe(method, path.replace(/\{(\w+)\}/g, ":$1")) ?? [] }
+        : {}),
       responses: {
         "200": { description: "Correcto" },
         "400": { description: "Validación" },

@@ -75,7 +75,7 @@ export const configuracionRoute = (ctx: Contexto) =>
     const operadores = yield* OperadorService
 
     const handler: Handler = Effect.gen(function* () {
-      const who = yield* ctx.operador(["riesgo"])
+      const who = yield* ctx.operador()
       const params = yield* HttpRouter.params
       const code = params.codigo ?? ""
       if (!CODIGO.test(code)) return yield* Effect.fail(OperadorError.notFound())

@@ -119,7 +119,7 @@ export const consolaRoutes = (ctx: Contexto) =>
     /** A tesorería operator's answer to the waiting rate, audited with it; the alert ends with it. */
     const resolverPropuesta = (decision: "confirmar" | "rechazar"): Ruta["handler"] =>
       Effect.gen(function* () {
-        const who = yield* ctx.operador(["tesoreria"])
+        const who = yield* ctx.operador()
         const id = yield* propuestaId
         const input = yield* decodeBody(CierreBody)(yield* ctx.body)
         const done = yield* sql
@@ -172,7 +172,7 @@ export const consolaRoutes = (ctx: Contexto) =>
         method: "get",
         path: "/admin/v1/operador/tasa-bcv",
         handler: Effect.gen(function* () {
-          yield* ctx.operador("todos")
+          yield* ctx.operador()
           return json(yield* tasaView)
         })
       },
@@ -180,7 +180,7 @@ export const consolaRoutes = (ctx: Contexto) =>
         method: "post",
         path: "/admin/v1/operador/tasa-bcv",
         handler: Effect.gen(function* () {
-          const who = yield* ctx.operador(["tesoreria"])
+          const who = yield* ctx.operador()
           const input = yield* decodeBody(TasaBody)(yield* ctx.body)
           const rate = Money.rate(String(input.ves_por_usd))
           if (Either.isLeft(rate) || !/^\d{1,12}(\.\d{1,8})?$/.test(String(input.ves_por_usd)))
@@ -238,7 +238,7 @@ export const consolaRoutes = (ctx: Contexto) =>
         method: "post",
         path: "/admin/v1/operador/tasa-bcv/fuente",
         handler: Effect.gen(function* () {
-          const who = yield* ctx.operador(["tesoreria"])
+          const who = yield* ctx.operador()
           const got = yield* FuenteTasa.fetchOnce(sql, settings)
           yield* operadores.auditar(who, {
             accion: "tasa.consultar_fuente",
@@ -274,7 +274,7 @@ export const consolaRoutes = (ctx: Contexto) =>
         method: "get",
         path: "/admin/v1/operador/incidentes",
         handler: Effect.gen(function* () {
-          yield* ctx.operador("todos")
+          yield* ctx.operador()
           const rows = yield* sql<IncidenteRow>`
             select id::text as id, banco, titulo, detalle, (select email from operadores o where o.id = abierto_por) as abierto_por,
               abierto_at, (select email from operadores o where o.id = cerrado_por) as cerrado_por, cerrado_at, nota_cierre
@@ -287,7 +287,7 @@ export const consolaRoutes = (ctx: Contexto) =>
         method: "post",
         path: "/admin/v1/operador/incidentes",
         handler: Effect.gen(function* () {
-          const who = yield* ctx.operador(["riesgo", "tesoreria"])
+          const who = yield* ctx.operador()
           const input = yield* decodeBody(IncidenteBody)(yield* ctx.body)
           const id = randomUUID()
           const row = yield* sql
@@ -315,7 +315,7 @@ export const consolaRoutes = (ctx: Contexto) =>
         method: "post",
         path: "/admin/v1/operador/incidentes/:id/cerrar",
         handler: Effect.gen(function* () {
-          const who = yield* ctx.operador(["riesgo", "tesoreria"])
+          const who = yield* ctx.operador()
           const id = yield* incidenteId
           const input = yield* decodeBody(CierreBody)(yield* ctx.body)
           const row = yield* sql
@@ -354,7 +354,7 @@ export const consolaRoutes = (ctx: Contexto) =>
         method: "get",
         path: "/admin/v1/operador/alertas",
         handler: Effect.gen(function* () {
-          yield* ctx.operador("todos")
+          yield* ctx.operador()
           return json({ data: (yield* Alertas.abiertas(sql)).map(Alertas.alertaJson) })
         })
       }

@@ -47,9 +47,9 @@ import {
   decodeBody,
   OperadorError,
   OperadorService,
-  type OperadorSession,
-  type Rol
+  type OperadorSession
 } from "./OperadorService.js"
+import { admite, type Quien, rolesDe } from "./Roles.js"
 
 export const OPERADOR_COOKIE = "switch_operador"
 const COOKIE_PATH = "/admin/v1/operador"
@@ -213,7 +213,7 @@ export const OperadorRoutesLive = HttpApiBuilder.Router.use((router) =>
      * A refused attempt of a signed-in operator (issue 41): its audit row, on its own (no action's
      * transaction is open yet), with the route asked for and the answer it got.
      */
-    const refused = (s: OperadorSession, error: OperadorError, roles: ReadonlyArray<Rol> | "todos") =>
+    const refused = (s: OperadorSession, error: OperadorError, roles: Quien | undefined) =>
       Effect.gen(function* () {
         const request = yield* HttpServerRequest.HttpServerRequest
         const path = new URL(request.url, "http://x").pathname.slice(0, 300)
@@ -225,7 +225,7 @@ export const OperadorRoutesLive = HttpApiBuilder.Router.use((router) =>
             resultado: error.status,
             error: error.error,
             rol: s.rol,
-            ...(roles === "todos" ? {} : { roles_permitidos: roles })
+            ...(roles === "todos" ? {} : { roles_permitidos: roles ?? [] })
           }
         })
         return yield* Effect.fail(error)
@@ -233,11 +233,16 @@ export const OperadorRoutesLive = HttpApiBuilder.Router.use((router) =>
 
     /**
      * The operator of the request's session, with the CSRF check on unsafe methods and the role
-     * check; a refusal of either is audited.
+     * check: the roles are the matched route's entry in Roles.ts (none: nobody's); a refusal of
+     * either is audited.
      */
-    const operador = (roles: ReadonlyArray<Rol> | "todos") =>
+    const operador = () =>
       Effect.gen(function* () {
         const request = yield* HttpServerRequest.HttpServerRequest
+        const matched = yield* Effect.serviceOption(HttpRouter.RouteContext)
+        const roles = Option.isSome(matched)
+          ? rolesDe(matched.value.route.method, matched.value.route.path)
+          : undefined
         const token = request.cookies[OPERADOR_COOKIE]
         const found = token === undefined || token === "" ? Option.none() : yield* operadores.sesion(token)
         if (Option.isNone(found))
@@ -252,7 +257,7 @@ export const OperadorRoutesLive = HttpApiBuilder.Router.use((router) =>
             ),
             roles
           )
-        if (roles !== "todos" && !roles.includes(s.rol))
+        if (!admite(roles, s.rol))
           return yield* refused(
             s,
             OperadorError.forbidden("rol_insuficiente", `El rol ${s.rol} no puede hacer esta acción.`),
@@ -326,15 +331,12 @@ export const OperadorRoutesLive = HttpApiBuilder.Router.use((router) =>
         })
       )
     )
-    yield* router.get(
-      "/admin/v1/operador/sesion",
-      gate(Effect.map(operador("todos"), (s) => json(sessionView(s))))
-    )
+    yield* router.get("/admin/v1/operador/sesion", gate(Effect.map(operador(), (s) => json(sessionView(s)))))
     yield* router.del(
       "/admin/v1/operador/sesion",
       gate(
         Effect.gen(function* () {
-          yield* operadores.cerrar(yield* operador("todos"))
+          yield* operadores.cerrar(yield* operador())
           return setCookie(HttpServerResponse.empty({ status: 204 }), "", 0)
         })
       )
@@ -344,7 +346,7 @@ export const OperadorRoutesLive = HttpApiBuilder.Router.use((router) =>
       "/admin/v1/operador/resumen",
       gate(
         Effect.gen(function* () {
-          yield* operador("todos")
+          yield* operador()
           const [row] = yield* sql<{
             pendientes: number
             suspendidos: number
@@ -371,7 +373,7 @@ export const OperadorRoutesLive = HttpApiBuilder.Router.use((router) =>
       "/admin/v1/operador/comercios",
       gate(
         Effect.gen(function* () {
-          yield* operador("todos")
+          yield* operador()
           const request = yield* HttpServerRequest.HttpServerRequest
           const estado = new URL(request.url, "http://x").searchParams.get("estado") ?? "pendiente"
           if (!["pendiente", "activo", "suspendido"].includes(estado))
@@ -407,7 +409,7 @@ export const OperadorRoutesLive = HttpApiBuilder.Router.use((router) =>
       "/admin/v1/operador/comercios/:codigo",
       gate(
         Effect.gen(function* () {
-          yield* operador("todos")
+          yield* operador()
           return json(yield* admin.view(yield* codigo).pipe(Effect.mapError(fromAdmin)))
         })
       )
@@ -421,7 +423,7 @@ export const OperadorRoutesLive = HttpApiBuilder.Router.use((router) =>
     ) =>
       gate(
         Effect.gen(function* () {
-          const who = yield* operador(["riesgo"])
+          const who = yield* operador()
           const code = yield* codigo
           const input = (yield* decodeBody(schema)(yield* body)) as Record<string, unknown> & {
             nota?: string
@@ -498,7 +500,7 @@ export const OperadorRoutesLive = HttpApiBuilder.Router.use((router) =>
       "/admin/v1/operador/auditoria",
       gate(
         Effect.gen(function* () {
-          yield* operador("todos")
+          yield* operador()
           const page = yield* operadores.auditoria(yield* auditQuery)
           return json({ data: page.data.map(auditJson), has_more: page.has_more })
         })
@@ -508,7 +510,7 @@ export const OperadorRoutesLive = HttpApiBuilder.Router.use((router) =>
       "/admin/v1/operador/auditoria.csv",
       gate(
         Effect.gen(function* () {
-          yield* operador("todos")
+          yield* operador()
           const query = yield* auditQuery
           const page = yield* operadores.auditoria({ ...query, limit: Math.max(query.limit, 1000) })
           return HttpServerResponse.text(`${toCsv(page.data)}\r\n`, {
@@ -525,7 +527,7 @@ export const OperadorRoutesLive = HttpApiBuilder.Router.use((router) =>
       "/admin/v1/operador/revision",
       gate(
         Effect.gen(function* () {
-          yield* operador("todos")
+          yield* operador()
           return json({ data: yield* listarCola(sql, settings) })
         })
       )
@@ -607,7 +609,7 @@ export const OperadorRoutesLive = HttpApiBuilder.Router.use((router) =>
     ) =>
       gate(
         Effect.gen(function* () {
-          const who = yield* operador(["tesoreria"])
+          const who = yield* operador()
           const id = yield* txnId
           const result = yield* sql
             .withTransaction(
@@ -787,7 +789,7 @@ export const OperadorRoutesLive = HttpApiBuilder.Router.use((router) =>
       "/admin/v1/operador/revision/liquidaciones/:id/pagar",
       gate(
         Effect.gen(function* () {
-          const who = yield* operador(["tesoreria"])
+          const who = yield* operador()
           const id = yield* txnId
           const input = yield* decodeBody(NotaBody)(yield* body)
           const pagoId = randomUUID()
@@ -840,7 +842,7 @@ export const OperadorRoutesLive = HttpApiBuilder.Router.use((router) =>
       "/admin/v1/operador/revision/liquidaciones/:id/pagar/confirmar",
       gate(
         Effect.gen(function* () {
-          const who = yield* operador(["tesoreria"])
+          const who = yield* operador()
           const id = yield* txnId
           const row = yield* sql
             .withTransaction(

@@ -233,7 +233,11 @@ export const OperadorServiceLive = Layer.effect(
         // TOTP reset: the right password without a code gets a fresh secret, for this operator only.
         // The password was right: no failure to count.
         if (operador !== undefined && passwordOk && operador.totp_enrolar && body.codigo === undefined) {
-          yield* Effect.provideService(Guesses.release(Guesses.OPERADOR, guess.value), SqlClient.SqlClient, sql)
+          yield* Effect.provideService(
+            Guesses.release(Guesses.OPERADOR, guess.value),
+            SqlClient.SqlClient,
+            sql
+          )
           return yield* enrolar(operador.id, email)
         }
         // No code, no session: the second factor is never optional for an operator.

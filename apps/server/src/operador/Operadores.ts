@@ -54,7 +54,7 @@ export const operadoresRoutes = (ctx: Contexto) =>
       run: (row: Row) => Effect.Effect<{ readonly despues: Row }, OperadorError, never>
     ): Ruta["handler"] =>
       Effect.gen(function* () {
-        const who = yield* ctx.operador(["riesgo"])
+        const who = yield* ctx.operador()
         const id = yield* targetId
         const input = yield* decodeBody(NotaBody)(yield* ctx.body)
         if (id === who.id)
@@ -98,7 +98,7 @@ export const operadoresRoutes = (ctx: Contexto) =>
         method: "get",
         path: "/admin/v1/operador/operadores",
         handler: Effect.gen(function* () {
-          yield* ctx.operador("todos")
+          yield* ctx.operador()
           const rows = yield* sql<Row>`
             select ${COLUMNS(sql)} from operadores order by created_at asc limit 500`.pipe(Effect.orDie)
           return json({ data: rows.map(view) })

@@ -31,8 +31,7 @@ import {
   decodeBody,
   type Operador,
   OperadorError,
-  type OperadorSession,
-  type Rol
+  type OperadorSession
 } from "../OperadorService.js"
 
 /** One item of the queue, as `GET /admin/v1/operador/revision` shows it. */
@@ -67,9 +66,8 @@ export interface Ruta {
 
 /** What OperadorRoutes hands each source: its session check and its body reader. */
 export interface Contexto {
-  readonly operador: (
-    roles: ReadonlyArray<Rol> | "todos"
-  ) => Effect.Effect<OperadorSession, OperadorError, HttpServerRequest.HttpServerRequest>
+  /** The session's operator, if the matched route's entry in Roles.ts admits its role. */
+  readonly operador: () => Effect.Effect<OperadorSession, OperadorError, HttpServerRequest.HttpServerRequest>
   readonly body: Effect.Effect<unknown, OperadorError, HttpServerRequest.HttpServerRequest>
 }
 
@@ -337,7 +335,7 @@ export const manuales = <K, Row, IP, EP, IC, EC>(spec: {
 
   const solicitar = <I, E>(accion: AccionManual, manual: Manual<Row, I, E>): Ruta["handler"] =>
     Effect.gen(function* () {
-      const who = yield* ctx.operador(["tesoreria"])
+      const who = yield* ctx.operador()
       const clave = yield* spec.clave
       const input = yield* decodeBody(manual.schema)(yield* ctx.body)
       const nota = (input as { readonly nota?: string }).nota
@@ -395,7 +393,7 @@ export const manuales = <K, Row, IP, EP, IC, EC>(spec: {
 
   const confirmar = <I, E>(accion: AccionManual, manual: Manual<Row, I, E>): Ruta["handler"] =>
     Effect.gen(function* () {
-      const who = yield* ctx.operador(["tesoreria"])
+      const who = yield* ctx.operador()
       const clave = yield* spec.clave
       const extra = yield* decodeBody(NotaBody)(yield* ctx.body)
       const objetoId = spec.objetoId(clave)

@@ -87,7 +87,7 @@ export const colaRoutes = (ctx: Contexto) =>
         method: "post",
         path: "/admin/v1/operador/revision/acciones/:id/anular",
         handler: Effect.gen(function* () {
-          const who = yield* ctx.operador(["tesoreria"])
+          const who = yield* ctx.operador()
           const id = yield* Effect.flatMap(HttpRouter.params, (params) =>
             UUID.test(params.id ?? "")
               ? Effect.succeed(params.id ?? "")
@@ -122,7 +122,7 @@ export const colaRoutes = (ctx: Contexto) =>
         method: "get",
         path: "/admin/v1/operador/revision/respuestas",
         handler: Effect.gen(function* () {
-          yield* ctx.operador("todos")
+          yield* ctx.operador()
           const request = yield* HttpServerRequest.HttpServerRequest
           const params = new URL(request.url, "http://x").searchParams
           const tipo = params.get("objeto_tipo") ?? ""

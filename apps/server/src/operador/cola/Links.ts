@@ -77,7 +77,7 @@ const rutas = (ctx: Contexto) =>
       >
     ): Ruta["handler"] =>
       Effect.gen(function* () {
-        const who = yield* ctx.operador(["tesoreria"])
+        const who = yield* ctx.operador()
         const id = yield* linkId
         return json(
           yield* sql

@@ -264,7 +264,7 @@ const rutas = (ctx: Contexto) =>
       >
     ): Ruta["handler"] =>
       Effect.gen(function* () {
-        const who = yield* ctx.operador(["tesoreria"])
+        const who = yield* ctx.operador()
         const { linkId, indice } = yield* parte
         return json(
           yield* sql
@@ -446,7 +446,7 @@ const rutas = (ctx: Contexto) =>
         method: "post",
         path: `${base}/pagar`,
         handler: Effect.gen(function* () {
-          const who = yield* ctx.operador(["tesoreria"])
+          const who = yield* ctx.operador()
           const { linkId, indice } = yield* parte
           const input = yield* decodeBody(NotaBody)(yield* ctx.body)
           const pagoId = randomUUID()
@@ -500,7 +500,7 @@ const rutas = (ctx: Contexto) =>
         method: "post",
         path: `${base}/pagar/confirmar`,
         handler: Effect.gen(function* () {
-          const who = yield* ctx.operador(["tesoreria"])
+          const who = yield* ctx.operador()
           const { linkId, indice } = yield* parte
           const pagoId = yield* sql
             .withTransaction(
