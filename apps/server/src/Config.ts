@@ -1,4 +1,9 @@
-/** Server settings from the environment (DESIGN.md §4 and §8), read once at start. */
+/**
+ * Server settings from the environment (DESIGN.md §4 and §8), read once at start: every setting
+ * the server reads is read here ({@link fromEnv} for what the server's layers use,
+ * {@link startupFromEnv} for what `main.ts` decides before them), and docs/deploy.md names each
+ * with its default (Config.test.ts checks both).
+ */
 import { resolve } from "node:path"
 import { BankCalendar } from "@switch/core"
 import { Context, Either, Option, Redacted } from "effect"
@@ -27,7 +32,10 @@ export interface ServerSettings {
   readonly apiPorMinuto: number
   /** Seconds between housekeeping rounds (expiring links, dropping closed rate windows). */
   readonly housekeepingSeconds: number
-  /** SWITCH_CUATRO_OJOS_DESDE (bolivars): paying money in review from this amount needs a second operator (unset: always). */
+  /**
+   * SWITCH_CUATRO_OJOS_DESDE (bolivars): paying money in review, marking it paid or closing it
+   * without paying, from this amount, needs a second operator (unset: always).
+   */
   readonly cuatroOjosDesde?: number
   /** SWITCH_WEBHOOK_ALLOW_PRIVATE=1, development only: webhooks may use http, any port and private addresses. */
   readonly webhookAllowPrivate: boolean
@@ -93,6 +101,11 @@ export interface ServerSettings {
   readonly tasaFuenteUrl?: string | null
   /** SWITCH_TASA_FUENTE_MINUTOS (60): how often the rate's source is fetched. */
   readonly tasaFuenteMinutos?: number
+  /**
+   * SWITCH_TASA_SALTO_MAX_PCT (20): a new BCV rate further than this percentage from the one in
+   * force waits for a second `tesoreria` operator's confirmation (platform/TasaBcv.ts).
+   */
+  readonly tasaSaltoMaxPct?: number
   /** SWITCH_ALERTAS_URL: where the operators' alerts are sent as signed webhooks (operador/alertas/); null: console only. */
   readonly alertasUrl?: string | null
   /** SWITCH_ALERTAS_SECRETO (`whsec_…`): the key of the alerts' signatures, as a merchant's webhook secret. */
@@ -101,6 +114,38 @@ export interface ServerSettings {
   readonly alertaColaMinutos?: number
   /** SWITCH_ALERTAS_REVISAR_SEGUNDOS (60): how often the alerts' conditions are checked. */
   readonly alertasRevisarSegundos?: number
+  /** SWITCH_PORTAL_DIR: the portal's and console's build; unset, the built `apps/portal/dist`. */
+  readonly portalDir?: string | null
+}
+
+/** What `main.ts` decides before the server's layers: the process, its database and its logs. */
+export interface StartupSettings {
+  /** PORT (8080). */
+  readonly port: number
+  /** HOST (127.0.0.1). */
+  readonly host: string
+  /** SWITCH_DATA_DIR (`./.switch`): the embedded cluster and the generated secret. */
+  readonly dataDir: string
+  /** SWITCH_WORKERS (1): server processes sharing the port. */
+  readonly workers: number
+  /** SWITCH_LOG_LEVEL (`info`). */
+  readonly logLevel: "All" | "Debug" | "Info" | "Warning" | "Error" | "None"
+  /** SWITCH_LOG_FORMATO (`json` in production, `texto` in development). */
+  readonly jsonLogs: boolean
+  /** SWITCH_PG_POOL (20): connections per process. */
+  readonly pgPool: number
+  /** SWITCH_PG_PREPARAR (`0` turns off named prepared statements). */
+  readonly pgPreparar: boolean
+  /** SWITCH_PG_PORT (54329): the embedded cluster's port. */
+  readonly pgPort: number
+  /** DATABASE_URL; null: the embedded Postgres. */
+  readonly databaseUrl: string | null
+  /** SWITCH_SECRET; null: generated once into the data directory. */
+  readonly secret: string | null
+  /** SWITCH_BANK_URL; null: the bank simulator started beside the server. */
+  readonly bankUrl: string | null
+  /** SWITCH_MIGRATIONS_DATABASE_URL: the schema owner's connection, which migrates and grants DATABASE_URL's role (docs/deploy.md); none: DATABASE_URL's role migrates. */
+  readonly migrationsDatabaseUrl: string | null
 }
 
 const ABIERTO: BankCalendar.BankCloseStatus = { _tag: "Abierto" }
@@ -265,6 +310,25 @@ export const checkEnvironment = (env: NodeJS.ProcessEnv): Either.Either<Environm
 /** HOST: the address the API listens on (127.0.0.1: only this machine). */
 export const hostFromEnv = (env: NodeJS.ProcessEnv): string => env.HOST || "127.0.0.1"
 
+const LOG_LEVELS = ["All", "Debug", "Info", "Warning", "Error", "None"] as const
+
+/** The start-up settings `main.ts` reads (see {@link StartupSettings} for each default). */
+export const startupFromEnv = (env: NodeJS.ProcessEnv, environment: Environment): StartupSettings => ({
+  port: Number(env.PORT ?? 8080),
+  host: hostFromEnv(env),
+  dataDir: resolve(env.SWITCH_DATA_DIR ?? ".switch"),
+  workers: Math.max(1, Number(env.SWITCH_WORKERS ?? 1) || 1),
+  logLevel: LOG_LEVELS.find((l) => l.toLowerCase() === env.SWITCH_LOG_LEVEL) ?? "Info",
+  jsonLogs: (env.SWITCH_LOG_FORMATO ?? (environment === "production" ? "json" : "texto")) === "json",
+  pgPool: Number(env.SWITCH_PG_POOL ?? 20),
+  pgPreparar: env.SWITCH_PG_PREPARAR !== "0",
+  pgPort: Number(env.SWITCH_PG_PORT ?? 54329),
+  databaseUrl: env.DATABASE_URL ? env.DATABASE_URL : null,
+  secret: env.SWITCH_SECRET ? env.SWITCH_SECRET : null,
+  bankUrl: env.SWITCH_BANK_URL ? env.SWITCH_BANK_URL : null,
+  migrationsDatabaseUrl: env.SWITCH_MIGRATIONS_DATABASE_URL ? env.SWITCH_MIGRATIONS_DATABASE_URL : null
+})
+
 /** Reads the settings from `env`; `secret` comes from SWITCH_SECRET or the data directory. */
 export const fromEnv = (
   env: NodeJS.ProcessEnv,
@@ -313,8 +377,10 @@ export const fromEnv = (
   mcpResource: `${(env.MCP_URL ?? `http://localhost:${env.MCP_PORT ?? 8081}`).replace(/\/+$/, "")}/mcp`,
   tasaFuenteUrl: env.SWITCH_TASA_FUENTE_URL ? env.SWITCH_TASA_FUENTE_URL : null,
   tasaFuenteMinutos: positiveNumber(env.SWITCH_TASA_FUENTE_MINUTOS, 60),
+  tasaSaltoMaxPct: positiveNumber(env.SWITCH_TASA_SALTO_MAX_PCT, 20),
   alertasUrl: env.SWITCH_ALERTAS_URL ? env.SWITCH_ALERTAS_URL : null,
   alertasSecreto: env.SWITCH_ALERTAS_SECRETO ? env.SWITCH_ALERTAS_SECRETO : null,
   alertaColaMinutos: positiveNumber(env.SWITCH_ALERTA_COLA_MINUTOS, 60),
-  alertasRevisarSegundos: positiveNumber(env.SWITCH_ALERTAS_REVISAR_SEGUNDOS, 60)
+  alertasRevisarSegundos: positiveNumber(env.SWITCH_ALERTAS_REVISAR_SEGUNDOS, 60),
+  portalDir: env.SWITCH_PORTAL_DIR ? env.SWITCH_PORTAL_DIR : null
 })

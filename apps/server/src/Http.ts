@@ -83,6 +83,7 @@ import { ResumenApiLive } from "./resumen/ResumenApi.js"
 import { TotpApiLive } from "./seguridad/TotpApi.js"
 import { SesionApiLive, SesionPublicApiLive } from "./sesiones/SesionesApi.js"
 import { SesionesService, SesionesServiceLive } from "./sesiones/SesionesService.js"
+import { RepartoReconcilerLive } from "./settlement/RepartoLive.js"
 import * as Settlement from "./settlement/Settlement.js"
 import { JobQueueLive, type JobTask, unlockAbandoned } from "./webhooks/JobQueue.js"
 import { WebhookSender, WebhookSenderLive } from "./webhooks/Sender.js"
@@ -322,6 +323,7 @@ export const HttpLive = (options: { readonly port: number; readonly host?: strin
     Layer.provideMerge(JobsLive),
     Layer.provideMerge(CheckoutReconcilerLive),
     Layer.provideMerge(ReconcilerLive),
+    Layer.provideMerge(RepartoReconcilerLive),
     Layer.provideMerge(ServicesLive),
     Layer.provideMerge(
       NodeHttpServer.layer(() => withLanes(lanes, gracefulServer(GRACE_MS)()), {

@@ -6,7 +6,7 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { ValidationError } from "./Errors.js"
-import { ModeSchema } from "./Links.js"
+import { JsonObject, ModeSchema } from "./Links.js"
 import { AMBOS, Permisos, permiso, TODOS } from "./Permisos.js"
 import { Authentication } from "./Security.js"
 
@@ -27,7 +27,14 @@ export const Liquidacion = Schema.Struct({
   referencia_banco: Schema.NullOr(Schema.String),
   mode: ModeSchema,
   created_at: Schema.String,
-  liquidada_at: Schema.NullOr(Schema.String)
+  liquidada_at: Schema.NullOr(Schema.String),
+  reparto: Schema.optional(
+    Schema.NullOr(JsonObject).annotations({
+      description:
+        "Solo si el link tiene reparto (split): los pagos a cada beneficiario, como `reparto` del link " +
+        "(cuentas enmascaradas: `banco`, `tipo`, `ultimos4`, `nombre`)"
+    })
+  )
 }).annotations({ identifier: "Liquidacion" })
 export interface Liquidacion extends Schema.Schema.Type<typeof Liquidacion> {}
 

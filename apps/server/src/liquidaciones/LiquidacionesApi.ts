@@ -1,12 +1,13 @@
 /**
  * `GET /switch/v1/liquidaciones`: the merchant's settlements in the caller's mode, newest first.
  * A settlement is the `liquidacion` transaction Settlement.ts records for a paid link; what the
- * payer paid comes from that link's settled `cobro` (one per link, by a unique index).
+ * payer paid comes from that link's settled `cobro` (one per link, by a unique index). A link
+ * with a split adds its `reparto`: the payments to each beneficiary.
  */
 import { HttpApiBuilder } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { CurrentCaller, SwitchApi, ValidationError } from "@switch/api"
-import { Fees, Money } from "@switch/core"
+import { Fees, Money, Split } from "@switch/core"
 import { Effect } from "effect"
 import { parseCursor } from "../http/Page.js"
 
@@ -24,6 +25,8 @@ interface Row {
   readonly mode: "test" | "live"
   readonly created_at: Date
   readonly liquidada_at: Date | null
+  readonly con_split: boolean
+  readonly reparto: unknown
 }
 
 const integer = (value: string | undefined, fallback: number, min: number, max: number, name: string) => {
@@ -59,7 +62,8 @@ export const LiquidacionesApiLive = HttpApiBuilder.group(SwitchApi, "liquidacion
         const startingAfter = yield* parseCursor(urlParams.starting_after)
         const rows = yield* sql<Row>`
           select t.id, t.link_id, l.concepto, c.monto as cobro_monto, c.propina as cobro_propina, t.monto,
-            t.estado, t.referencia_banco, t.mode, t.created_at, t.liquidada_at
+            t.estado, t.referencia_banco, t.mode, t.created_at, t.liquidada_at,
+            l.split is not null as con_split, l.reparto
           from transacciones t
           left join links l on l.id = t.link_id
           left join transacciones c on c.link_id = t.link_id and c.operacion = 'cobro' and c.estado = 'LIQUIDADA'
@@ -90,7 +94,9 @@ export const LiquidacionesApiLive = HttpApiBuilder.group(SwitchApi, "liquidacion
           referencia_banco: r.referencia_banco,
           mode: r.mode,
           created_at: r.created_at.toISOString(),
-          liquidada_at: r.liquidada_at === null ? null : r.liquidada_at.toISOString()
+          liquidada_at: r.liquidada_at === null ? null : r.liquidada_at.toISOString(),
+          // The split's payments (issue 42), masked as the link's `reparto`.
+          ...(r.con_split ? { reparto: Split.repartoJson(r.reparto) } : {})
         }))
       }).pipe(Effect.catchTag("SqlError", Effect.die))
     )

@@ -1,0 +1,416 @@
+/**
+ * The split pilot in live mode end to end (issue 42), against the real bank simulator over HTTP:
+ * creation checks (approved accounts, blocked accounts, the daily cap per beneficiary, `503
+ * split_no_disponible_ahora` when the accounts cannot be checked), each part paid through the bank
+ * under its own id after the payer's payment is confirmed, a part the bank rejects or does not
+ * answer in review while the others are paid, an operator's four-eyes payment of a part the bank
+ * never received, an account removed after creation never paid, the merchant's part credited and
+ * `link.acreditado` sent only when the whole split finished, and accounts masked in the link.
+ */
+import { randomUUID } from "node:crypto"
+import { Venezuela } from "@switch/core"
+import { Option } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import {
+  admin,
+  call,
+  codeFor,
+  counters,
+  type DirectRig,
+  payer,
+  simCall,
+  startDirect
+} from "../../test/directHarness.js"
+import { approveMerchant } from "../../test/harness.js"
+import { signInOperator } from "../../test/operatorSession.js"
+import { signInOwner } from "../../test/ownerSession.js"
+
+let rig: DirectRig
+
+beforeAll(async () => {
+  rig = await startDirect({ webhookBackoffEscala: 0.02 })
+})
+afterAll(() => rig?.close())
+
+const PASSWORD = "clave-del-dueno-larga"
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+const eventually = async <T>(
+  what: string,
+  check: () => Promise<T | null | undefined | false>,
+  ms = 20_000
+) => {
+  const end = Date.now() + ms
+  for (;;) {
+    const value = await check()
+    if (value) return value
+    if (Date.now() > end) throw new Error(`not in ${ms} ms: ${what}`)
+    await sleep(150)
+  }
+}
+
+let seq = Math.floor(Math.random() * 1_000_000)
+
+/** A beneficiary account at `banco`, opened at the simulator with a zero balance. */
+const beneficiary = async (banco: string, options: { aceptaCredito?: boolean } = {}) => {
+  const numero = String(++seq).padStart(10, "0")
+  const valor = `${banco}0194${Option.getOrThrow(Venezuela.accountCheckDigits(banco, "0194", numero))}${numero}`
+  const opened = await simCall(rig, "POST", "/admin/cuentas", {
+    banco,
+    numero: valor,
+    identificacion: "V12345678",
+    saldo: 0,
+    acepta_credito: options.aceptaCredito ?? true
+  })
+  expect(opened.status).toBeLessThan(300)
+  return { tipo: "cuenta", valor, banco, identificacion: "V-12345678", nombre: `Beneficiario ${seq}` }
+}
+
+type Cuenta = Awaited<ReturnType<typeof beneficiary>>
+
+const balance = async (c: Cuenta) =>
+  (await simCall(rig, "GET", `/admin/cuentas/${c.banco}/${c.valor}`)).body.saldo
+
+/** A live merchant with the pilot, immediate settlement, an owner signed in and `cuentas` approved. */
+const merchant = async (cuentas: ReadonlyArray<Cuenta>, patch: Record<string, unknown> = {}) => {
+  const codigo = `s${randomUUID().slice(0, 8)}`
+  const email = `${codigo}@dueno.example`
+  const made = await call(rig.server.url, "POST", "/switch/v1/comercios/registrar", {
+    body: { codigo, nombre: `Comercio ${codigo}`, identificacion: "J-07013380-5", email, password: PASSWORD }
+  })
+  expect(made.status).toBe(201)
+  const live = await approveMerchant(rig.server, codigo)
+  const patched = await admin(rig, "PATCH", `/admin/v1/comercios/${codigo}`, {
+    split_habilitado: true,
+    liquidacion_inmediata: true,
+    ...patch
+  })
+  expect(patched.status, JSON.stringify(patched.body)).toBe(200)
+  for (const cuenta of cuentas) {
+    const added = await admin(rig, "POST", `/admin/v1/comercios/${codigo}/cuentas-aprobadas`, cuenta)
+    expect(added.status, JSON.stringify(added.body)).toBe(201)
+  }
+  return { codigo, live, owner: await signInOwner(rig.server.url, email, PASSWORD) }
+}
+
+const createLink = (key: string, monto: number, split: ReadonlyArray<unknown>) =>
+  call(rig.server.url, "POST", "/switch/v1/links", { key, body: { monto, concepto: "Con reparto", split } })
+
+/** The payer pays the link on its page, through the simulator's C2P debit. */
+const pay = async (linkId: string, monto: number) => {
+  const p = await payer(rig, 100_000_000)
+  const page = await fetch(`${rig.server.url}/l/${linkId}`)
+  const html = await page.text()
+  const cookie = (page.headers.get("set-cookie") ?? "").split(";")[0] ?? ""
+  const csrf = /<meta name="csrf" content="([^"]+)"/.exec(html)?.[1] ?? ""
+  const headers = { cookie, "x-csrf": csrf }
+  const who = { banco: p.banco, tipo_doc: "V", identificacion: "12345678", telefono: p.valor }
+  const asked = await call(rig.server.url, "POST", `/l/${linkId}/codigo`, { body: who, headers })
+  expect(asked.status, JSON.stringify(asked.body)).toBe(200)
+  const otp = await codeFor(rig, p)
+  const paid = await call(rig.server.url, "POST", `/l/${linkId}/pagar`, { body: { ...who, otp }, headers })
+  expect(paid.status, JSON.stringify(paid.body)).toBe(200)
+  expect(paid.body.estado).toBe("pagado")
+  void monto
+}
+
+const linkOf = async (key: string, id: string) =>
+  (await call(rig.server.url, "GET", `/switch/v1/links/${id}`, { key })).body
+
+const acreditados = async (linkId: string) =>
+  (
+    await rig.db.query(
+      "select data from eventos where evento = 'link.acreditado' and data->>'link_id' = $1",
+      [linkId]
+    )
+  ).rows.map((r) => r.data)
+
+const repartoIs = (key: string, id: string, estado: string) =>
+  eventually(`reparto ${estado}`, async () => {
+    const link = await linkOf(key, id)
+    return link.reparto?.estado === estado ? link : null
+  })
+
+describe("creating a live link with a split", () => {
+  it("is accepted with approved accounts; the link shows every account masked", async () => {
+    const a = await beneficiary("0105")
+    const m = await merchant([a])
+    const created = await createLink(m.live, 100, [{ cuenta: a, porcentaje: 10 }])
+    expect(created.status, JSON.stringify(created.body)).toBe(201)
+    expect(created.body.split).toEqual([
+      {
+        cuenta: { banco: "0105", tipo: "cuenta", ultimos4: a.valor.slice(-4), nombre: a.nombre },
+        porcentaje: 10
+      }
+    ])
+    const text = JSON.stringify(await linkOf(m.live, created.body.id))
+    expect(text).not.toContain(a.valor)
+    expect(text).not.toContain("12345678")
+  })
+
+  it("an account not approved is 400 split_cuenta_no_preaprobada naming its index; a blocked one split_beneficiario_bloqueado", async () => {
+    const a = await beneficiary("0105")
+    const b = await beneficiary("0105")
+    const m = await merchant([a, b])
+    const other = await beneficiary("0105")
+    const refused = await createLink(m.live, 100, [
+      { cuenta: a, porcentaje: 10 },
+      { cuenta: other, porcentaje: 10 }
+    ])
+    expect([refused.status, refused.body.error]).toEqual([400, "split_cuenta_no_preaprobada"])
+    expect(refused.body.detail).toContain("split[1]")
+    await rig.db.query("insert into cuentas_bloqueadas (clave, motivo) values ($1, 'prueba')", [
+      `c-${b.banco}-${b.valor}`
+    ])
+    const blocked = await createLink(m.live, 100, [
+      { cuenta: a, porcentaje: 10 },
+      { cuenta: b, porcentaje: 10 }
+    ])
+    expect([blocked.status, blocked.body.error]).toEqual([400, "split_beneficiario_bloqueado"])
+    expect(blocked.body.detail).toContain("split[1]")
+    expect((await call(rig.server.url, "GET", "/switch/v1/links", { key: m.live })).body).toEqual([])
+  })
+
+  it("when the accounts cannot be checked the answer is 503 split_no_disponible_ahora and nothing is created", async () => {
+    const a = await beneficiary("0105")
+    const m = await merchant([a])
+    await rig.db.query("alter table cuentas_bloqueadas rename to cuentas_bloqueadas_fuera")
+    try {
+      const reply = await createLink(m.live, 100, [{ cuenta: a, porcentaje: 10 }])
+      expect([reply.status, reply.body.error]).toEqual([503, "split_no_disponible_ahora"])
+    } finally {
+      await rig.db.query("alter table cuentas_bloqueadas_fuera rename to cuentas_bloqueadas")
+    }
+    expect((await call(rig.server.url, "GET", "/switch/v1/links", { key: m.live })).body).toEqual([])
+    expect((await createLink(m.live, 100, [{ cuenta: a, porcentaje: 10 }])).status).toBe(201)
+  })
+})
+
+describe("a paid live link's split", () => {
+  it("3 ways (a percentage, a fixed amount, a share under a cent): each part paid once under its own id, then the merchant's part and one link.acreditado", async () => {
+    const [a, b, c] = [await beneficiary("0105"), await beneficiary("0108"), await beneficiary("0114")]
+    const m = await merchant([a, b, c])
+    // Net of 100.00 at 1 %: 99.00. 33.33 % → 32.99 (32.9967 rounded down); 25.00 fixed; 0.01 % → sin_monto.
+    const created = await createLink(m.live, 100, [
+      { cuenta: a, porcentaje: 33.33 },
+      { cuenta: b, monto: 25 },
+      { cuenta: c, porcentaje: 0.01 }
+    ])
+    expect(created.status, JSON.stringify(created.body)).toBe(201)
+    const before = await counters(rig)
+    await pay(created.body.id, 100)
+    const link = await repartoIs(m.live, created.body.id, "repartido")
+    expect(link.reparto).toMatchObject({ estado: "repartido", monto_repartido: 57.99, monto_comercio: 41.01 })
+    expect(link.reparto.beneficiarios.map((p: any) => [p.monto, p.estado])).toEqual([
+      [32.99, "pagado"],
+      [25, "pagado"],
+      [0, "sin_monto"]
+    ])
+    const [pa, pb] = link.reparto.beneficiarios
+    expect(pa.liquidacion_txn_id).not.toBe(pb.liquidacion_txn_id)
+    expect(pa.referencia_bancaria).toEqual(expect.any(String))
+    expect(JSON.stringify(link)).not.toContain(a.valor)
+
+    const event = await eventually("link.acreditado", async () => (await acreditados(created.body.id))[0])
+    expect(event.monto_acreditado).toBe(41.01)
+    expect(event.reparto).toEqual(link.reparto)
+    const liquidacion = (
+      await rig.db.query(
+        "select id::text, monto::int, estado from transacciones where link_id = $1 and operacion = 'liquidacion'",
+        [created.body.id]
+      )
+    ).rows
+    expect(liquidacion).toEqual([{ id: event.liquidacion_txn_id, monto: 4101, estado: "LIQUIDADA" }])
+    // The simulator's own books: each beneficiary credited once, the third nothing.
+    expect([await balance(a), await balance(b), await balance(c)]).toEqual([3299, 2500, 0])
+    const after = await counters(rig)
+    expect(after.creditos_aplicados - before.creditos_aplicados).toBe(3)
+    await sleep(500)
+    expect(await acreditados(created.body.id)).toHaveLength(1)
+  })
+
+  it("a part the bank rejects goes to review with its reason while the others are paid; no link.acreditado yet", async () => {
+    const a = await beneficiary("0105")
+    const refuses = await beneficiary("0108", { aceptaCredito: false })
+    const m = await merchant([a, refuses])
+    const created = await createLink(m.live, 50, [
+      { cuenta: refuses, monto: 10 },
+      { cuenta: a, monto: 10 }
+    ])
+    expect(created.status).toBe(201)
+    await pay(created.body.id, 50)
+    const link = await repartoIs(m.live, created.body.id, "en_revision")
+    await eventually("the other part paid", async () => {
+      const l = await linkOf(m.live, created.body.id)
+      return l.reparto.beneficiarios[1].estado === "pagado" ? l : null
+    })
+    expect(link.reparto.beneficiarios[0].estado).toBe("en_revision")
+    expect(await balance(refuses)).toBe(0)
+    expect(await balance(a)).toBe(1000)
+    const ops = await signInOperator(rig.server.url, "tesoreria", { password: PASSWORD, checkCreated: true })
+    const queue = (await call(rig.server.url, "GET", "/admin/v1/operador/revision", { headers: ops })).body
+      .data as Array<any>
+    const item = queue.find((i) => i.tipo === "reparto" && i.link_id === created.body.id)
+    expect(item.motivo).toContain("CUENTA_NO_CREDITO")
+    expect(await acreditados(created.body.id)).toEqual([])
+  })
+
+  it("a part with no bank answer goes to review, is asked again, and an operator pays it with four eyes once the bank says it never got it", async () => {
+    const silent = await beneficiary("0114")
+    const a = await beneficiary("0105")
+    const m = await merchant([silent, a])
+    const created = await createLink(m.live, 80, [
+      { cuenta: silent, porcentaje: 50 },
+      { cuenta: a, monto: 5 }
+    ])
+    expect(created.status).toBe(201)
+    // Every transfer to bank 0114 answers 500 without moving money, and its queries 404.
+    await simCall(rig, "POST", "/admin/fallas", {
+      ruta: "transferencia",
+      tipo: "error_5xx",
+      banco: "0114",
+      veces: 1
+    })
+    await pay(created.body.id, 80)
+    await repartoIs(m.live, created.body.id, "en_revision")
+    const tesoreria = await signInOperator(rig.server.url, "tesoreria", {
+      password: PASSWORD,
+      checkCreated: true
+    })
+    const segundo = await signInOperator(rig.server.url, "tesoreria", {
+      password: PASSWORD,
+      checkCreated: true
+    })
+    const base = `/admin/v1/operador/revision/repartos/${created.body.id}/0`
+    // The reconciler asks again; after the abandonment window the order is taken as never received.
+    await eventually(
+      "the order failed",
+      async () =>
+        (
+          await rig.db.query("select estado from pagos_reparto where link_id = $1 and indice = 0", [
+            created.body.id
+          ])
+        ).rows[0]?.estado === "fallido",
+      20_000
+    )
+    const queue = (await call(rig.server.url, "GET", "/admin/v1/operador/revision", { headers: tesoreria }))
+      .body.data as Array<any>
+    expect(queue.find((i) => i.tipo === "reparto" && i.link_id === created.body.id)?.motivo).toContain(
+      "nunca recibió"
+    )
+    const asked = await call(rig.server.url, "POST", `${base}/pagar`, {
+      headers: tesoreria,
+      body: { nota: "pagar" }
+    })
+    expect(asked.status, JSON.stringify(asked.body)).toBe(202)
+    const self = await call(rig.server.url, "POST", `${base}/pagar/confirmar`, { headers: tesoreria })
+    expect(self.status).toBe(403)
+    const confirmed = await call(rig.server.url, "POST", `${base}/pagar/confirmar`, { headers: segundo })
+    expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200)
+    // Crédito inmediato: the bank confirms it after a moment; asking settles it.
+    const done = await eventually("the part paid", async () => {
+      const reply = await call(rig.server.url, "POST", `${base}/consultar`, { headers: tesoreria })
+      return reply.body.reparto?.estado === "repartido" ? reply.body : null
+    })
+    expect(done.parte.estado).toBe("pagado")
+    expect(await balance(silent)).toBe(3960)
+    const event = await eventually("link.acreditado", async () => (await acreditados(created.body.id))[0])
+    expect(event.monto_acreditado).toBe(79.2 - 39.6 - 5)
+    expect(event.reparto.estado).toBe("repartido")
+  })
+
+  it("an account removed after the link was made is not paid: that part goes to review, the others are paid", async () => {
+    const gone = await beneficiary("0105")
+    const stays = await beneficiary("0108")
+    const m = await merchant([gone, stays])
+    const created = await createLink(m.live, 40, [
+      { cuenta: gone, monto: 10 },
+      { cuenta: stays, monto: 10 }
+    ])
+    expect(created.status).toBe(201)
+    // Approved accounts have opaque ids: the owner finds it in the list.
+    const list = await call(rig.server.url, "GET", "/switch/v1/cuentas-aprobadas", { headers: m.owner })
+    const id = list.body.data.find(
+      (c: { banco: string; valor: string; id: string }) => c.banco === gone.banco && c.valor === gone.valor
+    )?.id
+    const removed = await call(rig.server.url, "DELETE", `/switch/v1/cuentas-aprobadas/${id}`, {
+      headers: m.owner
+    })
+    expect(removed.status, JSON.stringify(removed.body)).toBe(200)
+    await pay(created.body.id, 40)
+    const link = await eventually("the other part paid", async () => {
+      const l = await linkOf(m.live, created.body.id)
+      return l.reparto?.beneficiarios[1].estado === "pagado" ? l : null
+    })
+    expect(link.reparto.estado).toBe("en_revision")
+    expect(link.reparto.beneficiarios[0]).toMatchObject({ estado: "en_revision", liquidacion_txn_id: null })
+    expect(await balance(gone)).toBe(0)
+    const orders = await rig.db.query(
+      "select count(*)::int as n from pagos_reparto where link_id = $1 and indice = 0",
+      [created.body.id]
+    )
+    expect(orders.rows[0].n).toBe(0)
+  })
+
+  it("the daily cap per beneficiary set by operators: refused at creation past it, and a second payment past it goes to review", async () => {
+    const a = await beneficiary("0105")
+    const m = await merchant([a], { tope_beneficiario_diario: 15 })
+    const view = await admin(rig, "GET", `/admin/v1/comercios/${m.codigo}`)
+    expect(view.body).toMatchObject({ tope_beneficiario_diario: 15, tope_beneficiario_diario_efectivo: 15 })
+    const over = await createLink(m.live, 100, [{ cuenta: a, monto: 16 }])
+    expect([over.status, over.body.error]).toEqual([400, "split_beneficiario_bloqueado"])
+    const first = await createLink(m.live, 100, [{ cuenta: a, monto: 10 }])
+    const second = await createLink(m.live, 100, [{ cuenta: a, monto: 10 }])
+    expect([first.status, second.status]).toEqual([201, 201])
+    await pay(first.body.id, 100)
+    await repartoIs(m.live, first.body.id, "repartido")
+    await pay(second.body.id, 100)
+    const held = await repartoIs(m.live, second.body.id, "en_revision")
+    expect(held.reparto.beneficiarios[0].estado).toBe("en_revision")
+    expect(await balance(a)).toBe(1000)
+    // With 10 paid today, a new link of 10 more is refused at creation.
+    const third = await createLink(m.live, 100, [{ cuenta: a, monto: 10 }])
+    expect([third.status, third.body.error]).toEqual([400, "split_beneficiario_bloqueado"])
+  })
+
+  it("a split link paid after riesgo turned immediate settlement off in the console (audited) goes to review instead of paying nobody", async () => {
+    const a = await beneficiary("0105")
+    const m = await merchant([a])
+    const created = await createLink(m.live, 30, [{ cuenta: a, porcentaje: 50 }])
+    expect(created.status).toBe(201)
+    const path = `/admin/v1/operador/comercios/${m.codigo}`
+    const soporte = await signInOperator(rig.server.url, "soporte", {
+      password: PASSWORD,
+      checkCreated: true
+    })
+    expect(
+      (
+        await call(rig.server.url, "PATCH", path, {
+          headers: soporte,
+          body: { liquidacion_inmediata: false }
+        })
+      ).status
+    ).toBe(403)
+    const riesgo = await signInOperator(rig.server.url, "riesgo", { password: PASSWORD, checkCreated: true })
+    const off = await call(rig.server.url, "PATCH", path, {
+      headers: riesgo,
+      body: { liquidacion_inmediata: false, tope_beneficiario_diario: 1000, nota: "pausa" }
+    })
+    expect(off.status, JSON.stringify(off.body)).toBe(200)
+    expect(off.body).toMatchObject({ liquidacion_inmediata: false, tope_beneficiario_diario: 1000 })
+    const audit = await rig.db.query(
+      "select antes, despues, nota from auditoria where objeto_id = $1 and accion = 'comercio.configurar'",
+      [m.codigo]
+    )
+    expect(audit.rows).toHaveLength(1)
+    expect(audit.rows[0]).toMatchObject({
+      antes: { liquidacion_inmediata: true, tope_beneficiario_diario: null },
+      despues: { liquidacion_inmediata: false, tope_beneficiario_diario: 1000 },
+      nota: "pausa"
+    })
+    await pay(created.body.id, 30)
+    const link = await repartoIs(m.live, created.body.id, "en_revision")
+    expect(link.reparto.beneficiarios[0].estado).toBe("en_revision")
+    expect(await balance(a)).toBe(0)
+  })
+})
