@@ -223,24 +223,33 @@ export const mercantilFromEnv = (
   Either.flatMap(adaptadores(env), (pares) => {
     const bancos = pares.filter(([, a]) => a === "mercantil").map(([b]) => b)
     if (bancos.length === 0) return Either.right(undefined)
-    const faltan = MERCANTIL_VARIABLES.filter(([, name]) => !env[name]).map(([, name]) => name)
+    // Each read by its name here, so the settings' check (Config.test.ts) sees it.
+    const given: Readonly<Record<(typeof MERCANTIL_VARIABLES)[number][0], string | undefined>> = {
+      url: env.SWITCH_MERCANTIL_URL,
+      integratorId: env.SWITCH_MERCANTIL_INTEGRATOR_ID,
+      merchantId: env.SWITCH_MERCANTIL_MERCHANT_ID,
+      terminalId: env.SWITCH_MERCANTIL_TERMINAL_ID,
+      clientId: env.SWITCH_MERCANTIL_CLIENT_ID,
+      secreto: env.SWITCH_MERCANTIL_SECRETO
+    }
+    const faltan = MERCANTIL_VARIABLES.filter(([key]) => !given[key]).map(([, name]) => name)
     if (environment === "production" && faltan.length > 0)
       return Either.left(
         `Mercantil (${bancos.join(", ")}) está en SWITCH_BANCO_ADAPTADORES y faltan ${faltan.join(", ")}: defínalas (docs/deploy.md) o quite el banco`
       )
     const simulador = bankUrl === null ? null : `${bankUrl}/mercantil-banco/sandbox`
-    const url = (env.SWITCH_MERCANTIL_URL || simulador || "").replace(/\/+$/, "")
+    const url = (given.url || simulador || "").replace(/\/+$/, "")
     if (url === "")
       return Either.left("Mercantil está en SWITCH_BANCO_ADAPTADORES y falta SWITCH_MERCANTIL_URL")
-    const value = (name: string, fallback: string) => env[name] || fallback
+    const value = (key: keyof typeof given, fallback: string) => given[key] || fallback
     return Either.right({
       bancos,
       url,
-      integratorId: value("SWITCH_MERCANTIL_INTEGRATOR_ID", MERCANTIL_SIMULADOR.integratorId),
-      merchantId: value("SWITCH_MERCANTIL_MERCHANT_ID", MERCANTIL_SIMULADOR.merchantId),
-      terminalId: value("SWITCH_MERCANTIL_TERMINAL_ID", MERCANTIL_SIMULADOR.terminalId),
-      clientId: Redacted.make(value("SWITCH_MERCANTIL_CLIENT_ID", MERCANTIL_SIMULADOR.clientId)),
-      secreto: Redacted.make(value("SWITCH_MERCANTIL_SECRETO", MERCANTIL_SIMULADOR.secreto)),
+      integratorId: value("integratorId", MERCANTIL_SIMULADOR.integratorId),
+      merchantId: value("merchantId", MERCANTIL_SIMULADOR.merchantId),
+      terminalId: value("terminalId", MERCANTIL_SIMULADOR.terminalId),
+      clientId: Redacted.make(value("clientId", MERCANTIL_SIMULADOR.clientId)),
+      secreto: Redacted.make(value("secreto", MERCANTIL_SIMULADOR.secreto)),
       ...(env.SWITCH_MERCANTIL_TELEFONO
         ? { telefono: env.SWITCH_MERCANTIL_TELEFONO }
         : environment === "development"
