@@ -24,6 +24,7 @@ import {
 import { approveMerchant } from "../../test/harness.js"
 import { signInOperator } from "../../test/operatorSession.js"
 import { signInOwner } from "../../test/ownerSession.js"
+import { totpCode, totpStep } from "../platform/Totp.js"
 
 let rig: DirectRig
 
@@ -91,6 +92,21 @@ const merchant = async (cuentas: ReadonlyArray<Cuenta>, patch: Record<string, un
     expect(added.status, JSON.stringify(added.body)).toBe(201)
   }
   return { codigo, live, owner: await signInOwner(rig.server.url, email, PASSWORD) }
+}
+
+/** The owner's portal session in live mode (a second factor first, as the portal asks). */
+const ownerLive = async (headers: Record<string, string>) => {
+  const { secreto } = (await call(rig.server.url, "POST", "/switch/v1/sesion/totp", { headers })).body
+  await call(rig.server.url, "POST", "/switch/v1/sesion/totp/confirmar", {
+    headers,
+    body: { codigo: totpCode(secreto, totpStep(Date.now())) }
+  })
+  const live = await call(rig.server.url, "POST", "/switch/v1/sesion/modo", {
+    headers,
+    body: { mode: "live" }
+  })
+  expect(live.status, JSON.stringify(live.body)).toBe(200)
+  return headers
 }
 
 const createLink = (key: string, monto: number, split: ReadonlyArray<unknown>) =>
@@ -412,5 +428,61 @@ describe("a paid live link's split", () => {
     const link = await repartoIs(m.live, created.body.id, "en_revision")
     expect(link.reparto.beneficiarios[0].estado).toBe("en_revision")
     expect(await balance(a)).toBe(0)
+  })
+})
+
+describe("a refunded link's held split (issue 42's refunds)", () => {
+  it("closed by operators in review: cerrado, and no link.acreditado nor a settlement that reads as money credited to the merchant", async () => {
+    const a = await beneficiary("0105")
+    const b = await beneficiary("0108")
+    const m = await merchant([a, b], { reembolsos_habilitado: true })
+    const created = await createLink(m.live, 60, [
+      { cuenta: a, porcentaje: 50 },
+      { cuenta: b, monto: 10 }
+    ])
+    expect(created.status, JSON.stringify(created.body)).toBe(201)
+    // Immediate settlement off once the link was made: paid, every part goes to review, nobody paid.
+    const off = await admin(rig, "PATCH", `/admin/v1/comercios/${m.codigo}`, { liquidacion_inmediata: false })
+    expect(off.status).toBe(200)
+    await pay(created.body.id, 60)
+    await repartoIs(m.live, created.body.id, "en_revision")
+    const refund = await call(rig.server.url, "POST", `/switch/v1/links/${created.body.id}/reembolsos`, {
+      headers: await ownerLive(m.owner),
+      body: { motivo: "Pedido cancelado", idempotency_key: randomUUID() }
+    })
+    expect(refund.status, JSON.stringify(refund.body)).toBe(201)
+    const held = await rig.db.query("select 1 from repartos_detenidos where link_id = $1", [created.body.id])
+    expect(held.rows).toHaveLength(1)
+    const tesoreria = await signInOperator(rig.server.url, "tesoreria", {
+      password: PASSWORD,
+      checkCreated: true
+    })
+    const segundo = await signInOperator(rig.server.url, "tesoreria", {
+      password: PASSWORD,
+      checkCreated: true
+    })
+    for (const indice of [0, 1]) {
+      const path = `/admin/v1/operador/revision/repartos/${created.body.id}/${indice}/cerrar`
+      const asked = await call(rig.server.url, "POST", path, {
+        headers: tesoreria,
+        body: { nota: "El cobro se reembolsó al cliente" }
+      })
+      expect([200, 202], JSON.stringify(asked.body)).toContain(asked.status)
+      if (asked.status === 202) {
+        const closed = await call(rig.server.url, "POST", `${path}/confirmar`, { headers: segundo, body: {} })
+        expect(closed.status, JSON.stringify(closed.body)).toBe(200)
+      }
+    }
+    const link = await repartoIs(m.live, created.body.id, "cerrado")
+    expect(link.reparto.beneficiarios.map((p: any) => p.estado)).toEqual(["descartado", "descartado"])
+    // Give any settlement job queued by the closing time to run.
+    await sleep(1500)
+    expect(await acreditados(created.body.id)).toEqual([])
+    const liquidaciones = await rig.db.query(
+      "select estado from transacciones where link_id = $1 and operacion = 'liquidacion'",
+      [created.body.id]
+    )
+    expect(liquidaciones.rows).toEqual([])
+    expect([await balance(a), await balance(b)]).toEqual([0, 0])
   })
 })
