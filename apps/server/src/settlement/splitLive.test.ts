@@ -486,3 +486,102 @@ describe("a refunded link's held split (issue 42's refunds)", () => {
     expect([await balance(a), await balance(b)]).toEqual([0, 0])
   })
 })
+
+describe("an operator's four-eyes payment of a part in review (SPEC: re-checked before paying each account)", () => {
+  it("approval, security controls and the daily cap are checked again at confirmation: 409 with the reason, nothing sent, the part stays in review", async () => {
+    const [a, b, c] = [await beneficiary("0105"), await beneficiary("0108"), await beneficiary("0105")]
+    const m = await merchant([a, b, c], { tope_beneficiario_diario: 15 })
+    const link = await createLink(m.live, 100, [
+      { cuenta: a, monto: 10 },
+      { cuenta: b, monto: 10 },
+      { cuenta: c, monto: 10 }
+    ])
+    const other = await createLink(m.live, 100, [{ cuenta: c, monto: 10 }])
+    expect([link.status, other.status]).toEqual([201, 201])
+    const id = link.body.id
+    await admin(rig, "PATCH", `/admin/v1/comercios/${m.codigo}`, { liquidacion_inmediata: false })
+    await pay(id, 100)
+    await repartoIs(m.live, id, "en_revision")
+    const tesoreria = await signInOperator(rig.server.url, "tesoreria", {
+      password: PASSWORD,
+      checkCreated: true
+    })
+    const segundo = await signInOperator(rig.server.url, "tesoreria", {
+      password: PASSWORD,
+      checkCreated: true
+    })
+    const base = (indice: number) => `/admin/v1/operador/revision/repartos/${id}/${indice}`
+    for (const indice of [0, 1, 2]) {
+      const asked = await call(rig.server.url, "POST", `${base(indice)}/pagar`, {
+        headers: tesoreria,
+        body: { nota: "pagar" }
+      })
+      expect(asked.status, JSON.stringify(asked.body)).toBe(202)
+    }
+    // Between the request and the confirmation: a blocks, b leaves the approved list, c is paid 10 by another link.
+    await rig.db.query("insert into cuentas_bloqueadas (clave, motivo) values ($1, 'prueba')", [
+      `c-${a.banco}-${a.valor}`
+    ])
+    const list = await call(rig.server.url, "GET", "/switch/v1/cuentas-aprobadas", { headers: m.owner })
+    const bId = list.body.data.find((x: { valor: string }) => x.valor === b.valor)?.id
+    expect(
+      (await call(rig.server.url, "DELETE", `/switch/v1/cuentas-aprobadas/${bId}`, { headers: m.owner }))
+        .status
+    ).toBe(200)
+    await admin(rig, "PATCH", `/admin/v1/comercios/${m.codigo}`, { liquidacion_inmediata: true })
+    await pay(other.body.id, 100)
+    await repartoIs(m.live, other.body.id, "repartido")
+    expect(await balance(c)).toBe(1000)
+    const before = await counters(rig)
+
+    const expected: Array<[string, string]> = [
+      ["split_beneficiario_bloqueado", "control de seguridad"],
+      ["split_cuenta_no_preaprobada", "cuentas aprobadas"],
+      ["split_beneficiario_bloqueado", "tope diario"]
+    ]
+    for (const [indice, [error, detail]] of expected.entries()) {
+      const refused = await call(rig.server.url, "POST", `${base(indice)}/pagar/confirmar`, {
+        headers: segundo
+      })
+      expect([refused.status, refused.body.error], JSON.stringify(refused.body)).toEqual([409, error])
+      expect(refused.body.detail).toContain(detail)
+    }
+    expect((await counters(rig)).creditos_aplicados - before.creditos_aplicados).toBe(0)
+    expect([await balance(a), await balance(b), await balance(c)]).toEqual([0, 0, 1000])
+    const after = await linkOf(m.live, id)
+    expect(after.reparto.estado).toBe("en_revision")
+    expect(after.reparto.beneficiarios.map((p: any) => p.estado)).toEqual([
+      "en_revision",
+      "en_revision",
+      "en_revision"
+    ])
+    const orders = await rig.db.query(
+      "select indice, estado from pagos_reparto where link_id = $1 order by indice",
+      [id]
+    )
+    expect(orders.rows).toEqual([
+      { indice: 0, estado: "fallido" },
+      { indice: 1, estado: "fallido" },
+      { indice: 2, estado: "fallido" }
+    ])
+    const queue = (await call(rig.server.url, "GET", "/admin/v1/operador/revision", { headers: tesoreria }))
+      .body.data as Array<any>
+    expect(queue.find((i) => i.link_id === id && i.indice === 0)?.motivo ?? "").toContain(
+      "control de seguridad"
+    )
+    const audit = await rig.db.query(
+      "select count(*)::int as n from auditoria where accion = 'reparto.pagar_rechazado' and objeto_id like $1",
+      [`${id}:%`]
+    )
+    expect(audit.rows[0].n).toBe(3)
+    // Asked again now, the blocked account is refused at once; once unblocked it is paid.
+    const again = await call(rig.server.url, "POST", `${base(0)}/pagar`, { headers: tesoreria, body: {} })
+    expect([again.status, again.body.error]).toEqual([409, "split_beneficiario_bloqueado"])
+    await rig.db.query("delete from cuentas_bloqueadas where clave = $1", [`c-${a.banco}-${a.valor}`])
+    expect(
+      (await call(rig.server.url, "POST", `${base(0)}/pagar`, { headers: tesoreria, body: {} })).status
+    ).toBe(202)
+    const paid = await call(rig.server.url, "POST", `${base(0)}/pagar/confirmar`, { headers: segundo })
+    expect(paid.status, JSON.stringify(paid.body)).toBe(200)
+  })
+})
