@@ -585,3 +585,54 @@ describe("an operator's four-eyes payment of a part in review (SPEC: re-checked 
     expect(paid.status, JSON.stringify(paid.body)).toBe(200)
   })
 })
+
+describe("GET /liquidaciones shows a split's payments without a settlement row", () => {
+  it("a split that took the whole net (neto 0, LIQUIDADA, the payer's payment id) and one in review (REVISION)", async () => {
+    const [a, b] = [await beneficiary("0105"), await beneficiary("0108")]
+    const m = await merchant([a, b])
+    const whole = await createLink(m.live, 50, [{ cuenta: a, porcentaje: 100 }])
+    const review = await createLink(m.live, 40, [{ cuenta: b, monto: 10 }])
+    expect([whole.status, review.status]).toEqual([201, 201])
+    await pay(whole.body.id, 50)
+    await repartoIs(m.live, whole.body.id, "repartido")
+    await admin(rig, "PATCH", `/admin/v1/comercios/${m.codigo}`, { liquidacion_inmediata: false })
+    await pay(review.body.id, 40)
+    await repartoIs(m.live, review.body.id, "en_revision")
+    const event = await eventually("link.acreditado", async () => (await acreditados(whole.body.id))[0])
+
+    const list = await call(rig.server.url, "GET", "/switch/v1/liquidaciones", { key: m.live })
+    expect(list.status, JSON.stringify(list.body)).toBe(200)
+    expect(list.body.map((l: any) => l.link_id)).toEqual([review.body.id, whole.body.id])
+    const [inReview, took] = list.body
+    expect(took).toMatchObject({
+      id: event.liquidacion_txn_id,
+      neto: 0,
+      cobrado: 50,
+      estado: "LIQUIDADA",
+      mode: "live",
+      reparto: { estado: "repartido", monto_comercio: 0, monto_repartido: 49.5 }
+    })
+    expect(took.reparto.beneficiarios[0]).toMatchObject({
+      banco: "0105",
+      ultimos4: a.valor.slice(-4),
+      estado: "pagado",
+      monto: 49.5
+    })
+    expect(took.liquidada_at).toEqual(expect.any(String))
+    expect(inReview).toMatchObject({
+      neto: 29.6,
+      estado: "REVISION",
+      liquidada_at: null,
+      reparto: { estado: "en_revision", beneficiarios: [{ estado: "en_revision", monto: 10 }] }
+    })
+    expect(JSON.stringify(list.body)).not.toContain(a.valor)
+    const filtered = await call(rig.server.url, "GET", "/switch/v1/liquidaciones?estado=REVISION", {
+      key: m.live
+    })
+    expect(filtered.body.map((l: any) => l.link_id)).toEqual([review.body.id])
+    const next = await call(rig.server.url, "GET", `/switch/v1/liquidaciones?starting_after=${inReview.id}`, {
+      key: m.live
+    })
+    expect(next.body.map((l: any) => l.link_id)).toEqual([whole.body.id])
+  })
+})
