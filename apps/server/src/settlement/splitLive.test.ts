@@ -636,3 +636,52 @@ describe("GET /liquidaciones shows a split's payments without a settlement row",
     expect(next.body.map((l: any) => l.link_id)).toEqual([whole.body.id])
   })
 })
+
+describe("the merchant's part of a finished split in review", () => {
+  it("resolved by an operator in the console: link.acreditado carries the reparto", async () => {
+    const b = await beneficiary("0108")
+    const m = await merchant([b])
+    const created = await createLink(m.live, 40, [{ cuenta: b, monto: 10 }])
+    expect(created.status).toBe(201)
+    // The merchant's own account is at 0105 (the harness's): its credit answers 500 once.
+    await simCall(rig, "POST", "/admin/fallas", {
+      ruta: "transferencia",
+      tipo: "error_5xx",
+      banco: "0105",
+      veces: 1
+    })
+    await pay(created.body.id, 40)
+    await repartoIs(m.live, created.body.id, "repartido")
+    const tesoreria = await signInOperator(rig.server.url, "tesoreria", {
+      password: PASSWORD,
+      checkCreated: true
+    })
+    const segundo = await signInOperator(rig.server.url, "tesoreria", {
+      password: PASSWORD,
+      checkCreated: true
+    })
+    const item = await eventually("the merchant's settlement in review", async () =>
+      (
+        (await call(rig.server.url, "GET", "/admin/v1/operador/revision", { headers: tesoreria })).body
+          .data as Array<any>
+      ).find((i) => i.tipo === "liquidacion" && i.link_id === created.body.id)
+    )
+    expect(item).toMatchObject({ monto: 29.6, con_reparto: false })
+    expect(await acreditados(created.body.id)).toEqual([])
+    const path = `/admin/v1/operador/revision/liquidaciones/${item.id}/marcar-pagada`
+    const asked = await call(rig.server.url, "POST", path, {
+      headers: tesoreria,
+      body: { referencia_banco: "REF-12345", nota: "acreditado a mano" }
+    })
+    expect([200, 202], JSON.stringify(asked.body)).toContain(asked.status)
+    if (asked.status === 202) {
+      const done = await call(rig.server.url, "POST", `${path}/confirmar`, { headers: segundo, body: {} })
+      expect(done.status, JSON.stringify(done.body)).toBe(200)
+    }
+    const event = await eventually("link.acreditado", async () => (await acreditados(created.body.id))[0])
+    const link = await linkOf(m.live, created.body.id)
+    expect(event).toMatchObject({ monto_acreditado: 29.6, liquidacion_txn_id: item.id, mode: "live" })
+    expect(event.reparto).toEqual(link.reparto)
+    expect(event.reparto.estado).toBe("repartido")
+  })
+})
