@@ -38,6 +38,7 @@ import { adminOpenApi } from "./AdminOpenApi.js"
 import { type AccionError, ComercioAcciones } from "./Comercios.js"
 import { configuracionRoute } from "./Configuracion.js"
 import { consolaRoutes } from "./Consola.js"
+import { cuentasBloqueadasRoutes } from "./CuentasBloqueadas.js"
 import * as Cola from "./cola/Cola.js"
 import { colaRoutes, listarCola } from "./cola/Fuentes.js"
 import { operadoresRoutes } from "./Operadores.js"
@@ -912,7 +913,8 @@ export const OperadorRoutesLive = HttpApiBuilder.Router.use((router) =>
     for (const ruta of [
       ...(yield* colaRoutes({ operador, body })),
       ...(yield* consolaRoutes({ operador, body })),
-      ...(yield* operadoresRoutes({ operador, body }))
+      ...(yield* operadoresRoutes({ operador, body })),
+      ...(yield* cuentasBloqueadasRoutes({ operador, body }))
     ])
       yield* ruta.method === "get"
         ? router.get(ruta.path, gate(ruta.handler))

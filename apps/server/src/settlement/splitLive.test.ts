@@ -685,3 +685,77 @@ describe("the merchant's part of a finished split in review", () => {
     expect(event.reparto.estado).toBe("repartido")
   })
 })
+
+describe("the block list in the console (cuentas_bloqueadas, riesgo only)", () => {
+  it("riesgo lists, blocks and unblocks an account (audited); the split follows it; other roles are refused", async () => {
+    const a = await beneficiary("0105")
+    const m = await merchant([a])
+    const base = "/admin/v1/operador/cuentas-bloqueadas"
+    const riesgo = await signInOperator(rig.server.url, "riesgo", { password: PASSWORD, checkCreated: true })
+    const tesoreria = await signInOperator(rig.server.url, "tesoreria", {
+      password: PASSWORD,
+      checkCreated: true
+    })
+    const clave = `c-${a.banco}-${a.valor}`
+    for (const [method, path] of [
+      ["GET", base],
+      ["POST", base],
+      ["POST", `${base}/${clave}/desbloquear`]
+    ] as const) {
+      const refused = await call(rig.server.url, method, path, {
+        headers: tesoreria,
+        ...(method === "GET" ? {} : { body: {} })
+      })
+      expect([refused.status, refused.body.error]).toEqual([403, "rol_insuficiente"])
+    }
+    const invalid = await call(rig.server.url, "POST", base, {
+      headers: riesgo,
+      body: { tipo: "cuenta", banco: a.banco, valor: a.valor }
+    })
+    expect(invalid.status).toBe(400)
+    const blocked = await call(rig.server.url, "POST", base, {
+      headers: riesgo,
+      body: { tipo: "cuenta", banco: a.banco, valor: a.valor, motivo: "Fraude reportado" }
+    })
+    expect(blocked.status, JSON.stringify(blocked.body)).toBe(201)
+    expect(blocked.body).toMatchObject({
+      clave,
+      tipo: "cuenta",
+      banco: a.banco,
+      valor: a.valor,
+      motivo: "Fraude reportado"
+    })
+    const again = await call(rig.server.url, "POST", base, {
+      headers: riesgo,
+      body: { tipo: "cuenta", banco: a.banco, valor: a.valor, motivo: "Otra vez" }
+    })
+    expect([again.status, again.body.error]).toEqual([409, "cuenta_ya_bloqueada"])
+    const list = await call(rig.server.url, "GET", base, { headers: riesgo })
+    expect(list.status).toBe(200)
+    expect(list.body.data.find((r: any) => r.clave === clave)).toMatchObject({ motivo: "Fraude reportado" })
+    const refused = await createLink(m.live, 100, [{ cuenta: a, porcentaje: 10 }])
+    expect([refused.status, refused.body.error]).toEqual([400, "split_beneficiario_bloqueado"])
+
+    const unblocked = await call(rig.server.url, "POST", `${base}/${clave}/desbloquear`, {
+      headers: riesgo,
+      body: { nota: "Falsa alarma" }
+    })
+    expect(unblocked.status, JSON.stringify(unblocked.body)).toBe(200)
+    expect(
+      (await call(rig.server.url, "POST", `${base}/${clave}/desbloquear`, { headers: riesgo, body: {} }))
+        .status
+    ).toBe(404)
+    expect(
+      (await call(rig.server.url, "GET", base, { headers: riesgo })).body.data.map((r: any) => r.clave)
+    ).not.toContain(clave)
+    expect((await createLink(m.live, 100, [{ cuenta: a, porcentaje: 10 }])).status).toBe(201)
+    const audit = await rig.db.query(
+      "select accion, nota from auditoria where objeto_tipo = 'cuenta_bloqueada' and objeto_id = $1 order by id",
+      [clave]
+    )
+    expect(audit.rows).toEqual([
+      { accion: "cuenta_bloqueada.agregar", nota: "Fraude reportado" },
+      { accion: "cuenta_bloqueada.quitar", nota: "Falsa alarma" }
+    ])
+  })
+})
