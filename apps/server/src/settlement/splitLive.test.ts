@@ -21,7 +21,7 @@ import {
   simCall,
   startDirect
 } from "../../test/directHarness.js"
-import { approveMerchant } from "../../test/harness.js"
+import { approveMerchant, freshAddress } from "../../test/harness.js"
 import { signInOperator } from "../../test/operatorSession.js"
 import { signInOwner } from "../../test/ownerSession.js"
 import { totpCode, totpStep } from "../platform/Totp.js"
@@ -29,7 +29,8 @@ import { totpCode, totpStep } from "../platform/Totp.js"
 let rig: DirectRig
 
 beforeAll(async () => {
-  rig = await startDirect({ webhookBackoffEscala: 0.02 })
+  // Each payer pays from an address of its own (live code requests are limited per address).
+  rig = await startDirect({ webhookBackoffEscala: 0.02, proxiesConfiables: ["127.0.0.1"] })
 })
 afterAll(() => rig?.close())
 
@@ -119,7 +120,7 @@ const pay = async (linkId: string, monto: number) => {
   const html = await page.text()
   const cookie = (page.headers.get("set-cookie") ?? "").split(";")[0] ?? ""
   const csrf = /<meta name="csrf" content="([^"]+)"/.exec(html)?.[1] ?? ""
-  const headers = { cookie, "x-csrf": csrf }
+  const headers = { cookie, "x-csrf": csrf, "x-forwarded-for": freshAddress() }
   const who = { banco: p.banco, tipo_doc: "V", identificacion: "12345678", telefono: p.valor }
   const asked = await call(rig.server.url, "POST", `/l/${linkId}/codigo`, { body: who, headers })
   expect(asked.status, JSON.stringify(asked.body)).toBe(200)
