@@ -362,3 +362,56 @@ describe("operators in the console", () => {
     }
   })
 })
+
+describe("the split's block list in the console (riesgo only)", () => {
+  it("riesgo blocks and unblocks an account; tesoreria has no such screen (1280 and 360 px)", async () => {
+    const riesgo = await tesoreria("riesgo")
+    // A second riesgo operator for the narrow screen: a TOTP code is accepted once.
+    const riesgo2 = await tesoreria("riesgo")
+    const otro = await tesoreria("tesoreria")
+    const a = await open(1280)
+    const b = await open(360)
+    try {
+      await a.page.goto(`${stack.url}/operador`)
+      await signIn(a.page, riesgo)
+      await expect.poll(() => a.page.locator("h1").textContent()).toBe("Inicio")
+      await a.page.getByRole("link", { name: "Cuentas bloqueadas" }).click()
+      await screen(a.page, "Cuentas bloqueadas", "cuentas-bloqueadas-1280")
+      const form = a.page.getByRole("form", { name: "Bloquear una cuenta" })
+      await form.getByLabel("Código del banco (4 dígitos)").fill("0102")
+      await form.getByLabel("Número").fill("01020194260000000002")
+      await form.getByLabel("Motivo").fill("Fraude reportado")
+      await form.getByRole("button", { name: "Bloquear cuenta" }).click()
+      await expect
+        .poll(() => a.page.getByRole("status").textContent())
+        .toBe("Cuenta terminada en 0002 bloqueada.")
+      await expect.poll(() => a.page.getByText("Fraude reportado", { exact: false }).count()).toBe(1)
+      await screen(a.page, "Cuentas bloqueadas", "cuentas-bloqueadas-lista-1280")
+
+      await b.page.goto(`${stack.url}/operador`)
+      await signIn(b.page, riesgo2)
+      await expect.poll(() => b.page.locator("h1").textContent()).toBe("Inicio")
+      await b.page.goto(`${stack.url}/operador/cuentas-bloqueadas`)
+      await screen(b.page, "Cuentas bloqueadas", "cuentas-bloqueadas-360")
+      await b.page.getByRole("button", { name: "Desbloquear la cuenta 01020194260000000002" }).click()
+      await expect
+        .poll(() => b.page.getByRole("status").textContent())
+        .toBe("Cuenta terminada en 0002 desbloqueada.")
+      await expect.poll(() => b.page.getByText("No hay cuentas bloqueadas.").count()).toBe(1)
+      expect(a.errors).toEqual([])
+      expect(b.errors).toEqual([])
+    } finally {
+      await a.close()
+      await b.close()
+    }
+    const c = await open(1280)
+    try {
+      await c.page.goto(`${stack.url}/operador`)
+      await signIn(c.page, otro)
+      await expect.poll(() => c.page.locator("h1").textContent()).toBe("Inicio")
+      expect(await c.page.getByRole("link", { name: "Cuentas bloqueadas" }).count()).toBe(0)
+    } finally {
+      await c.close()
+    }
+  })
+})

@@ -86,7 +86,10 @@ const CLASES: Record<string, Clase> = {
   "GET /admin/v1/operador/operadores": "todos",
   "POST /admin/v1/operador/operadores/{id}/desactivar": "riesgo",
   "POST /admin/v1/operador/operadores/{id}/activar": "riesgo",
-  "POST /admin/v1/operador/operadores/{id}/restablecer-totp": "riesgo"
+  "POST /admin/v1/operador/operadores/{id}/restablecer-totp": "riesgo",
+  "GET /admin/v1/operador/cuentas-bloqueadas": "riesgo",
+  "POST /admin/v1/operador/cuentas-bloqueadas": "riesgo",
+  "POST /admin/v1/operador/cuentas-bloqueadas/{clave}/desbloquear": "riesgo"
 }
 
 const concrete = (path: string) =>
@@ -95,6 +98,7 @@ const concrete = (path: string) =>
     .replace("{id}", "00000000-0000-0000-0000-000000000000")
     .replace("{link_id}", "00000000-0000-0000-0000-000000000000")
     .replace("{indice}", "0")
+    .replace("{clave}", "c-0105-01050000000000000000")
 
 describe("who may call each admin route", () => {
   it("every documented route is classified, and each refuses the callers its class does not accept", async () => {

@@ -3,6 +3,7 @@ import { type FormEvent, type ReactElement, useEffect, useState } from "react"
 import { Auditoria } from "./Auditoria.js"
 import { errorText, onSessionLost, request, type SesionOperador, setCsrf } from "./api.js"
 import { Comercios } from "./Comercios.js"
+import { CuentasBloqueadas } from "./CuentasBloqueadas.js"
 import { Incidentes } from "./Incidentes.js"
 import { Inicio } from "./Inicio.js"
 import { Operadores } from "./Operadores.js"
@@ -159,8 +160,11 @@ const NAV: ReadonlyArray<readonly [string, string]> = [
   ["/auditoria", "Auditoría"],
   ["/tasa-bcv", "Tasa BCV"],
   ["/incidentes", "Incidentes"],
-  ["/operadores", "Operadores"]
+  ["/operadores", "Operadores"],
+  // Only riesgo keeps the split's block list (the server checks it too).
+  ["/cuentas-bloqueadas", "Cuentas bloqueadas"]
 ]
+const SOLO_RIESGO = new Set(["/cuentas-bloqueadas"])
 
 export const Consola = () => {
   const { path, search } = useLocation()
@@ -218,6 +222,8 @@ export const Consola = () => {
       <Incidentes sesion={sesion} />
     ) : path === "/operadores" ? (
       <Operadores sesion={sesion} />
+    ) : path === "/cuentas-bloqueadas" && sesion.operador.rol === "riesgo" ? (
+      <CuentasBloqueadas />
     ) : (
       <Inicio sesion={sesion} />
     )
@@ -234,13 +240,15 @@ export const Consola = () => {
           </div>
           <nav aria-label="Principal">
             <ul>
-              {NAV.map(([to, label]) => (
-                <li key={to}>
-                  <Link to={to} aria-current={path === to ? "page" : undefined}>
-                    {label}
-                  </Link>
-                </li>
-              ))}
+              {NAV.filter(([to]) => !SOLO_RIESGO.has(to) || sesion.operador.rol === "riesgo").map(
+                ([to, label]) => (
+                  <li key={to}>
+                    <Link to={to} aria-current={path === to ? "page" : undefined}>
+                      {label}
+                    </Link>
+                  </li>
+                )
+              )}
             </ul>
           </nav>
           <div className="usuario">

@@ -331,6 +331,24 @@ export const ADMIN_OPERATIONS: ReadonlyArray<Op> = [
     "/admin/v1/operador/operadores/{id}/restablecer-totp",
     "Restablecer el TOTP de otro operador: no muestra secreto; lo configura él al volver a entrar (rol riesgo)",
     "operador"
+  ],
+  [
+    "get",
+    "/admin/v1/operador/cuentas-bloqueadas",
+    "Cuentas bloqueadas por los controles de seguridad del reparto (split) (rol riesgo)",
+    "operador"
+  ],
+  [
+    "post",
+    "/admin/v1/operador/cuentas-bloqueadas",
+    "Bloquear una cuenta para el reparto: `{tipo, banco, valor, motivo}` (rol riesgo)",
+    "operador"
+  ],
+  [
+    "post",
+    "/admin/v1/operador/cuentas-bloqueadas/{clave}/desbloquear",
+    "Desbloquear una cuenta para el reparto (rol riesgo)",
+    "operador"
   ]
 ]
 
@@ -395,6 +413,14 @@ export const ADMIN_DETAILS: Readonly<
         description:
           "Aprobado: `{codigo, estado, kyc_tier}`, más `api_key` solo con `emitir_llave: true`; `ya_aprobado: true` si ya lo estaba"
       }
+    }
+  },
+  "post /admin/v1/operador/cuentas-bloqueadas": {
+    description:
+      "Una cuenta bloqueada (por tipo, banco y número) no se acepta en un reparto al crear el link (`split_beneficiario_bloqueado`) y ninguna parte se le paga, ni automáticamente ni por un operador. `409 cuenta_ya_bloqueada` si ya lo está. Auditado.",
+    responses: {
+      "201": { description: "Cuenta bloqueada: `{clave, tipo, banco, valor, motivo, created_at}`" },
+      "409": { description: "`cuenta_ya_bloqueada`" }
     }
   },
   "post /admin/v1/comercios/{codigo}/cuentas-aprobadas": {

@@ -25,7 +25,7 @@ import type { SqlError } from "@effect/sql/SqlError"
 import { PgClient } from "@effect/sql-pg"
 import type { Mode } from "@switch/api"
 import type { RateLimit } from "@switch/core"
-import { Money, type Ports } from "@switch/core"
+import { Money, type Ports, Split } from "@switch/core"
 import { Effect, Option, Redacted, Schema } from "effect"
 import { Settings } from "../Config.js"
 import { clientIp } from "../http/Auth.js"
@@ -38,6 +38,7 @@ import { adminOpenApi } from "./AdminOpenApi.js"
 import { type AccionError, ComercioAcciones } from "./Comercios.js"
 import { configuracionRoute } from "./Configuracion.js"
 import { consolaRoutes } from "./Consola.js"
+import { cuentasBloqueadasRoutes } from "./CuentasBloqueadas.js"
 import * as Cola from "./cola/Cola.js"
 import { colaRoutes, listarCola } from "./cola/Fuentes.js"
 import { operadoresRoutes } from "./Operadores.js"
@@ -104,6 +105,8 @@ interface SettlementRow {
   readonly motivo_rechazo: string | null
   readonly referencia_banco: string | null
   readonly con_reparto: boolean
+  /** The link's split when this settlement is the merchant's part of a finished live split. */
+  readonly reparto: Split.RepartoView | null
 }
 
 const MarcarPagadaBody = Schema.Struct({
@@ -538,14 +541,40 @@ export const OperadorRoutesLive = HttpApiBuilder.Router.use((router) =>
       return UUID.test(value) ? Effect.succeed(value) : Effect.fail(OperadorError.notFound())
     })
 
-    /** The settlement in review, locked for this transaction; a split's is not resolved here yet. */
+    /**
+     * The settlement in review, locked for this transaction. A link with a split: only the
+     * merchant's part of a finished live split (`repartido` or `cerrado`, not stopped by a refund,
+     * the row's amount its `monto_comercio`) is resolved here, and its `link.acreditado` carries
+     * the `reparto` (SPEC); any other (the whole net held because the link has a split) is refused.
+     */
     const lockSettlement = (id: string) =>
       Effect.gen(function* () {
-        const [row] = yield* sql<SettlementRow>`
+        const [found] = yield* sql<
+          SettlementRow & { parte_comercio: boolean; link_reparto: Split.RepartoView | null }
+        >`
           select t.id::text as id, t.link_id::text as link_id, t.comercio_id::text as comercio_id, t.mode,
-            t.monto, t.estado, t.motivo_rechazo, t.referencia_banco, (l.split is not null) as con_reparto
+            t.monto, t.estado, t.motivo_rechazo, t.referencia_banco, (l.split is not null) as con_reparto,
+            l.reparto as link_reparto,
+            coalesce(l.mode = 'live' and l.reparto->>'estado' in ('repartido', 'cerrado')
+              and (l.reparto->>'monto_comercio')::bigint = t.monto
+              and not exists (select 1 from repartos_detenidos d where d.link_id = l.id), false) as parte_comercio
           from transacciones t left join links l on l.id = t.link_id
           where t.id = ${id} and t.operacion = 'liquidacion' for update of t`
+        const row: SettlementRow | undefined =
+          found === undefined
+            ? undefined
+            : {
+                id: found.id,
+                link_id: found.link_id,
+                comercio_id: found.comercio_id,
+                mode: found.mode,
+                monto: found.monto,
+                estado: found.estado,
+                motivo_rechazo: found.motivo_rechazo,
+                referencia_banco: found.referencia_banco,
+                con_reparto: found.con_reparto && !found.parte_comercio,
+                reparto: found.con_reparto && found.parte_comercio ? found.link_reparto : null
+              }
         if (row === undefined) return yield* Effect.fail(OperadorError.notFound())
         if (row.estado !== "REVISION")
           return yield* Effect.fail(
@@ -589,7 +618,7 @@ export const OperadorRoutesLive = HttpApiBuilder.Router.use((router) =>
               link_id: row.link_id,
               monto_acreditado: Money.toNumber(Money.Cents(row.monto)),
               liquidacion_txn_id: row.id,
-              reparto: null,
+              reparto: row.reparto === null ? null : Split.repartoJson(row.reparto),
               mode: row.mode
             }
           }).pipe(Effect.provideService(PgClient.PgClient, pg))
@@ -884,7 +913,8 @@ export const OperadorRoutesLive = HttpApiBuilder.Router.use((router) =>
     for (const ruta of [
       ...(yield* colaRoutes({ operador, body })),
       ...(yield* consolaRoutes({ operador, body })),
-      ...(yield* operadoresRoutes({ operador, body }))
+      ...(yield* operadoresRoutes({ operador, body })),
+      ...(yield* cuentasBloqueadasRoutes({ operador, body }))
     ])
       yield* ruta.method === "get"
         ? router.get(ruta.path, gate(ruta.handler))

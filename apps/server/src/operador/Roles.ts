@@ -69,7 +69,10 @@ export const ROLES_POR_RUTA: Readonly<Record<string, Quien>> = {
   "GET /admin/v1/operador/operadores": "todos",
   "POST /admin/v1/operador/operadores/:id/desactivar": ["riesgo"],
   "POST /admin/v1/operador/operadores/:id/activar": ["riesgo"],
-  "POST /admin/v1/operador/operadores/:id/restablecer-totp": ["riesgo"]
+  "POST /admin/v1/operador/operadores/:id/restablecer-totp": ["riesgo"],
+  "GET /admin/v1/operador/cuentas-bloqueadas": ["riesgo"],
+  "POST /admin/v1/operador/cuentas-bloqueadas": ["riesgo"],
+  "POST /admin/v1/operador/cuentas-bloqueadas/:clave/desbloquear": ["riesgo"]
 }
 
 /** The roles of the route `method path` as routing declares it; undefined: nobody's. */

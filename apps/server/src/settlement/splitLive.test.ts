@@ -21,14 +21,16 @@ import {
   simCall,
   startDirect
 } from "../../test/directHarness.js"
-import { approveMerchant } from "../../test/harness.js"
+import { approveMerchant, freshAddress } from "../../test/harness.js"
 import { signInOperator } from "../../test/operatorSession.js"
 import { signInOwner } from "../../test/ownerSession.js"
+import { totpCode, totpStep } from "../platform/Totp.js"
 
 let rig: DirectRig
 
 beforeAll(async () => {
-  rig = await startDirect({ webhookBackoffEscala: 0.02 })
+  // Each payer pays from an address of its own (live code requests are limited per address).
+  rig = await startDirect({ webhookBackoffEscala: 0.02, proxiesConfiables: ["127.0.0.1"] })
 })
 afterAll(() => rig?.close())
 
@@ -93,6 +95,21 @@ const merchant = async (cuentas: ReadonlyArray<Cuenta>, patch: Record<string, un
   return { codigo, live, owner: await signInOwner(rig.server.url, email, PASSWORD) }
 }
 
+/** The owner's portal session in live mode (a second factor first, as the portal asks). */
+const ownerLive = async (headers: Record<string, string>) => {
+  const { secreto } = (await call(rig.server.url, "POST", "/switch/v1/sesion/totp", { headers })).body
+  await call(rig.server.url, "POST", "/switch/v1/sesion/totp/confirmar", {
+    headers,
+    body: { codigo: totpCode(secreto, totpStep(Date.now())) }
+  })
+  const live = await call(rig.server.url, "POST", "/switch/v1/sesion/modo", {
+    headers,
+    body: { mode: "live" }
+  })
+  expect(live.status, JSON.stringify(live.body)).toBe(200)
+  return headers
+}
+
 const createLink = (key: string, monto: number, split: ReadonlyArray<unknown>) =>
   call(rig.server.url, "POST", "/switch/v1/links", { key, body: { monto, concepto: "Con reparto", split } })
 
@@ -103,7 +120,7 @@ const pay = async (linkId: string, monto: number) => {
   const html = await page.text()
   const cookie = (page.headers.get("set-cookie") ?? "").split(";")[0] ?? ""
   const csrf = /<meta name="csrf" content="([^"]+)"/.exec(html)?.[1] ?? ""
-  const headers = { cookie, "x-csrf": csrf }
+  const headers = { cookie, "x-csrf": csrf, "x-forwarded-for": freshAddress() }
   const who = { banco: p.banco, tipo_doc: "V", identificacion: "12345678", telefono: p.valor }
   const asked = await call(rig.server.url, "POST", `/l/${linkId}/codigo`, { body: who, headers })
   expect(asked.status, JSON.stringify(asked.body)).toBe(200)
@@ -412,5 +429,334 @@ describe("a paid live link's split", () => {
     const link = await repartoIs(m.live, created.body.id, "en_revision")
     expect(link.reparto.beneficiarios[0].estado).toBe("en_revision")
     expect(await balance(a)).toBe(0)
+  })
+})
+
+describe("a refunded link's held split (issue 42's refunds)", () => {
+  it("closed by operators in review: cerrado, and no link.acreditado nor a settlement that reads as money credited to the merchant", async () => {
+    const a = await beneficiary("0105")
+    const b = await beneficiary("0108")
+    const m = await merchant([a, b], { reembolsos_habilitado: true })
+    const created = await createLink(m.live, 60, [
+      { cuenta: a, porcentaje: 50 },
+      { cuenta: b, monto: 10 }
+    ])
+    expect(created.status, JSON.stringify(created.body)).toBe(201)
+    // Immediate settlement off once the link was made: paid, every part goes to review, nobody paid.
+    const off = await admin(rig, "PATCH", `/admin/v1/comercios/${m.codigo}`, { liquidacion_inmediata: false })
+    expect(off.status).toBe(200)
+    await pay(created.body.id, 60)
+    await repartoIs(m.live, created.body.id, "en_revision")
+    const refund = await call(rig.server.url, "POST", `/switch/v1/links/${created.body.id}/reembolsos`, {
+      headers: await ownerLive(m.owner),
+      body: { motivo: "Pedido cancelado", idempotency_key: randomUUID() }
+    })
+    expect(refund.status, JSON.stringify(refund.body)).toBe(201)
+    const held = await rig.db.query("select 1 from repartos_detenidos where link_id = $1", [created.body.id])
+    expect(held.rows).toHaveLength(1)
+    const tesoreria = await signInOperator(rig.server.url, "tesoreria", {
+      password: PASSWORD,
+      checkCreated: true
+    })
+    const segundo = await signInOperator(rig.server.url, "tesoreria", {
+      password: PASSWORD,
+      checkCreated: true
+    })
+    for (const indice of [0, 1]) {
+      const path = `/admin/v1/operador/revision/repartos/${created.body.id}/${indice}/cerrar`
+      const asked = await call(rig.server.url, "POST", path, {
+        headers: tesoreria,
+        body: { nota: "El cobro se reembolsó al cliente" }
+      })
+      expect([200, 202], JSON.stringify(asked.body)).toContain(asked.status)
+      if (asked.status === 202) {
+        const closed = await call(rig.server.url, "POST", `${path}/confirmar`, { headers: segundo, body: {} })
+        expect(closed.status, JSON.stringify(closed.body)).toBe(200)
+      }
+    }
+    const link = await repartoIs(m.live, created.body.id, "cerrado")
+    expect(link.reparto.beneficiarios.map((p: any) => p.estado)).toEqual(["descartado", "descartado"])
+    // Give any settlement job queued by the closing time to run.
+    await sleep(1500)
+    expect(await acreditados(created.body.id)).toEqual([])
+    const liquidaciones = await rig.db.query(
+      "select estado from transacciones where link_id = $1 and operacion = 'liquidacion'",
+      [created.body.id]
+    )
+    expect(liquidaciones.rows).toEqual([])
+    expect([await balance(a), await balance(b)]).toEqual([0, 0])
+  })
+})
+
+describe("an operator's four-eyes payment of a part in review (SPEC: re-checked before paying each account)", () => {
+  it("approval, security controls and the daily cap are checked again at confirmation: 409 with the reason, nothing sent, the part stays in review", async () => {
+    const [a, b, c] = [await beneficiary("0105"), await beneficiary("0108"), await beneficiary("0105")]
+    const m = await merchant([a, b, c], { tope_beneficiario_diario: 15 })
+    const link = await createLink(m.live, 100, [
+      { cuenta: a, monto: 10 },
+      { cuenta: b, monto: 10 },
+      { cuenta: c, monto: 10 }
+    ])
+    const other = await createLink(m.live, 100, [{ cuenta: c, monto: 10 }])
+    expect([link.status, other.status]).toEqual([201, 201])
+    const id = link.body.id
+    await admin(rig, "PATCH", `/admin/v1/comercios/${m.codigo}`, { liquidacion_inmediata: false })
+    await pay(id, 100)
+    await repartoIs(m.live, id, "en_revision")
+    const tesoreria = await signInOperator(rig.server.url, "tesoreria", {
+      password: PASSWORD,
+      checkCreated: true
+    })
+    const segundo = await signInOperator(rig.server.url, "tesoreria", {
+      password: PASSWORD,
+      checkCreated: true
+    })
+    const base = (indice: number) => `/admin/v1/operador/revision/repartos/${id}/${indice}`
+    for (const indice of [0, 1, 2]) {
+      const asked = await call(rig.server.url, "POST", `${base(indice)}/pagar`, {
+        headers: tesoreria,
+        body: { nota: "pagar" }
+      })
+      expect(asked.status, JSON.stringify(asked.body)).toBe(202)
+    }
+    // Between the request and the confirmation: a blocks, b leaves the approved list, c is paid 10 by another link.
+    await rig.db.query("insert into cuentas_bloqueadas (clave, motivo) values ($1, 'prueba')", [
+      `c-${a.banco}-${a.valor}`
+    ])
+    const list = await call(rig.server.url, "GET", "/switch/v1/cuentas-aprobadas", { headers: m.owner })
+    const bId = list.body.data.find((x: { valor: string }) => x.valor === b.valor)?.id
+    expect(
+      (await call(rig.server.url, "DELETE", `/switch/v1/cuentas-aprobadas/${bId}`, { headers: m.owner }))
+        .status
+    ).toBe(200)
+    await admin(rig, "PATCH", `/admin/v1/comercios/${m.codigo}`, { liquidacion_inmediata: true })
+    await pay(other.body.id, 100)
+    await repartoIs(m.live, other.body.id, "repartido")
+    expect(await balance(c)).toBe(1000)
+    const before = await counters(rig)
+
+    const expected: Array<[string, string]> = [
+      ["split_beneficiario_bloqueado", "control de seguridad"],
+      ["split_cuenta_no_preaprobada", "cuentas aprobadas"],
+      ["split_beneficiario_bloqueado", "tope diario"]
+    ]
+    for (const [indice, [error, detail]] of expected.entries()) {
+      const refused = await call(rig.server.url, "POST", `${base(indice)}/pagar/confirmar`, {
+        headers: segundo
+      })
+      expect([refused.status, refused.body.error], JSON.stringify(refused.body)).toEqual([409, error])
+      expect(refused.body.detail).toContain(detail)
+    }
+    expect((await counters(rig)).creditos_aplicados - before.creditos_aplicados).toBe(0)
+    expect([await balance(a), await balance(b), await balance(c)]).toEqual([0, 0, 1000])
+    const after = await linkOf(m.live, id)
+    expect(after.reparto.estado).toBe("en_revision")
+    expect(after.reparto.beneficiarios.map((p: any) => p.estado)).toEqual([
+      "en_revision",
+      "en_revision",
+      "en_revision"
+    ])
+    const orders = await rig.db.query(
+      "select indice, estado from pagos_reparto where link_id = $1 order by indice",
+      [id]
+    )
+    expect(orders.rows).toEqual([
+      { indice: 0, estado: "fallido" },
+      { indice: 1, estado: "fallido" },
+      { indice: 2, estado: "fallido" }
+    ])
+    const queue = (await call(rig.server.url, "GET", "/admin/v1/operador/revision", { headers: tesoreria }))
+      .body.data as Array<any>
+    expect(queue.find((i) => i.link_id === id && i.indice === 0)?.motivo ?? "").toContain(
+      "control de seguridad"
+    )
+    const audit = await rig.db.query(
+      "select count(*)::int as n from auditoria where accion = 'reparto.pagar_rechazado' and objeto_id like $1",
+      [`${id}:%`]
+    )
+    expect(audit.rows[0].n).toBe(3)
+    // Asked again now, the blocked account is refused at once; once unblocked it is paid.
+    const again = await call(rig.server.url, "POST", `${base(0)}/pagar`, { headers: tesoreria, body: {} })
+    expect([again.status, again.body.error]).toEqual([409, "split_beneficiario_bloqueado"])
+    await rig.db.query("delete from cuentas_bloqueadas where clave = $1", [`c-${a.banco}-${a.valor}`])
+    expect(
+      (await call(rig.server.url, "POST", `${base(0)}/pagar`, { headers: tesoreria, body: {} })).status
+    ).toBe(202)
+    const paid = await call(rig.server.url, "POST", `${base(0)}/pagar/confirmar`, { headers: segundo })
+    expect(paid.status, JSON.stringify(paid.body)).toBe(200)
+  })
+})
+
+describe("GET /liquidaciones shows a split's payments without a settlement row", () => {
+  it("a split that took the whole net (neto 0, LIQUIDADA, the payer's payment id) and one in review (REVISION)", async () => {
+    const [a, b] = [await beneficiary("0105"), await beneficiary("0108")]
+    const m = await merchant([a, b])
+    const whole = await createLink(m.live, 50, [{ cuenta: a, porcentaje: 100 }])
+    const review = await createLink(m.live, 40, [{ cuenta: b, monto: 10 }])
+    expect([whole.status, review.status]).toEqual([201, 201])
+    await pay(whole.body.id, 50)
+    await repartoIs(m.live, whole.body.id, "repartido")
+    await admin(rig, "PATCH", `/admin/v1/comercios/${m.codigo}`, { liquidacion_inmediata: false })
+    await pay(review.body.id, 40)
+    await repartoIs(m.live, review.body.id, "en_revision")
+    const event = await eventually("link.acreditado", async () => (await acreditados(whole.body.id))[0])
+
+    const list = await call(rig.server.url, "GET", "/switch/v1/liquidaciones", { key: m.live })
+    expect(list.status, JSON.stringify(list.body)).toBe(200)
+    expect(list.body.map((l: any) => l.link_id)).toEqual([review.body.id, whole.body.id])
+    const [inReview, took] = list.body
+    expect(took).toMatchObject({
+      id: event.liquidacion_txn_id,
+      neto: 0,
+      cobrado: 50,
+      estado: "LIQUIDADA",
+      mode: "live",
+      reparto: { estado: "repartido", monto_comercio: 0, monto_repartido: 49.5 }
+    })
+    expect(took.reparto.beneficiarios[0]).toMatchObject({
+      banco: "0105",
+      ultimos4: a.valor.slice(-4),
+      estado: "pagado",
+      monto: 49.5
+    })
+    expect(took.liquidada_at).toEqual(expect.any(String))
+    expect(inReview).toMatchObject({
+      neto: 29.6,
+      estado: "REVISION",
+      liquidada_at: null,
+      reparto: { estado: "en_revision", beneficiarios: [{ estado: "en_revision", monto: 10 }] }
+    })
+    expect(JSON.stringify(list.body)).not.toContain(a.valor)
+    const filtered = await call(rig.server.url, "GET", "/switch/v1/liquidaciones?estado=REVISION", {
+      key: m.live
+    })
+    expect(filtered.body.map((l: any) => l.link_id)).toEqual([review.body.id])
+    const next = await call(rig.server.url, "GET", `/switch/v1/liquidaciones?starting_after=${inReview.id}`, {
+      key: m.live
+    })
+    expect(next.body.map((l: any) => l.link_id)).toEqual([whole.body.id])
+  })
+})
+
+describe("the merchant's part of a finished split in review", () => {
+  it("resolved by an operator in the console: link.acreditado carries the reparto", async () => {
+    const b = await beneficiary("0108")
+    const m = await merchant([b])
+    const created = await createLink(m.live, 40, [{ cuenta: b, monto: 10 }])
+    expect(created.status).toBe(201)
+    // The merchant's own account is at 0105 (the harness's): its credit answers 500 once.
+    await simCall(rig, "POST", "/admin/fallas", {
+      ruta: "transferencia",
+      tipo: "error_5xx",
+      banco: "0105",
+      veces: 1
+    })
+    await pay(created.body.id, 40)
+    await repartoIs(m.live, created.body.id, "repartido")
+    const tesoreria = await signInOperator(rig.server.url, "tesoreria", {
+      password: PASSWORD,
+      checkCreated: true
+    })
+    const segundo = await signInOperator(rig.server.url, "tesoreria", {
+      password: PASSWORD,
+      checkCreated: true
+    })
+    const item = await eventually("the merchant's settlement in review", async () =>
+      (
+        (await call(rig.server.url, "GET", "/admin/v1/operador/revision", { headers: tesoreria })).body
+          .data as Array<any>
+      ).find((i) => i.tipo === "liquidacion" && i.link_id === created.body.id)
+    )
+    expect(item).toMatchObject({ monto: 29.6, con_reparto: false })
+    expect(await acreditados(created.body.id)).toEqual([])
+    const path = `/admin/v1/operador/revision/liquidaciones/${item.id}/marcar-pagada`
+    const asked = await call(rig.server.url, "POST", path, {
+      headers: tesoreria,
+      body: { referencia_banco: "REF-12345", nota: "acreditado a mano" }
+    })
+    expect([200, 202], JSON.stringify(asked.body)).toContain(asked.status)
+    if (asked.status === 202) {
+      const done = await call(rig.server.url, "POST", `${path}/confirmar`, { headers: segundo, body: {} })
+      expect(done.status, JSON.stringify(done.body)).toBe(200)
+    }
+    const event = await eventually("link.acreditado", async () => (await acreditados(created.body.id))[0])
+    const link = await linkOf(m.live, created.body.id)
+    expect(event).toMatchObject({ monto_acreditado: 29.6, liquidacion_txn_id: item.id, mode: "live" })
+    expect(event.reparto).toEqual(link.reparto)
+    expect(event.reparto.estado).toBe("repartido")
+  })
+})
+
+describe("the block list in the console (cuentas_bloqueadas, riesgo only)", () => {
+  it("riesgo lists, blocks and unblocks an account (audited); the split follows it; other roles are refused", async () => {
+    const a = await beneficiary("0105")
+    const m = await merchant([a])
+    const base = "/admin/v1/operador/cuentas-bloqueadas"
+    const riesgo = await signInOperator(rig.server.url, "riesgo", { password: PASSWORD, checkCreated: true })
+    const tesoreria = await signInOperator(rig.server.url, "tesoreria", {
+      password: PASSWORD,
+      checkCreated: true
+    })
+    const clave = `c-${a.banco}-${a.valor}`
+    for (const [method, path] of [
+      ["GET", base],
+      ["POST", base],
+      ["POST", `${base}/${clave}/desbloquear`]
+    ] as const) {
+      const refused = await call(rig.server.url, method, path, {
+        headers: tesoreria,
+        ...(method === "GET" ? {} : { body: {} })
+      })
+      expect([refused.status, refused.body.error]).toEqual([403, "rol_insuficiente"])
+    }
+    const invalid = await call(rig.server.url, "POST", base, {
+      headers: riesgo,
+      body: { tipo: "cuenta", banco: a.banco, valor: a.valor }
+    })
+    expect(invalid.status).toBe(400)
+    const blocked = await call(rig.server.url, "POST", base, {
+      headers: riesgo,
+      body: { tipo: "cuenta", banco: a.banco, valor: a.valor, motivo: "Fraude reportado" }
+    })
+    expect(blocked.status, JSON.stringify(blocked.body)).toBe(201)
+    expect(blocked.body).toMatchObject({
+      clave,
+      tipo: "cuenta",
+      banco: a.banco,
+      valor: a.valor,
+      motivo: "Fraude reportado"
+    })
+    const again = await call(rig.server.url, "POST", base, {
+      headers: riesgo,
+      body: { tipo: "cuenta", banco: a.banco, valor: a.valor, motivo: "Otra vez" }
+    })
+    expect([again.status, again.body.error]).toEqual([409, "cuenta_ya_bloqueada"])
+    const list = await call(rig.server.url, "GET", base, { headers: riesgo })
+    expect(list.status).toBe(200)
+    expect(list.body.data.find((r: any) => r.clave === clave)).toMatchObject({ motivo: "Fraude reportado" })
+    const refused = await createLink(m.live, 100, [{ cuenta: a, porcentaje: 10 }])
+    expect([refused.status, refused.body.error]).toEqual([400, "split_beneficiario_bloqueado"])
+
+    const unblocked = await call(rig.server.url, "POST", `${base}/${clave}/desbloquear`, {
+      headers: riesgo,
+      body: { nota: "Falsa alarma" }
+    })
+    expect(unblocked.status, JSON.stringify(unblocked.body)).toBe(200)
+    expect(
+      (await call(rig.server.url, "POST", `${base}/${clave}/desbloquear`, { headers: riesgo, body: {} }))
+        .status
+    ).toBe(404)
+    expect(
+      (await call(rig.server.url, "GET", base, { headers: riesgo })).body.data.map((r: any) => r.clave)
+    ).not.toContain(clave)
+    expect((await createLink(m.live, 100, [{ cuenta: a, porcentaje: 10 }])).status).toBe(201)
+    const audit = await rig.db.query(
+      "select accion, nota from auditoria where objeto_tipo = 'cuenta_bloqueada' and objeto_id = $1 order by id",
+      [clave]
+    )
+    expect(audit.rows).toEqual([
+      { accion: "cuenta_bloqueada.agregar", nota: "Fraude reportado" },
+      { accion: "cuenta_bloqueada.quitar", nota: "Falsa alarma" }
+    ])
   })
 })

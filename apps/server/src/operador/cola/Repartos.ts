@@ -11,6 +11,14 @@
  *   four eyes from the same amount (Cola.ts `manuales`); while one waits the part is not paid.
  * - ask the bank now about the part's order.
  *
+ * Before an operator's payment is sent (when asked for, and again when the second operator
+ * confirms it) the account's approval (still on the merchant's list), the security controls
+ * (`cuentas_bloqueadas`) and the daily cap per beneficiary are checked again, as before an
+ * automatic one (SPEC "Split rules"): a failing check is `409` `split_cuenta_no_preaprobada` or
+ * `split_beneficiario_bloqueado` with the reason, nothing is sent, a payment waiting for its
+ * confirmation is void (`fallido`), and the part stays in review with that reason (audited
+ * `reparto.pagar_rechazado`).
+ *
  * A paid part is recorded as its own `reparto` transaction; when no part is left in review the
  * split is `repartido` (or `cerrado` when some part was closed unpaid) and `link.acreditado` is
  * sent once (its dedupe is per link) with the `reparto`. Every action writes its audit row in the
@@ -28,13 +36,14 @@ import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
 import { PgClient } from "@effect/sql-pg"
 import type { Mode } from "@switch/api"
-import { Money, type Ports, Split } from "@switch/core"
+import { type Instrument, Money, type Ports, Split } from "@switch/core"
 import { Effect, Either, Schema } from "effect"
 import { Settings } from "../../Config.js"
 import { json } from "../../http/Respond.js"
 import { Banks } from "../../platform/bank/Banks.js"
 import * as Outbox from "../../platform/Outbox.js"
 import { encolarLiquidacion } from "../../platform/Settlements.js"
+import * as SplitControles from "../../platform/SplitControles.js"
 import { decodeBody, OperadorError, OperadorService, type OperadorSession } from "../OperadorService.js"
 import {
   bankView,
@@ -303,6 +312,64 @@ const rutas = (ctx: Contexto) =>
         onRight: (entries) => entries[indice]?.cuenta ?? null
       })
 
+    /**
+     * The approval, the security controls and the daily cap checked again for part `indice`
+     * before its payment goes out (under the advisory lock the automatic payment takes, so two
+     * payments to one beneficiary are counted one after the other). Null: it may be paid.
+     */
+    const recheck = (link: LinkRow, indice: number, monto: number) =>
+      Effect.gen(function* () {
+        const cuenta = cuentaDe(link, indice)
+        if (cuenta === null) return null
+        const [comercio] = yield* sql<{
+          cuentas_aprobadas: ReadonlyArray<Instrument.Instrument>
+          tope_beneficiario_diario: number | null
+        }>`
+          select cuentas_aprobadas, tope_beneficiario_diario from comercios where id = ${link.comercio_id}`
+        const clave = Split.cuentaClave(cuenta)
+        yield* sql`select pg_advisory_xact_lock(hashtextextended(${`reparto:${link.comercio_id}:${link.mode}:${clave}`}, 0))`
+        const controles = yield* SplitControles.controles({
+          comercioId: link.comercio_id,
+          mode: link.mode,
+          claves: [clave],
+          tope: comercio?.tope_beneficiario_diario ?? null,
+          at: new Date()
+        }).pipe(Effect.provideService(PgClient.PgClient, pg))
+        return Split.checkPart({
+          cuenta,
+          monto: Money.Cents(monto),
+          approved: comercio?.cuentas_aprobadas ?? [],
+          controles
+        })
+      })
+
+    /** A failed re-check: its reason kept for the queue and audited (commit it, then refuse). */
+    const rechazar = (
+      who: OperadorSession,
+      linkId: string,
+      indice: number,
+      bloqueo: Split.Bloqueo,
+      pagoId: string | null
+    ) =>
+      Effect.gen(function* () {
+        const text = Split.motivoBloqueo(bloqueo)
+        if (pagoId !== null)
+          yield* sql`update pagos_reparto set estado = 'fallido' where id = ${pagoId} and estado = 'pendiente'`
+        yield* sql`
+          insert into repartos_motivos (link_id, indice, motivo) values (${linkId}, ${indice}, ${text})
+          on conflict (link_id, indice) do update set motivo = excluded.motivo, created_at = now()`
+        yield* operadores.auditar(who, {
+          accion: "reparto.pagar_rechazado",
+          objeto_tipo: TIPO,
+          objeto_id: parteId(linkId, indice),
+          despues: { pago_id: pagoId, motivo: text }
+        })
+        return OperadorError.conflict(
+          bloqueo._tag === "NoAprobada" ? "split_cuenta_no_preaprobada" : "split_beneficiario_bloqueado",
+          `No se envía el pago: ${text}. La parte sigue en revisión.`
+        )
+      })
+
     const sendPayment = (who: OperadorSession, pagoId: string, linkId: string, indice: number) =>
       Effect.gen(function* () {
         const [link] = yield* sql<LinkRow>`
@@ -460,6 +527,9 @@ const rutas = (ctx: Contexto) =>
                   return yield* Effect.fail(
                     OperadorError.conflict("sin_cuenta", "La parte no tiene una cuenta a la que pagar.")
                   )
+                const bloqueo = yield* recheck(link, indice, part.monto)
+                if (bloqueo !== null)
+                  return { refused: yield* rechazar(who, linkId, indice, bloqueo, null), alone: false }
                 const alone = part.monto < umbralCentimos
                 const inserted = yield* sql`
                   insert into pagos_reparto (id, link_id, indice, monto, solicitado_por, estado, mode, comercio_id, cuenta_clave)
@@ -480,10 +550,11 @@ const rutas = (ctx: Contexto) =>
                   despues: { pago_id: pagoId, monto: bs(part.monto), cuatro_ojos: !alone },
                   nota: input.nota
                 })
-                return { alone }
+                return { refused: null, alone }
               })
             )
             .pipe(Effect.catchTag("SqlError", Effect.die))
+          if (asked.refused !== null) return yield* Effect.fail(asked.refused)
           if (!asked.alone)
             return json(
               {
@@ -502,10 +573,10 @@ const rutas = (ctx: Contexto) =>
         handler: Effect.gen(function* () {
           const who = yield* ctx.operador()
           const { linkId, indice } = yield* parte
-          const pagoId = yield* sql
+          const confirmed = yield* sql
             .withTransaction(
               Effect.gen(function* () {
-                yield* lock(linkId, indice)
+                const { link, part } = yield* lock(linkId, indice)
                 yield* noDetenido(linkId)
                 const [pago] = (yield* openPago(linkId, indice)).filter((p) => p.estado === "pendiente")
                 if (pago === undefined)
@@ -519,6 +590,9 @@ const rutas = (ctx: Contexto) =>
                       "Otro operador de tesorería debe confirmar este pago."
                     )
                   )
+                const bloqueo = yield* recheck(link, indice, part.monto)
+                if (bloqueo !== null)
+                  return { refused: yield* rechazar(who, linkId, indice, bloqueo, pago.id), pagoId: pago.id }
                 yield* sql`
                   update pagos_reparto set estado = 'enviado', confirmado_por = ${who.id}, confirmado_at = now()
                   where id = ${pago.id}`
@@ -528,11 +602,12 @@ const rutas = (ctx: Contexto) =>
                   objeto_id: parteId(linkId, indice),
                   despues: { pago_id: pago.id }
                 })
-                return pago.id
+                return { refused: null, pagoId: pago.id }
               })
             )
             .pipe(Effect.catchTag("SqlError", Effect.die))
-          return json(yield* sendPayment(who, pagoId, linkId, indice))
+          if (confirmed.refused !== null) return yield* Effect.fail(confirmed.refused)
+          return json(yield* sendPayment(who, confirmed.pagoId, linkId, indice))
         })
       }
     ]
