@@ -72,6 +72,7 @@ export const paymentToWebhook = async ({ url, adminToken, payments = 200, concur
       method: "POST",
       headers: ADMIN_HEADERS(adminToken),
       body: JSON.stringify({
+        emitir_llave: true,
         cuenta_liquidacion: {
           tipo: "cuenta",
           valor: "01050194651194079423",

@@ -266,7 +266,7 @@ describe("money in review in the console", () => {
     return { email, secret: reply.body.totp_secret as string }
   }
 
-  it("settlements a bank never answered reach the queue; tesoreria marks one paid, closes one, and pays one with four eyes", async () => {
+  it("settlements a bank never answered reach the queue; tesoreria marks one paid, closes one, and pays one, each with four eyes", async () => {
     const { liveKey, codigo } = { ...(await liveMerchant(live.url, "consola")), codigo: "consola" }
     const patched = await call(live.url, "PATCH", `/admin/v1/comercios/${codigo}`, {
       headers: { "x-admin-token": ADMIN_TOKEN },
@@ -328,14 +328,18 @@ describe("money in review in the console", () => {
       const mark = a.page.getByRole("form", { name: `Marcar pagada ${t0}` })
       await mark.getByLabel("Referencia del banco").fill("EXTRACTO0042")
       await mark.getByRole("button", { name: "Marcar pagada" }).click()
+      // SWITCH_CUATRO_OJOS_DESDE unset: marking paid and closing wait for a second operator too.
       await expect
         .poll(() => a.page.getByRole("status").textContent())
-        .toBe("Marcada pagada con la referencia EXTRACTO0042.")
+        .toContain('Pedido "marcar pagada": otro operador de tesorería debe confirmarlo')
 
       const close = a.page.getByRole("form", { name: `Cerrar ${t1}` })
       await close.getByLabel("Nota (obligatoria)").fill("El pagador recibió un reverso del banco")
       await close.getByRole("button", { name: "Cerrar sin pagar" }).click()
-      await expect.poll(() => a.page.getByRole("status").textContent()).toBe("Cerrada sin pagar.")
+      await expect
+        .poll(() => a.page.getByRole("status").textContent())
+        .toContain('Pedido "cerrar sin pagar": otro operador de tesorería debe confirmarlo')
+      await expect.poll(() => a.page.getByText("Pendiente de confirmación:").count()).toBe(2)
 
       await a.page
         .getByRole("form", { name: `Pagar ${t2}` })
@@ -359,6 +363,18 @@ describe("money in review in the console", () => {
       await expect.poll(() => b.page.locator("h1").textContent()).toBe("Inicio")
       await b.page.goto(`${live.url}/operador/revision`)
       await screen(b.page, "Dinero en revisión", "revision-360")
+      await b.page
+        .getByRole("form", { name: `Confirmar marcar pagada ${t0}` })
+        .getByRole("button")
+        .click()
+      await expect
+        .poll(() => b.page.getByRole("status").textContent())
+        .toBe("Marcada pagada con la referencia EXTRACTO0042.")
+      await b.page
+        .getByRole("form", { name: `Confirmar cerrar sin pagar ${t1}` })
+        .getByRole("button")
+        .click()
+      await expect.poll(() => b.page.getByRole("status").textContent()).toBe("Cerrada sin pagar.")
       await b.page
         .getByRole("form", { name: `Confirmar pago ${t2}` })
         .getByRole("button")

@@ -101,7 +101,8 @@ const owner = async (flags: Record<string, unknown> = {}): Promise<Owner> => {
   expect(made.status, JSON.stringify(made.body)).toBe(201)
   const approved = await call(stack.url, "POST", `/admin/v1/comercios/${codigo}/aprobar`, {
     headers: ADMIN,
-    body: { cuenta_liquidacion: OWN_ACCOUNT }
+    // The live key comes only on this explicit ask (issue 41).
+    body: { cuenta_liquidacion: OWN_ACCOUNT, emitir_llave: true }
   })
   expect(approved.status).toBe(200)
   expect(

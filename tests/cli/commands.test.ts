@@ -300,7 +300,7 @@ describe("receipts, transactions, config, customers", () => {
 })
 
 describe("register, admin and webhooks", () => {
-  it("register creates a merchant, --login saves its test key; admin approve gives a live key", async () => {
+  it("register creates a merchant, --login saves its test key; admin approve --llave gives a live key", async () => {
     const registered = await cli.json(
       [
         "register",
@@ -356,7 +356,8 @@ describe("register, admin and webhooks", () => {
       identificacion: "J-07013380-5",
       nombre: "Tienda CLI"
     })
-    const approved = await cli.json(["admin", "approve", "cli_tienda", "--cuenta", cuenta], {
+    // The live key only on the explicit ask (--llave).
+    const approved = await cli.json(["admin", "approve", "cli_tienda", "--cuenta", cuenta, "--llave"], {
       env: { SWITCH_ADMIN_TOKEN: ADMIN_TOKEN }
     })
     expect(approved).toMatchObject({ codigo: "cli_tienda", estado: "activo" })

@@ -280,7 +280,7 @@ describe("MCP sign-in (OAuth 2.1)", () => {
     const b = await ownerSession(stack.url)
     await call(stack.url, "POST", `/admin/v1/comercios/${a.codigo}/aprobar`, {
       headers: { "x-admin-token": ADMIN_TOKEN },
-      body: { cuenta_liquidacion: OWN_ACCOUNT }
+      body: { cuenta_liquidacion: OWN_ACCOUNT, emitir_llave: true }
     }).then(async (approved) => {
       await call(stack.url, "POST", `/admin/v1/comercios/${a.codigo}/revisar`, {
         headers: { "x-admin-token": ADMIN_TOKEN }

@@ -43,29 +43,45 @@ const CLASES: Record<string, Clase> = {
   "GET /admin/v1/operador/revision": "todos",
   "POST /admin/v1/operador/revision/liquidaciones/{id}/consultar": "tesoreria",
   "POST /admin/v1/operador/revision/liquidaciones/{id}/marcar-pagada": "tesoreria",
+  "POST /admin/v1/operador/revision/liquidaciones/{id}/marcar-pagada/confirmar": "tesoreria",
   "POST /admin/v1/operador/revision/liquidaciones/{id}/cerrar": "tesoreria",
+  "POST /admin/v1/operador/revision/liquidaciones/{id}/cerrar/confirmar": "tesoreria",
   "POST /admin/v1/operador/revision/liquidaciones/{id}/pagar": "tesoreria",
   "POST /admin/v1/operador/revision/liquidaciones/{id}/pagar/confirmar": "tesoreria",
   "GET /admin/v1/operador/auditoria": "todos",
   "GET /admin/v1/operador/auditoria.csv": "todos",
   "GET /admin/v1/operador/revision/respuestas": "todos",
+  "POST /admin/v1/operador/revision/acciones/{id}/anular": "tesoreria",
   "POST /admin/v1/operador/revision/repartos/{link_id}/{indice}/marcar-pagada": "tesoreria",
+  "POST /admin/v1/operador/revision/repartos/{link_id}/{indice}/marcar-pagada/confirmar": "tesoreria",
   "POST /admin/v1/operador/revision/repartos/{link_id}/{indice}/cerrar": "tesoreria",
+  "POST /admin/v1/operador/revision/repartos/{link_id}/{indice}/cerrar/confirmar": "tesoreria",
   "POST /admin/v1/operador/revision/repartos/{link_id}/{indice}/consultar": "tesoreria",
   "POST /admin/v1/operador/revision/repartos/{link_id}/{indice}/pagar": "tesoreria",
   "POST /admin/v1/operador/revision/repartos/{link_id}/{indice}/pagar/confirmar": "tesoreria",
   "POST /admin/v1/operador/revision/transacciones/{id}/consultar": "tesoreria",
   "POST /admin/v1/operador/revision/transacciones/{id}/marcar-pagada": "tesoreria",
+  "POST /admin/v1/operador/revision/transacciones/{id}/marcar-pagada/confirmar": "tesoreria",
   "POST /admin/v1/operador/revision/transacciones/{id}/cerrar": "tesoreria",
+  "POST /admin/v1/operador/revision/transacciones/{id}/cerrar/confirmar": "tesoreria",
   "POST /admin/v1/operador/revision/links/{id}/consultar": "tesoreria",
   "POST /admin/v1/operador/revision/links/{id}/marcar-pagada": "tesoreria",
+  "POST /admin/v1/operador/revision/links/{id}/marcar-pagada/confirmar": "tesoreria",
   "POST /admin/v1/operador/revision/links/{id}/cerrar": "tesoreria",
+  "POST /admin/v1/operador/revision/links/{id}/cerrar/confirmar": "tesoreria",
   "POST /admin/v1/operador/revision/reembolsos/{id}/consultar": "tesoreria",
   "POST /admin/v1/operador/revision/reembolsos/{id}/marcar-pagada": "tesoreria",
+  "POST /admin/v1/operador/revision/reembolsos/{id}/marcar-pagada/confirmar": "tesoreria",
   "POST /admin/v1/operador/revision/reembolsos/{id}/cerrar": "tesoreria",
+  "POST /admin/v1/operador/revision/reembolsos/{id}/cerrar/confirmar": "tesoreria",
+  "POST /admin/v1/operador/revision/cargos-tarjeta/{id}/consultar": "tesoreria",
+  "POST /admin/v1/operador/revision/cargos-tarjeta/{id}/marcar-acreditado": "tesoreria",
+  "POST /admin/v1/operador/revision/cargos-tarjeta/{id}/cerrar": "tesoreria",
   "GET /admin/v1/operador/tasa-bcv": "todos",
   "POST /admin/v1/operador/tasa-bcv": "tesoreria",
   "POST /admin/v1/operador/tasa-bcv/fuente": "tesoreria",
+  "POST /admin/v1/operador/tasa-bcv/propuestas/{id}/confirmar": "tesoreria",
+  "POST /admin/v1/operador/tasa-bcv/propuestas/{id}/rechazar": "tesoreria",
   "GET /admin/v1/operador/incidentes": "todos",
   "POST /admin/v1/operador/incidentes": "riesgo_tesoreria",
   "POST /admin/v1/operador/incidentes/{id}/cerrar": "riesgo_tesoreria",
@@ -73,7 +89,10 @@ const CLASES: Record<string, Clase> = {
   "GET /admin/v1/operador/operadores": "todos",
   "POST /admin/v1/operador/operadores/{id}/desactivar": "riesgo",
   "POST /admin/v1/operador/operadores/{id}/activar": "riesgo",
-  "POST /admin/v1/operador/operadores/{id}/restablecer-totp": "riesgo"
+  "POST /admin/v1/operador/operadores/{id}/restablecer-totp": "riesgo",
+  "GET /admin/v1/operador/cuentas-bloqueadas": "riesgo",
+  "POST /admin/v1/operador/cuentas-bloqueadas": "riesgo",
+  "POST /admin/v1/operador/cuentas-bloqueadas/{clave}/desbloquear": "riesgo"
 }
 
 const concrete = (path: string) =>
@@ -82,6 +101,7 @@ const concrete = (path: string) =>
     .replace("{id}", "00000000-0000-0000-0000-000000000000")
     .replace("{link_id}", "00000000-0000-0000-0000-000000000000")
     .replace("{indice}", "0")
+    .replace("{clave}", "c-0105-01050000000000000000")
 
 describe("who may call each admin route", () => {
   it("every documented route is classified, and each refuses the callers its class does not accept", async () => {

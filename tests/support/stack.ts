@@ -162,7 +162,8 @@ export const merchantWithLiveKey = async (stack: Pick<Stack, "url">, codigo: str
   if (reg.status !== 201) throw new Error(`register: ${reg.status} ${JSON.stringify(reg.body)}`)
   const ok = await call(stack.url, "POST", `/admin/v1/comercios/${codigo}/aprobar`, {
     headers: { "x-admin-token": ADMIN_TOKEN },
-    body: { cuenta_liquidacion: OWN_ACCOUNT }
+    // The live key comes only on this explicit ask (issue 41).
+    body: { cuenta_liquidacion: OWN_ACCOUNT, emitir_llave: true }
   })
   if (ok.status !== 200) throw new Error(`approve: ${ok.status} ${JSON.stringify(ok.body)}`)
   // Reviewed too: the new-account caps are in dollars and would need a BCV rate.

@@ -49,6 +49,9 @@ export interface Config {
   relojDesfaseMs: number
   /** When set, every issued code is this one (development); otherwise 8 random digits. */
   codigoFijo: string | null
+  /** The Mercantil dialect's `X-IBM-Client-Id` and merchant secret (Mercantil.ts). */
+  mercantilClientId: string
+  mercantilSecreto: string
 }
 
 export const defaultConfig = (): Config => ({
@@ -59,7 +62,10 @@ export const defaultConfig = (): Config => ({
   bancosCaidos: [],
   bancosSinReverso: ["0166", "0175", "0177"],
   relojDesfaseMs: 0,
-  codigoFijo: null
+  codigoFijo: null,
+  // The server's development defaults (apps/server Config.ts MERCANTIL_SIMULADOR) are these.
+  mercantilClientId: "bank-sim-client-id",
+  mercantilSecreto: "bank-sim-secreto-mercantil"
 })
 
 type Tipo = "codigo" | "debito" | "transferencia" | "reverso" | "devolucion"

@@ -10,11 +10,15 @@
  *   GET  /v1/operaciones/:id                    404 `25` when the bank never received it
  *   POST /v1/reversos        {operacion_id, original_id, monto}
  *   POST /v1/devoluciones    {operacion_id, original_id, monto}
+ *
+ * Mercantil Banco's dialect (Mercantil.ts), at any prefix:
+ *   POST …/v1/mobile-payment/scp, …/v1/payment/c2p, …/v1/mobile-payment/search
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { Socket } from "node:net"
 import { Bank, type Config, type Parte } from "./Bank.js"
 import { CODIGOS, type Codigo } from "./Codes.js"
+import { errorList, makeMercantil, operacionDeRuta, RUTA_DE } from "./Mercantil.js"
 
 /** Where a fault applies. */
 export type Ruta = "codigo" | "debito" | "transferencia" | "consulta" | "reverso" | "devolucion"
@@ -172,6 +176,52 @@ export const startBankSim = async (
     send(res, 200, answer)
   }
 
+  const mercantil = makeMercantil(bank)
+
+  /**
+   * A request in Mercantil's dialect (Mercantil.ts), with the same faults as the simulator's own
+   * routes: its operation counts as `codigo`, `debito`, `reverso`, `transferencia` or `consulta`.
+   */
+  const mercantilRoute = async (
+    path: "scp" | "c2p" | "search",
+    req: IncomingMessage,
+    res: ServerResponse
+  ) => {
+    const body = await readJson(req)
+    const pedido = mercantil.leer(path, req.headers, body)
+    const ruta =
+      pedido._tag === "Orden"
+        ? RUTA_DE[pedido.operacion]
+        : path === "scp"
+          ? "codigo"
+          : path === "search"
+            ? "consulta"
+            : "debito"
+    bank.contar(ruta)
+    // Also by dialect, so a test can tell the adapter that called.
+    bank.contar(pedido._tag === "Orden" ? `mercantil_${pedido.operacion}` : "mercantil_error")
+    if (pedido._tag === "Error") return send(res, pedido.salida.status, pedido.salida.body)
+    const hit = take(ruta, ["0105"])
+    for (const f of hit) if (f.tipo === "latencia") await sleep(f.ms ?? 1000)
+    const down = hit.find((f) => f.tipo === "error_5xx")
+    if (down !== undefined)
+      return send(res, down.status ?? 503, errorList(CODIGOS.RECHAZO_TECNICO, "Servicio no disponible"))
+    const rechazo = hit.find((f) => f.tipo === "rechazo")
+    const salida =
+      rechazo !== undefined ? pedido.rechazar(rechazo.codigo ?? CODIGOS.GENERICO) : pedido.aplicar()
+    const hold = hit.find((f) => f.tipo === "timeout_tras_aplicar")
+    if (hold !== undefined) {
+      // Applied, but the caller never hears back: the unknown-outcome case.
+      const timer = setTimeout(() => {
+        timers.delete(timer)
+        req.socket.destroy()
+      }, hold.ms ?? 60_000)
+      timers.add(timer)
+      return
+    }
+    send(res, salida.status, salida.body)
+  }
+
   const admin = async (
     method: string,
     parts: ReadonlyArray<string>,
@@ -188,6 +238,7 @@ export const startBankSim = async (
       })
     if (method === "POST" && what === "reiniciar") {
       bank.reiniciar()
+      mercantil.reiniciar()
       Object.assign(bank.config, options.config)
       fallas = []
       return send(res, 200, { ok: true })
@@ -233,6 +284,8 @@ export const startBankSim = async (
     const method = req.method ?? "GET"
     const handle = async () => {
       if (parts[0] === "admin") return admin(method, parts.slice(1), req, res)
+      const dialecto = method === "POST" ? operacionDeRuta(path) : null
+      if (dialecto !== null) return mercantilRoute(dialecto, req, res)
       if (parts[0] !== "v1") return send(res, 404, { error: "no_existe" })
       const route = parts.slice(1).join("/")
       if (method === "POST" && route === "c2p/codigo") return bankRoute("codigo", req, res)

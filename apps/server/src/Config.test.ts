@@ -1,6 +1,9 @@
+import { readdirSync, readFileSync, statSync } from "node:fs"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
 import { Either } from "effect"
 import { describe, expect, it } from "vitest"
-import { checkEnvironment, fromEnv, hostFromEnv } from "./Config.js"
+import { checkEnvironment, fromEnv, hostFromEnv, startupFromEnv } from "./Config.js"
 
 const DATABASE_URL = "postgres://switch:switch@127.0.0.1:5432/switch"
 
@@ -87,5 +90,65 @@ describe("settings", () => {
     expect(fromEnv({}, "s", 8080, "development").tasaMaxHoras).toBe(48)
     expect(fromEnv({ SWITCH_TASA_MAX_HORAS: "12.5" }, "s", 8080, "production").tasaMaxHoras).toBe(12.5)
     expect(fromEnv({ SWITCH_TASA_MAX_HORAS: "-3" }, "s", 8080, "production").tasaMaxHoras).toBe(48)
+  })
+
+  it("SWITCH_TASA_SALTO_MAX_PCT defaults to 20 and SWITCH_PORTAL_DIR to none; start-up settings keep their defaults", () => {
+    expect(fromEnv({}, "s", 8080, "development")).toMatchObject({ tasaSaltoMaxPct: 20, portalDir: null })
+    expect(fromEnv({ SWITCH_TASA_SALTO_MAX_PCT: "7.5" }, "s", 8080, "production").tasaSaltoMaxPct).toBe(7.5)
+    expect(fromEnv({ SWITCH_TASA_SALTO_MAX_PCT: "0" }, "s", 8080, "production").tasaSaltoMaxPct).toBe(20)
+    expect(startupFromEnv({}, "development")).toMatchObject({
+      port: 8080,
+      host: "127.0.0.1",
+      workers: 1,
+      logLevel: "Info",
+      jsonLogs: false,
+      pgPool: 20,
+      pgPreparar: true,
+      pgPort: 54329,
+      databaseUrl: null,
+      secret: null,
+      bankUrl: null
+    })
+    expect(startupFromEnv({}, "production").jsonLogs).toBe(true)
+    expect(
+      startupFromEnv(
+        { SWITCH_LOG_LEVEL: "debug", SWITCH_WORKERS: "x", SWITCH_PG_PREPARAR: "0" },
+        "production"
+      )
+    ).toMatchObject({ logLevel: "Debug", workers: 1, pgPreparar: false })
+  })
+
+  it("are read only in Config.ts, and docs/deploy.md names each one with its default", () => {
+    const src = fileURLToPath(new URL(".", import.meta.url))
+    const read = (file: string) => readFileSync(file, "utf8")
+    const files = (dir: string): Array<string> =>
+      readdirSync(dir).flatMap((name) => {
+        const full = join(dir, name)
+        return statSync(full).isDirectory() ? files(full) : full.endsWith(".ts") ? [full] : []
+      })
+    const config = read(join(src, "Config.ts"))
+    const names = new Set([...config.matchAll(/\benv\.([A-Z][A-Z0-9_]+)/g)].map((m) => m[1] as string))
+    expect(names.size).toBeGreaterThan(35)
+    // No other source reads a setting (handing the environment on to a child process is not reading one).
+    const elsewhere = files(src)
+      .filter((f) => !f.endsWith(".test.ts") && !f.endsWith(`${join("src", "Config.ts")}`))
+      .flatMap((f) =>
+        [...read(f).matchAll(/\b(?:process\.)?env(?:\.([A-Z][A-Z0-9_]+)\b(?!\s*=[^=])|\[)/g)].map(
+          (m) => `${f.slice(src.length)}: ${m[0]}`
+        )
+      )
+    expect(elsewhere).toEqual([])
+    const deploy = read(join(src, "..", "..", "..", "docs", "deploy.md"))
+    const table = new Map(
+      [...deploy.matchAll(/^\| `([A-Z][A-Z0-9_]+)` \| ([^|]+) \|/gm)].map((m) => [
+        m[1] ?? "",
+        (m[2] ?? "").trim()
+      ])
+    )
+    for (const name of names) expect(table.get(name), `${name} in docs/deploy.md`).toMatch(/\S/)
+    expect(
+      [...table.keys()].filter((name) => !names.has(name)),
+      "documented but never read"
+    ).toEqual([])
   })
 })

@@ -1,4 +1,9 @@
-/** Server settings from the environment (DESIGN.md §4 and §8), read once at start. */
+/**
+ * Server settings from the environment (DESIGN.md §4 and §8), read once at start: every setting
+ * the server reads is read here ({@link fromEnv} for what the server's layers use,
+ * {@link startupFromEnv} for what `main.ts` decides before them), and docs/deploy.md names each
+ * with its default (Config.test.ts checks both).
+ */
 import { createHmac } from "node:crypto"
 import { resolve } from "node:path"
 import { BankCalendar } from "@switch/core"
@@ -28,7 +33,10 @@ export interface ServerSettings {
   readonly apiPorMinuto: number
   /** Seconds between housekeeping rounds (expiring links, dropping closed rate windows). */
   readonly housekeepingSeconds: number
-  /** SWITCH_CUATRO_OJOS_DESDE (bolivars): paying money in review from this amount needs a second operator (unset: always). */
+  /**
+   * SWITCH_CUATRO_OJOS_DESDE (bolivars): paying money in review, marking it paid or closing it
+   * without paying, from this amount, needs a second operator (unset: always).
+   */
   readonly cuatroOjosDesde?: number
   /** SWITCH_WEBHOOK_ALLOW_PRIVATE=1, development only: webhooks may use http, any port and private addresses. */
   readonly webhookAllowPrivate: boolean
@@ -38,6 +46,12 @@ export interface ServerSettings {
   readonly bankUrl: string | null
   /** SWITCH_BANK_TIMEOUT_MS: how long a bank call may take before its outcome is unknown (15000). */
   readonly bankTimeoutMs: number
+  /**
+   * Mercantil Banco's adapter, when SWITCH_BANCO_ADAPTADORES gives it a bank code (`0105=mercantil`):
+   * its API and the credentials Mercantil issues (SWITCH_MERCANTIL_*, docs/deploy.md). Unset, every
+   * bank goes through the HTTP bank.
+   */
+  readonly mercantil?: MercantilSettings | undefined
   /** SWITCH_CONCILIAR_SEGUNDOS: wait between bank queries of an operation with no final answer (30). */
   readonly conciliarSegundos: number
   /**
@@ -88,6 +102,11 @@ export interface ServerSettings {
   readonly tasaFuenteUrl?: string | null
   /** SWITCH_TASA_FUENTE_MINUTOS (60): how often the rate's source is fetched. */
   readonly tasaFuenteMinutos?: number
+  /**
+   * SWITCH_TASA_SALTO_MAX_PCT (20): a new BCV rate further than this percentage from the one in
+   * force waits for a second `tesoreria` operator's confirmation (platform/TasaBcv.ts).
+   */
+  readonly tasaSaltoMaxPct?: number
   /** SWITCH_ALERTAS_URL: where the operators' alerts are sent as signed webhooks (operador/alertas/); null: console only. */
   readonly alertasUrl?: string | null
   /** SWITCH_ALERTAS_SECRETO (`whsec_…`): the key of the alerts' signatures, as a merchant's webhook secret. */
@@ -107,6 +126,42 @@ export interface ServerSettings {
   readonly tarjetaTecho?: number
   /** SWITCH_TARJETA_CIERRE_SEGUNDOS (60): how often the processor's nightly closes of ended days are looked for. */
   readonly tarjetaCierreSegundos?: number
+  /** SWITCH_PORTAL_DIR: the portal's and console's build; unset, the built `apps/portal/dist`. */
+  readonly portalDir?: string | null
+}
+
+/** What `main.ts` decides before the server's layers: the process, its database and its logs. */
+export interface StartupSettings {
+  /** PORT (8080). */
+  readonly port: number
+  /** HOST (127.0.0.1). */
+  readonly host: string
+  /** SWITCH_DATA_DIR (`./.switch`): the embedded cluster and the generated secret. */
+  readonly dataDir: string
+  /** SWITCH_WORKERS (1): server processes sharing the port. */
+  readonly workers: number
+  /** SWITCH_LOG_LEVEL (`info`). */
+  readonly logLevel: "All" | "Debug" | "Info" | "Warning" | "Error" | "None"
+  /** SWITCH_LOG_FORMATO (`json` in production, `texto` in development). */
+  readonly jsonLogs: boolean
+  /** SWITCH_PG_POOL (20): connections per process. */
+  readonly pgPool: number
+  /** SWITCH_PG_PREPARAR (`0` turns off named prepared statements). */
+  readonly pgPreparar: boolean
+  /** SWITCH_PG_PORT (54329): the embedded cluster's port. */
+  readonly pgPort: number
+  /** DATABASE_URL; null: the embedded Postgres. */
+  readonly databaseUrl: string | null
+  /** SWITCH_SECRET; null: generated once into the data directory. */
+  readonly secret: string | null
+  /** SWITCH_BANK_URL; null: the bank simulator started beside the server. */
+  readonly bankUrl: string | null
+  /** SWITCH_MIGRATIONS_DATABASE_URL: the schema owner's connection, which migrates and grants DATABASE_URL's role (docs/deploy.md); none: DATABASE_URL's role migrates. */
+  readonly migrationsDatabaseUrl: string | null
+  /** SWITCH_CARD_URL; null: the card simulator (apps/card-sim) started beside the server. */
+  readonly cardUrl: string | null
+  /** SWITCH_CARD_CLAVE; null: derived from the server secret ({@link cardClaveFrom}). */
+  readonly cardClave: string | null
 }
 
 const ABIERTO: BankCalendar.BankCloseStatus = { _tag: "Abierto" }
@@ -114,6 +169,110 @@ const ABIERTO: BankCalendar.BankCloseStatus = { _tag: "Abierto" }
 /** The banks' close at `at`, as these settings apply it. */
 export const bankClose = (settings: ServerSettings, at: Date): BankCalendar.BankCloseStatus =>
   settings.cierreBancario ? BankCalendar.bankCloseStatus(at) : ABIERTO
+
+/** Mercantil's API and the merchant's credentials there; the secrets stay `Redacted`. */
+export interface MercantilSettings {
+  /** The bank codes it serves (`0105`). */
+  readonly bancos: ReadonlyArray<string>
+  /** SWITCH_MERCANTIL_URL, up to `/v1` (e.g. `https://apimbu.mercantilbanco.com/mercantil-banco/prod`). */
+  readonly url: string
+  readonly integratorId: string
+  readonly merchantId: string
+  readonly terminalId: string
+  readonly clientId: Redacted.Redacted<string>
+  readonly secreto: Redacted.Redacted<string>
+  /** SWITCH_MERCANTIL_TELEFONO: the merchant's affiliated phone, when its account is not a phone. */
+  readonly telefono?: string | undefined
+}
+
+/** The Mercantil settings, each with its variable, in the order a missing one is named. */
+const MERCANTIL_VARIABLES = [
+  ["url", "SWITCH_MERCANTIL_URL"],
+  ["integratorId", "SWITCH_MERCANTIL_INTEGRATOR_ID"],
+  ["merchantId", "SWITCH_MERCANTIL_MERCHANT_ID"],
+  ["terminalId", "SWITCH_MERCANTIL_TERMINAL_ID"],
+  ["clientId", "SWITCH_MERCANTIL_CLIENT_ID"],
+  ["secreto", "SWITCH_MERCANTIL_SECRETO"]
+] as const
+
+/**
+ * What development uses when a Mercantil variable is unset: apps/bank-sim's Mercantil dialect
+ * and the simulator's own test credentials (apps/bank-sim/src/Mercantil.ts). Never production.
+ */
+export const MERCANTIL_SIMULADOR = {
+  integratorId: "1",
+  merchantId: "200000",
+  terminalId: "bank-sim",
+  clientId: "bank-sim-client-id",
+  secreto: "bank-sim-secreto-mercantil",
+  /** The merchant's affiliated phone at the simulator, for a merchant whose account is a number. */
+  telefono: "04120000105"
+} as const
+
+/** SWITCH_BANCO_ADAPTADORES (`0105=mercantil,...`): bank codes with their own adapter. */
+const adaptadores = (
+  env: NodeJS.ProcessEnv
+): Either.Either<ReadonlyArray<readonly [string, string]>, string> => {
+  const pares: Array<readonly [string, string]> = []
+  for (const entry of (env.SWITCH_BANCO_ADAPTADORES ?? "").split(",")) {
+    if (entry.trim() === "") continue
+    const [banco = "", adaptador = ""] = entry.split("=").map((x) => x.trim())
+    if (!/^\d{4}$/.test(banco) || adaptador !== "mercantil")
+      return Either.left(
+        `SWITCH_BANCO_ADAPTADORES=${env.SWITCH_BANCO_ADAPTADORES} no es válido: use código=adaptador, p. ej. 0105=mercantil`
+      )
+    pares.push([banco, adaptador])
+  }
+  return Either.right(pares)
+}
+
+/**
+ * The Mercantil settings from `env`, read once at start. A production start with Mercantil
+ * configured and a credential missing fails with one line naming every missing variable;
+ * development fills the gaps with the simulator's dialect at `bankUrl`.
+ */
+export const mercantilFromEnv = (
+  env: NodeJS.ProcessEnv,
+  environment: Environment,
+  bankUrl: string | null
+): Either.Either<MercantilSettings | undefined, string> =>
+  Either.flatMap(adaptadores(env), (pares) => {
+    const bancos = pares.filter(([, a]) => a === "mercantil").map(([b]) => b)
+    if (bancos.length === 0) return Either.right(undefined)
+    // Each read by its name here, so the settings' check (Config.test.ts) sees it.
+    const given: Readonly<Record<(typeof MERCANTIL_VARIABLES)[number][0], string | undefined>> = {
+      url: env.SWITCH_MERCANTIL_URL,
+      integratorId: env.SWITCH_MERCANTIL_INTEGRATOR_ID,
+      merchantId: env.SWITCH_MERCANTIL_MERCHANT_ID,
+      terminalId: env.SWITCH_MERCANTIL_TERMINAL_ID,
+      clientId: env.SWITCH_MERCANTIL_CLIENT_ID,
+      secreto: env.SWITCH_MERCANTIL_SECRETO
+    }
+    const faltan = MERCANTIL_VARIABLES.filter(([key]) => !given[key]).map(([, name]) => name)
+    if (environment === "production" && faltan.length > 0)
+      return Either.left(
+        `Mercantil (${bancos.join(", ")}) está en SWITCH_BANCO_ADAPTADORES y faltan ${faltan.join(", ")}: defínalas (docs/deploy.md) o quite el banco`
+      )
+    const simulador = bankUrl === null ? null : `${bankUrl}/mercantil-banco/sandbox`
+    const url = (given.url || simulador || "").replace(/\/+$/, "")
+    if (url === "")
+      return Either.left("Mercantil está en SWITCH_BANCO_ADAPTADORES y falta SWITCH_MERCANTIL_URL")
+    const value = (key: keyof typeof given, fallback: string) => given[key] || fallback
+    return Either.right({
+      bancos,
+      url,
+      integratorId: value("integratorId", MERCANTIL_SIMULADOR.integratorId),
+      merchantId: value("merchantId", MERCANTIL_SIMULADOR.merchantId),
+      terminalId: value("terminalId", MERCANTIL_SIMULADOR.terminalId),
+      clientId: Redacted.make(value("clientId", MERCANTIL_SIMULADOR.clientId)),
+      secreto: Redacted.make(value("secreto", MERCANTIL_SIMULADOR.secreto)),
+      ...(env.SWITCH_MERCANTIL_TELEFONO
+        ? { telefono: env.SWITCH_MERCANTIL_TELEFONO }
+        : environment === "development"
+          ? { telefono: MERCANTIL_SIMULADOR.telefono }
+          : {})
+    })
+  })
 
 export class Settings extends Context.Tag("@switch/server/Settings")<Settings, ServerSettings>() {}
 
@@ -176,6 +335,27 @@ export const checkEnvironment = (env: NodeJS.ProcessEnv): Either.Either<Environm
 /** HOST: the address the API listens on (127.0.0.1: only this machine). */
 export const hostFromEnv = (env: NodeJS.ProcessEnv): string => env.HOST || "127.0.0.1"
 
+const LOG_LEVELS = ["All", "Debug", "Info", "Warning", "Error", "None"] as const
+
+/** The start-up settings `main.ts` reads (see {@link StartupSettings} for each default). */
+export const startupFromEnv = (env: NodeJS.ProcessEnv, environment: Environment): StartupSettings => ({
+  port: Number(env.PORT ?? 8080),
+  host: hostFromEnv(env),
+  dataDir: resolve(env.SWITCH_DATA_DIR ?? ".switch"),
+  workers: Math.max(1, Number(env.SWITCH_WORKERS ?? 1) || 1),
+  logLevel: LOG_LEVELS.find((l) => l.toLowerCase() === env.SWITCH_LOG_LEVEL) ?? "Info",
+  jsonLogs: (env.SWITCH_LOG_FORMATO ?? (environment === "production" ? "json" : "texto")) === "json",
+  pgPool: Number(env.SWITCH_PG_POOL ?? 20),
+  pgPreparar: env.SWITCH_PG_PREPARAR !== "0",
+  pgPort: Number(env.SWITCH_PG_PORT ?? 54329),
+  databaseUrl: env.DATABASE_URL ? env.DATABASE_URL : null,
+  secret: env.SWITCH_SECRET ? env.SWITCH_SECRET : null,
+  bankUrl: env.SWITCH_BANK_URL ? env.SWITCH_BANK_URL : null,
+  migrationsDatabaseUrl: env.SWITCH_MIGRATIONS_DATABASE_URL ? env.SWITCH_MIGRATIONS_DATABASE_URL : null,
+  cardUrl: env.SWITCH_CARD_URL ? env.SWITCH_CARD_URL : null,
+  cardClave: env.SWITCH_CARD_CLAVE ? env.SWITCH_CARD_CLAVE : null
+})
+
 /** Reads the settings from `env`; `secret` comes from SWITCH_SECRET or the data directory. */
 export const fromEnv = (
   env: NodeJS.ProcessEnv,
@@ -201,6 +381,9 @@ export const fromEnv = (
   webhookBackoffEscala: positiveNumber(env.SWITCH_WEBHOOK_BACKOFF_ESCALA, 1),
   bankUrl: env.SWITCH_BANK_URL ? env.SWITCH_BANK_URL.replace(/\/+$/, "") : null,
   bankTimeoutMs: positiveInt(env.SWITCH_BANK_TIMEOUT_MS, 15_000),
+  mercantil: Either.getOrUndefined(
+    mercantilFromEnv(env, environment, env.SWITCH_BANK_URL ? env.SWITCH_BANK_URL.replace(/\/+$/, "") : null)
+  ),
   conciliarSegundos: positiveNumber(env.SWITCH_CONCILIAR_SEGUNDOS, 30),
   conciliarAbandonoSegundos: positiveNumber(env.SWITCH_CONCILIAR_ABANDONO_SEGUNDOS, 4 * 3600),
   cierreBancario: env.SWITCH_CIERRE_BANCARIO !== "0",
@@ -221,6 +404,7 @@ export const fromEnv = (
   mcpResource: `${(env.MCP_URL ?? `http://localhost:${env.MCP_PORT ?? 8081}`).replace(/\/+$/, "")}/mcp`,
   tasaFuenteUrl: env.SWITCH_TASA_FUENTE_URL ? env.SWITCH_TASA_FUENTE_URL : null,
   tasaFuenteMinutos: positiveNumber(env.SWITCH_TASA_FUENTE_MINUTOS, 60),
+  tasaSaltoMaxPct: positiveNumber(env.SWITCH_TASA_SALTO_MAX_PCT, 20),
   alertasUrl: env.SWITCH_ALERTAS_URL ? env.SWITCH_ALERTAS_URL : null,
   alertasSecreto: env.SWITCH_ALERTAS_SECRETO ? env.SWITCH_ALERTAS_SECRETO : null,
   alertaColaMinutos: positiveNumber(env.SWITCH_ALERTA_COLA_MINUTOS, 60),
@@ -228,7 +412,8 @@ export const fromEnv = (
   cardUrl: env.SWITCH_CARD_URL ? env.SWITCH_CARD_URL.replace(/\/+$/, "") : null,
   cardClave: Redacted.make(env.SWITCH_CARD_CLAVE || cardClaveFrom(secret)),
   tarjetaTecho: Math.round(positiveNumber(env.SWITCH_TARJETA_TECHO, 10_000) * 100),
-  tarjetaCierreSegundos: positiveNumber(env.SWITCH_TARJETA_CIERRE_SEGUNDOS, 60)
+  tarjetaCierreSegundos: positiveNumber(env.SWITCH_TARJETA_CIERRE_SEGUNDOS, 60),
+  portalDir: env.SWITCH_PORTAL_DIR ? env.SWITCH_PORTAL_DIR : null
 })
 
 /** The card processor's shared secret when SWITCH_CARD_CLAVE is unset: derived from the server secret. */

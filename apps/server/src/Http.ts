@@ -91,6 +91,7 @@ import { ResumenApiLive } from "./resumen/ResumenApi.js"
 import { TotpApiLive } from "./seguridad/TotpApi.js"
 import { SesionApiLive, SesionPublicApiLive } from "./sesiones/SesionesApi.js"
 import { SesionesService, SesionesServiceLive } from "./sesiones/SesionesService.js"
+import { RepartoReconcilerLive } from "./settlement/RepartoLive.js"
 import * as Settlement from "./settlement/Settlement.js"
 import { JobQueueLive, type JobTask, unlockAbandoned } from "./webhooks/JobQueue.js"
 import { WebhookSender, WebhookSenderLive } from "./webhooks/Sender.js"
@@ -334,6 +335,7 @@ export const HttpLive = (options: { readonly port: number; readonly host?: strin
     Layer.provideMerge(TarjetaExpiryLive),
     Layer.provideMerge(TarjetaCierreLive),
     Layer.provideMerge(ReconcilerLive),
+    Layer.provideMerge(RepartoReconcilerLive),
     Layer.provideMerge(ServicesLive),
     Layer.provideMerge(
       NodeHttpServer.layer(() => withLanes(lanes, gracefulServer(GRACE_MS)()), {

@@ -17,9 +17,10 @@ import {
   cardClaveFrom,
   checkEnvironment,
   fromEnv,
-  hostFromEnv,
+  mercantilFromEnv,
   type ServerSettings,
-  Settings
+  Settings,
+  startupFromEnv
 } from "./Config.js"
 import { HttpLive } from "./Http.js"
 import { prepare } from "./Prepare.js"
@@ -41,25 +42,25 @@ if (Either.isLeft(checked)) {
   process.exit(1)
 }
 const environment = checked.right
-const port = Number(env.PORT ?? 8080)
-const host = hostFromEnv(env)
-const dataDir = resolve(env.SWITCH_DATA_DIR ?? ".switch")
-const workers = Math.max(1, Number(env.SWITCH_WORKERS ?? 1) || 1)
-const logLevel = LogLevel.fromLiteral(
-  (["All", "Debug", "Info", "Warning", "Error", "None"] as const).find(
-    (l) => l.toLowerCase() === env.SWITCH_LOG_LEVEL
-  ) ?? "Info"
-)
+// Every start-up setting is read in Config.ts, with its default.
+const startup = startupFromEnv(env, environment)
+const { port, host, dataDir, workers, jsonLogs } = startup
+const logLevel = LogLevel.fromLiteral(startup.logLevel)
+// A bank given its own adapter without its credentials stops a production start, in one line.
+const bancos = mercantilFromEnv(env, environment, startup.bankUrl ?? "http://127.0.0.1")
+if (Either.isLeft(bancos)) {
+  console.error(bancos.left)
+  process.exit(1)
+}
 /**
  * Log lines as JSON, one object per line with the request id among its annotations
  * (SWITCH_LOG_FORMATO=json, production's default), or as text for a person (`texto`).
  */
-const jsonLogs = (env.SWITCH_LOG_FORMATO ?? (environment === "production" ? "json" : "texto")) === "json"
 const LoggerLive = jsonLogs ? Logger.json : Layer.empty
 
 /** SWITCH_SECRET, or one generated once into the data directory (kept across restarts). */
 const loadSecret = (): string => {
-  if (env.SWITCH_SECRET) return env.SWITCH_SECRET
+  if (startup.secret !== null) return startup.secret
   mkdirSync(dataDir, { recursive: true })
   const file = resolve(dataDir, "secret")
   if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString("hex"), { mode: 0o600 })
@@ -71,8 +72,8 @@ const serve = (databaseUrl: string, settings: ServerSettings) =>
     Layer.provide(LiveBankLive),
     Layer.provide(
       PgLive(databaseUrl, {
-        maxConnections: Number(env.SWITCH_PG_POOL ?? 20),
-        prepared: env.SWITCH_PG_PREPARAR !== "0"
+        maxConnections: startup.pgPool,
+        prepared: startup.pgPreparar
       })
     ),
     Layer.provide(Layer.succeed(Settings, settings)),
@@ -88,10 +89,10 @@ const serve = (databaseUrl: string, settings: ServerSettings) =>
 const database = Effect.acquireRelease(
   Effect.tryPromise({
     try: async (): Promise<{ url: string; pg: RunningPostgres | null }> => {
-      if (env.DATABASE_URL) return { url: env.DATABASE_URL, pg: null }
+      if (startup.databaseUrl !== null) return { url: startup.databaseUrl, pg: null }
       const pg = await startPostgres({
         dir: resolve(dataDir, "pg"),
-        port: Number(env.SWITCH_PG_PORT ?? 54329)
+        port: startup.pgPort
       })
       await ensureDatabase(pg.url("postgres"), "switch")
       return { url: pg.url("switch"), pg }
@@ -164,24 +165,25 @@ const listening = (worker: Worker) =>
 
 const primary = Effect.gen(function* () {
   // Live mode talks to SWITCH_BANK_URL, else to the bank simulator started here (platform/bank/LocalBankSim.ts).
-  if (!env.SWITCH_BANK_URL) {
+  if (startup.bankUrl === null) {
     const sim = yield* localBankSim
+    // Handed on through the environment: to fromEnv below and to the forked workers.
     if (sim.url !== null) env.SWITCH_BANK_URL = sim.url
   }
   const secret = loadSecret()
   // The card pilot's processor: SWITCH_CARD_URL, else apps/card-sim started here with our shared key.
-  if (!env.SWITCH_CARD_URL) {
-    const card = yield* localCardSim(env.SWITCH_CARD_CLAVE || cardClaveFrom(secret))
+  if (startup.cardUrl === null) {
+    const card = yield* localCardSim(startup.cardClave ?? cardClaveFrom(secret))
     if (card.url !== null) env.SWITCH_CARD_URL = card.url
   }
   const settings = fromEnv(env, secret, port, environment)
   const { url, pg } = yield* database
   // Set only with DATABASE_URL (Config.ts): the role that owns the schema migrates it.
-  const ownerUrl = env.SWITCH_MIGRATIONS_DATABASE_URL || null
+  const ownerUrl = startup.migrationsDatabaseUrl
   const demo = yield* Effect.promise(() =>
     prepare(ownerUrl ?? url, settings, {
       seed: true,
-      prepared: env.SWITCH_PG_PREPARAR !== "0",
+      prepared: startup.pgPreparar,
       demoUser: environment === "development"
     })
   )
@@ -197,6 +199,9 @@ const primary = Effect.gen(function* () {
     console.log(`Correo           ${describeMail(settings)}`)
     console.log(`Banco (live)     ${settings.bankUrl ?? "sin banco: SWITCH_BANK_URL no definido"}`)
     console.log(`Tarjeta (piloto) ${settings.cardUrl ?? "sin procesador: SWITCH_CARD_URL no definido"}`)
+    // The API's address only: its credentials are never printed.
+    if (settings.mercantil !== undefined)
+      console.log(`Mercantil        ${settings.mercantil.bancos.join(", ")} → ${settings.mercantil.url}`)
     console.log(`OpenAPI          ${settings.baseUrl}/openapi.json`)
     console.log(`Comercio demo    ${demo?.codigo}`)
     console.log(`Llave de prueba  x-switch-key: ${demo?.codigo}:${demo?.key}`)
@@ -243,8 +248,8 @@ const primary = Effect.gen(function* () {
 )
 
 const worker = Effect.suspend(() => {
-  const settings = fromEnv(env, env.SWITCH_SECRET ?? "", port, environment)
-  return Layer.launch(serve(env.DATABASE_URL ?? "", settings))
+  const settings = fromEnv(env, startup.secret ?? "", port, environment)
+  return Layer.launch(serve(startup.databaseUrl ?? "", settings))
 })
 
 NodeRuntime.runMain(cluster.isPrimary ? primary : worker, {

@@ -137,7 +137,8 @@ export const approveMerchant = async (
   const headers = { "x-admin-token": "admin-de-prueba" }
   const reply = await call(server.url, "POST", `/admin/v1/comercios/${codigo}/aprobar`, {
     headers,
-    body: { cuenta_liquidacion: OWN_ACCOUNT }
+    // The live key is returned only on this explicit ask (issue 41).
+    body: { cuenta_liquidacion: OWN_ACCOUNT, emitir_llave: true }
   })
   if (reply.status !== 200) throw new Error(`approve failed: ${reply.status} ${JSON.stringify(reply.body)}`)
   if (options.reviewed !== false) {

@@ -13,7 +13,15 @@ import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/p
 import { LinkRequest } from "@switch/core"
 import { Schema } from "effect"
 import { RateUnavailable } from "./Direct.js"
-import { BadRequest, Conflict, Forbidden, NotFound, UnprocessableEntity, ValidationError } from "./Errors.js"
+import {
+  BadRequest,
+  Conflict,
+  Forbidden,
+  NotFound,
+  Unavailable,
+  UnprocessableEntity,
+  ValidationError
+} from "./Errors.js"
 import { Link } from "./Links.js"
 import { OPERAN, Permisos, permiso, TODOS } from "./Permisos.js"
 import { Authentication } from "./Security.js"
@@ -52,6 +60,7 @@ export class DolaresGroup extends HttpApiGroup.make("dolares")
       .addError(Conflict)
       .addError(UnprocessableEntity)
       .addError(RateUnavailable)
+      .addError(Unavailable)
       .annotate(OpenApi.Summary, "Crear un link con precio en dólares (panel)")
       .annotate(
         OpenApi.Description,

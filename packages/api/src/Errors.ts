@@ -178,6 +178,7 @@ export const splitRefusal = (refusal: Split.SplitRefusal): BadRequest | Unproces
       CuentaNoPreaprobada: ({ detail }) => new BadRequest({ error: "split_cuenta_no_preaprobada", detail }),
       RequiereLiquidacionInmediata: ({ detail }) =>
         new UnprocessableEntity({ error: "split_requiere_liquidacion_inmediata", detail }),
-      ExcedeNetoDelCobro: ({ detail }) => new UnprocessableEntity({ error: "split_excede_neto", detail })
+      ExcedeNetoDelCobro: ({ detail }) => new UnprocessableEntity({ error: "split_excede_neto", detail }),
+      BeneficiarioBloqueado: ({ detail }) => new BadRequest({ error: "split_beneficiario_bloqueado", detail })
     })
   )

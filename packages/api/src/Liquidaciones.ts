@@ -1,25 +1,31 @@
 /**
  * The merchant's settlements (our addition to SPEC, for the portal): each credit of a paid
  * link's net to the merchant's account under immediate settlement (SPEC "Immediate
- * settlement"), with its state. Read-only; the caller's merchant and mode only.
+ * settlement"), with its state. Read-only; the caller's merchant and mode only. A paid link with
+ * a split that has no credit of its own (the split took the whole net, or it is still under way
+ * or in review) is listed too, with its `reparto`, so the split's payments are seen (issue 42).
  */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { ValidationError } from "./Errors.js"
-import { ModeSchema } from "./Links.js"
+import { JsonObject, ModeSchema } from "./Links.js"
 import { AMBOS, Permisos, permiso, TODOS } from "./Permisos.js"
 import { Authentication } from "./Security.js"
 
 export const Liquidacion = Schema.Struct({
   id: Schema.String.annotations({
-    description: "Id de la transacción de liquidación (`liquidacion_txn_id`)"
+    description:
+      "Id de la transacción de liquidación (`liquidacion_txn_id`); si el reparto se llevó todo el neto, " +
+      "o el reparto aún no termina, el id del pago del pagador"
   }),
   link_id: Schema.NullOr(Schema.String),
   concepto: Schema.NullOr(Schema.String),
   cobrado: Schema.NullOr(
     Schema.Number.annotations({ description: "Lo que pagó el pagador (monto más propina)" })
   ),
-  neto: Schema.Number.annotations({ description: "Lo que se acredita al comercio" }),
+  neto: Schema.Number.annotations({
+    description: "Lo que se acredita al comercio (0 si el reparto se llevó todo el neto)"
+  }),
   estado: Schema.String.annotations({
     description:
       "`PENDIENTE` (en curso), `LIQUIDADA` (acreditada), `REVISION` (la revisa un operador) o `RECHAZADA`"
@@ -27,7 +33,14 @@ export const Liquidacion = Schema.Struct({
   referencia_banco: Schema.NullOr(Schema.String),
   mode: ModeSchema,
   created_at: Schema.String,
-  liquidada_at: Schema.NullOr(Schema.String)
+  liquidada_at: Schema.NullOr(Schema.String),
+  reparto: Schema.optional(
+    Schema.NullOr(JsonObject).annotations({
+      description:
+        "Solo si el link tiene reparto (split): los pagos a cada beneficiario, como `reparto` del link " +
+        "(cuentas enmascaradas: `banco`, `tipo`, `ultimos4`, `nombre`)"
+    })
+  )
 }).annotations({ identifier: "Liquidacion" })
 export interface Liquidacion extends Schema.Schema.Type<typeof Liquidacion> {}
 
@@ -57,7 +70,8 @@ export class LiquidacionesGroup extends HttpApiGroup.make("liquidaciones")
       .annotate(
         OpenApi.Description,
         "Cada acreditación del neto de un link pagado a la cuenta del comercio (liquidación inmediata), " +
-          "con su estado. `limit` (50 por omisión, hasta 200), `offset` o `starting_after` (el id de la " +
+          "con su estado; un link con reparto sin acreditación propia (el reparto se llevó todo el neto, o " +
+          "aún está en curso o en revisión) aparece con su `reparto`. `limit` (50 por omisión, hasta 200), `offset` o `starting_after` (el id de la " +
           "última de la página anterior) y `estado`."
       )
   )

@@ -186,6 +186,22 @@ describe("link state machine", () => {
     })
   })
 
+  it("a live link with a split paid after immediate settlement was turned off still goes to settlement (its split to review)", () => {
+    const l = link({
+      estado: "procesando",
+      mode: "live",
+      metodo: "debito",
+      liquidacionInmediata: false,
+      tieneSplit: true
+    })
+    const paid = Either.getOrThrow(transition(l, LinkEvent.BancoConfirma({ referencia: "R" }), now))
+    expect(paid.effects.some((e) => e._tag === "Liquidar")).toBe(true)
+    const plain = Either.getOrThrow(
+      transition({ ...l, tieneSplit: false }, LinkEvent.BancoConfirma({ referencia: "R" }), now)
+    )
+    expect(plain.effects.some((e) => e._tag === "Liquidar")).toBe(false)
+  })
+
   describe("simulate", () => {
     it("pays a test link with reference SIMULADO and a simulated link.acreditado under immediate settlement", () => {
       const paid = Either.getOrThrow(

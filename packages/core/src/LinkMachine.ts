@@ -140,8 +140,10 @@ const paidEffects = (
   const effects: Array<LinkEffect> = [
     LinkEffect.Emitir({ evento: "link.pagado", metodo, referencia, simulado })
   ]
-  // Card payments are settled when the processor's nightly credit arrives, not now.
-  if (link.liquidacionInmediata && metodo !== "tarjeta") {
+  // Card payments are settled when the processor's nightly credit arrives, not now. A split is
+  // shared out (or, with immediate settlement since turned off, put in review) whatever the
+  // merchant's setting is now: its beneficiaries are never left unpaid without a person knowing.
+  if ((link.liquidacionInmediata || link.tieneSplit) && metodo !== "tarjeta") {
     effects.push(
       simulado
         ? LinkEffect.Emitir({ evento: "link.acreditado", metodo, referencia, simulado })

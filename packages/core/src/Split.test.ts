@@ -525,3 +525,188 @@ describe("Split.simulateSettlement (test mode)", () => {
     expect(plan).toMatchObject({ _tag: "SoloReparto", pagos: [{ txnId: "txn-1", monto: 9_900 }] })
   })
 })
+
+describe("Split: controls and the daily cap per beneficiary", () => {
+  const controles = (over: Partial<Split.Controles> = {}): Split.Controles => ({
+    bloqueadas: new Set(),
+    topeDiario: c(10_000),
+    usadoHoy: new Map(),
+    ...over
+  })
+
+  it("an account removed from the approved list fails the re-check before any other control", () => {
+    expect(Split.checkPart({ cuenta: ana, monto: c(100), approved: [beto], controles: controles() })).toEqual(
+      { _tag: "NoAprobada" }
+    )
+    expect(
+      Split.checkPart({ cuenta: ana, monto: c(100), approved: [ana], controles: controles() })
+    ).toBeNull()
+  })
+
+  it("a blocked account fails; the cap counts what was paid today plus this part", () => {
+    const clave = Split.cuentaClave(ana)
+    expect(
+      Split.checkPart({
+        cuenta: ana,
+        monto: c(1),
+        approved: [ana],
+        controles: controles({ bloqueadas: new Set([clave]) })
+      })
+    ).toEqual({ _tag: "Bloqueada" })
+    const usado = controles({ usadoHoy: new Map([[clave, 9_000]]) })
+    expect(Split.checkPart({ cuenta: ana, monto: c(1_000), approved: [ana], controles: usado })).toBeNull()
+    expect(
+      Split.checkPart({ cuenta: ana, monto: c(1_001), approved: [ana], controles: usado })
+    ).toMatchObject({
+      _tag: "TopeDiario",
+      usado: 9_000,
+      monto: 1_001
+    })
+  })
+
+  it("at creation a blocked account or a share past the cap is split_beneficiario_bloqueado naming the index", () => {
+    const refused = leftOf(
+      Split.checkControlsAtCreation({
+        entries: [
+          { cuenta: beto, share: pct(1_000) },
+          { cuenta: ana, share: fijo(6_000) },
+          { cuenta: ana, share: fijo(5_000) }
+        ],
+        amount: c(100_000),
+        commissionPct: bp(100),
+        controles: controles()
+      })
+    )
+    expect(refused._tag).toBe("BeneficiarioBloqueado")
+    // Two parts of one account add up: 6_000 + 5_000 passes 10_000.
+    expect(refused.detail).toContain("split[1]")
+    expect(refused.detail).toContain("split[2]")
+    expect(refused.detail).not.toContain("split[0]")
+  })
+
+  it("the default cap applies when operators set none", () => {
+    expect(Split.topeDiario(null)).toBe(Split.TOPE_BENEFICIARIO_DIARIO_DEFECTO)
+    expect(Split.topeDiario(123)).toBe(123)
+  })
+})
+
+describe("Split.planLive", () => {
+  const entryArb = fc
+    .tuple(
+      fc.constantFrom(ana, beto),
+      fc.oneof(fc.integer({ min: 1, max: 10_000 }).map(pct), fc.integer({ min: 1, max: 50_000 }).map(fijo))
+    )
+    .map(([cuenta, share]): Split.SplitEntry => ({ cuenta, share }))
+
+  it.prop(
+    "the parts plus the merchant's part always equal the net: no cent lost or made; a part under a cent is sin_monto",
+    [fc.integer({ min: 0, max: 10_000_000 }), fc.array(entryArb, { minLength: 1, maxLength: 5 })],
+    ([n, split]) => {
+      const plan = Split.planLive(c(n), split, { liquidacionInmediata: true })
+      if (plan._tag === "EnRevision") {
+        expect(plan.motivo).toBe("no_cubre")
+        expect(Split.allocate(c(n), split)._tag).toBe("NoCubre")
+        expect(plan.reparto.beneficiarios.every((b) => b.estado === "en_revision")).toBe(true)
+        return
+      }
+      const parts = plan.reparto.beneficiarios.reduce((sum, b) => sum + b.monto, 0)
+      expect(parts + plan.reparto.monto_comercio).toBe(n)
+      for (const b of plan.reparto.beneficiarios) {
+        expect(Number.isInteger(b.monto)).toBe(true)
+        expect(b.estado).toBe(b.monto === 0 ? "sin_monto" : "pendiente")
+      }
+      expect(plan.reparto.monto_repartido).toBe(0)
+    }
+  )
+
+  it("3 ways: a percentage rounded down, a fixed amount, a share under a cent; the leftover cent to the merchant", () => {
+    // Net 99.99: 33.33 % is 33.3266… → 33.32; 0.01 % is 0.0099… → sin_monto.
+    const plan = Split.planLive(
+      c(9_999),
+      [
+        { cuenta: ana, share: pct(3_333) },
+        { cuenta: beto, share: fijo(2_500) },
+        { cuenta: ana, share: pct(1) }
+      ],
+      { liquidacionInmediata: true }
+    )
+    expect(plan._tag).toBe("Repartir")
+    expect(plan.reparto.beneficiarios.map((b) => [b.monto, b.estado])).toEqual([
+      [3_332, "pendiente"],
+      [2_500, "pendiente"],
+      [0, "sin_monto"]
+    ])
+    expect(plan.reparto.monto_comercio).toBe(9_999 - 3_332 - 2_500)
+    expect(plan.reparto.estado).toBe("pendiente")
+  })
+
+  it("immediate settlement turned off sends every part with an amount to review instead of paying nobody", () => {
+    const plan = Split.planLive(
+      c(1_000),
+      [
+        { cuenta: ana, share: pct(5_000) },
+        { cuenta: beto, share: pct(1) }
+      ],
+      { liquidacionInmediata: false }
+    )
+    expect(plan).toMatchObject({ _tag: "EnRevision", motivo: "sin_liquidacion_inmediata" })
+    expect(plan.reparto.estado).toBe("en_revision")
+    expect(plan.reparto.beneficiarios.map((b) => b.estado)).toEqual(["en_revision", "sin_monto"])
+  })
+
+  it("a bank answer: settled with a reference is paid, accepted is asked again, anything unclear is review", () => {
+    const a = (estado: any, referencia_banco: string | null = null) =>
+      Split.afterCredit({ estado, referencia_banco })
+    expect(a("LIQUIDADA", "REF1")).toBe("pagado")
+    expect(a("LIQUIDADA")).toBe("en_revision")
+    expect(a("ACEPTADA")).toBe("en_curso")
+    expect(a("PENDIENTE")).toBe("en_curso")
+    expect(a("RECHAZADA")).toBe("en_revision")
+    expect(a("ERROR")).toBe("en_revision")
+    expect(a("DESCONOCIDA")).toBe("en_revision")
+  })
+
+  it("withPart recomputes the state and what was paid", () => {
+    const plan = Split.planLive(c(1_000), [{ cuenta: ana, share: pct(5_000) }], {
+      liquidacionInmediata: true
+    })
+    const paid = Split.withPart(plan.reparto, 0, { estado: "pagado", referencia_bancaria: "R1" })
+    expect(paid).toMatchObject({ estado: "repartido", monto_repartido: 500, monto_comercio: 500 })
+    expect(Split.terminado(paid)).toBe(true)
+    expect(Split.terminado(Split.withPart(plan.reparto, 0, { estado: "en_revision" }))).toBe(false)
+    expect(Split.terminado(Split.withPart(plan.reparto, 0, { estado: "descartado" }))).toBe(true)
+  })
+})
+
+describe("Split.maskedSplitJson", () => {
+  it.prop(
+    "no account number or holder id of a split reaches the merchant's view, only bank, type, last 4 and name",
+    [
+      fc.array(fc.tuple(fc.constantFrom(ana, beto), fc.integer({ min: 1, max: 100 })), {
+        minLength: 1,
+        maxLength: 5
+      })
+    ],
+    ([raw]) => {
+      const stored = raw.map(([cuenta, n]) => ({ cuenta, porcentaje: n }))
+      const shown = Split.maskedSplitJson(stored) as Array<any>
+      const text = JSON.stringify(shown)
+      for (const [cuenta] of raw) {
+        expect(text).not.toContain(cuenta.valor)
+        expect(text).not.toContain(cuenta.identificacion)
+      }
+      shown.forEach((entry, i) => {
+        const cuenta = raw[i]?.[0]
+        expect(entry).toEqual({
+          cuenta: {
+            banco: cuenta?.banco,
+            tipo: cuenta?.tipo,
+            ultimos4: cuenta?.valor.slice(-4),
+            nombre: cuenta?.nombre
+          },
+          porcentaje: raw[i]?.[1]
+        })
+      })
+    }
+  )
+})

@@ -38,6 +38,8 @@ export const FULL_PCT: BasisPoints = Money.BasisPoints(10_000)
  * - `RequiereLiquidacionInmediata`: the merchant does not settle each payment at once.
  * - `CuentaNoPreaprobada`: an account is not among the merchant's approved ones.
  * - `ExcedeNetoDelCobro`: the shares pass the net of the charge after commission (money, not form).
+ * - `BeneficiarioBloqueado`: a security control blocks an account, or its share passes the daily
+ *   cap per beneficiary.
  */
 export type SplitRefusal =
   | { readonly _tag: "Invalido"; readonly detail: string }
@@ -47,6 +49,7 @@ export type SplitRefusal =
   | { readonly _tag: "RequiereLiquidacionInmediata"; readonly detail: string }
   | { readonly _tag: "CuentaNoPreaprobada"; readonly detail: string }
   | { readonly _tag: "ExcedeNetoDelCobro"; readonly detail: string }
+  | { readonly _tag: "BeneficiarioBloqueado"; readonly detail: string }
 
 const invalid = (issues: ReadonlyArray<string>): SplitRefusal => ({
   _tag: "Invalido",
@@ -481,4 +484,223 @@ export const simulateSettlement = (
   return allocated.montoComercio === 0
     ? { _tag: "SoloReparto", pagos, reparto: view }
     : { _tag: "Liquidacion", montoComercio: allocated.montoComercio, pagos, reparto: view }
+}
+
+/** The reparto with part `indice` changed; state and `monto_repartido` recomputed from the parts. */
+export const withPart = (
+  current: RepartoView,
+  indice: number,
+  change: Partial<Pick<BeneficiarioView, "estado" | "referencia_bancaria" | "liquidacion_txn_id">>
+): RepartoView =>
+  reparto({
+    moneda: current.moneda,
+    montoComercio: Money.Cents(current.monto_comercio),
+    beneficiarios: current.beneficiarios.map((b, i) => (i === indice ? { ...b, ...change } : b))
+  })
+
+/** Whether the whole split finished: every part paid, without amount, or closed unpaid. */
+export const terminado = (view: RepartoView): boolean =>
+  view.estado === "repartido" || view.estado === "cerrado"
+
+// ---------------------------------------------------------------------------------------------
+// Security controls and the daily cap per beneficiary
+
+/**
+ * The daily cap per beneficiary when operators set none for the merchant: Bs 500.000,00 per
+ * account per Venezuelan day, counting every part of the merchant's links of one mode paid to it
+ * or at the bank for it.
+ */
+export const TOPE_BENEFICIARIO_DIARIO_DEFECTO: Cents = Money.Cents(50_000_000)
+
+/** The merchant's cap per beneficiary: the one operators set, else the default. */
+export const topeDiario = (set: number | null): Cents =>
+  set === null ? TOPE_BENEFICIARIO_DIARIO_DEFECTO : Money.Cents(set)
+
+/** The key of a beneficiary account: type, bank and number, the holder aside. */
+export const cuentaClave = (cuenta: Pick<Instrument, "tipo" | "banco" | "valor">): string =>
+  `${cuenta.tipo === "cuenta" ? "c" : "t"}-${cuenta.banco}-${cuenta.valor.replace(/\D/g, "")}`
+
+/** What the security controls and the cap know when a split is checked. */
+export interface Controles {
+  /** Keys ({@link cuentaClave}) of the accounts a security control blocks. */
+  readonly bloqueadas: ReadonlySet<string>
+  /** The merchant's daily cap per beneficiary, in cents. */
+  readonly topeDiario: Cents
+  /** What each account (by key) was paid today or has at the bank, over the merchant's links of this mode. */
+  readonly usadoHoy: ReadonlyMap<string, number>
+}
+
+/** Why a part may not be paid now. */
+export type Bloqueo =
+  | { readonly _tag: "NoAprobada" }
+  | { readonly _tag: "Bloqueada" }
+  | { readonly _tag: "TopeDiario"; readonly tope: Cents; readonly usado: Cents; readonly monto: Cents }
+
+/** A {@link Bloqueo} in the words the operators' queue and the logs use. */
+export const motivoBloqueo = (bloqueo: Bloqueo): string => {
+  switch (bloqueo._tag) {
+    case "NoAprobada":
+      return "la cuenta ya no está entre las cuentas aprobadas del comercio"
+    case "Bloqueada":
+      return "un control de seguridad bloquea la cuenta"
+    case "TopeDiario":
+      return `supera el tope diario por beneficiario (${Money.format(bloqueo.tope)}; hoy ${Money.format(bloqueo.usado)} más ${Money.format(bloqueo.monto)})`
+  }
+}
+
+const controlOf = (clave: string, monto: Cents, controles: Controles): Bloqueo | null => {
+  if (controles.bloqueadas.has(clave)) return { _tag: "Bloqueada" }
+  const usado = Money.Cents(controles.usadoHoy.get(clave) ?? 0)
+  if (usado + monto > controles.topeDiario)
+    return { _tag: "TopeDiario", tope: controles.topeDiario, usado, monto }
+  return null
+}
+
+/**
+ * The checks before paying one part (SPEC: "Before paying each account the approval, security
+ * controls and daily cap are re-checked"): the account still approved (same type, bank, number
+ * and holder id), no control blocking it, and what it was paid today plus this part within the
+ * cap. None when the part may be paid.
+ */
+export const checkPart = (input: {
+  readonly cuenta: Instrument
+  readonly monto: Cents
+  readonly approved: ReadonlyArray<Instrument>
+  readonly controles: Controles
+}): Bloqueo | null =>
+  isApproved(input.cuenta, input.approved)
+    ? controlOf(cuentaClave(input.cuenta), input.monto, input.controles)
+    : { _tag: "NoAprobada" }
+
+/**
+ * The controls at creation (`split_beneficiario_bloqueado`, naming every failing index): no
+ * account blocked, and each account's shares of this charge (the net without tip, as
+ * {@link checkAtCreation} computes it; two entries of one account add up) plus what it was paid
+ * today within the cap. Run after {@link checkAtCreation}.
+ */
+export const checkControlsAtCreation = (input: {
+  readonly entries: ReadonlyArray<SplitEntry>
+  readonly amount: Cents
+  readonly commissionPct: BasisPoints
+  readonly controles: Controles
+}): Either.Either<ReadonlyArray<SplitEntry>, SplitRefusal> => {
+  const net = Fees.net({ amount: input.amount, tip: Money.zero, commissionPct: input.commissionPct }).neto
+  const porCuenta = new Map<string, number>()
+  for (const entry of input.entries) {
+    const clave = cuentaClave(entry.cuenta)
+    porCuenta.set(clave, (porCuenta.get(clave) ?? 0) + shareOf(Money.max(net, Money.zero), entry.share))
+  }
+  const issues = input.entries.flatMap((entry, index) => {
+    const clave = cuentaClave(entry.cuenta)
+    const bloqueo = controlOf(clave, Money.Cents(porCuenta.get(clave) ?? 0), input.controles)
+    return bloqueo === null ? [] : [`split[${index}]: ${motivoBloqueo(bloqueo)}`]
+  })
+  return issues.length === 0
+    ? Either.right(input.entries)
+    : Either.left({ _tag: "BeneficiarioBloqueado", detail: issues.join("; ") })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Live mode: each part paid through the bank
+
+/**
+ * How a live split starts once the bank confirmed the payer's payment:
+ * - `Repartir`: parts with an amount `pendiente` (each to be re-checked and paid), those under a
+ *   cent `sin_monto`;
+ * - `EnRevision`: nobody is paid and every part with an amount waits for a person, because the
+ *   net does not cover the split (`no_cubre`; the merchant keeps 0 until a person decides) or the
+ *   merchant's immediate settlement was turned off after the link was made
+ *   (`sin_liquidacion_inmediata`).
+ */
+export type PlanLive =
+  | { readonly _tag: "Repartir"; readonly reparto: RepartoView }
+  | {
+      readonly _tag: "EnRevision"
+      readonly motivo: "no_cubre" | "sin_liquidacion_inmediata"
+      readonly reparto: RepartoView
+    }
+
+/** Plans the live split of `neto` over `split` (SPEC "Split rules"). */
+export const planLive = (
+  neto: Cents,
+  split: ReadonlyArray<SplitEntry>,
+  merchant: { readonly liquidacionInmediata: boolean }
+): PlanLive => {
+  const allocated = allocate(neto, split)
+  if (allocated._tag === "NoCubre") {
+    return {
+      _tag: "EnRevision",
+      motivo: "no_cubre",
+      reparto: reparto({
+        montoComercio: Money.zero,
+        beneficiarios: split.map((entry) =>
+          maskBeneficiary(entry, {
+            monto: shareOf(Money.max(neto, Money.zero), entry.share),
+            estado: "en_revision"
+          })
+        )
+      })
+    }
+  }
+  const review = !merchant.liquidacionInmediata
+  const beneficiarios = allocated.shares.flatMap((share) => {
+    const entry = split[share.index]
+    if (entry === undefined) return []
+    const estado: BeneficiarioEstado =
+      share.estado === "sin_monto" ? "sin_monto" : review ? "en_revision" : "pendiente"
+    return [maskBeneficiary(entry, { monto: share.monto, estado })]
+  })
+  const view = reparto({ montoComercio: allocated.montoComercio, beneficiarios })
+  return review
+    ? { _tag: "EnRevision", motivo: "sin_liquidacion_inmediata", reparto: view }
+    : { _tag: "Repartir", reparto: view }
+}
+
+/**
+ * What a bank answer to a part's credit order makes of the part: `pagado` when settled with a
+ * reference; `en_curso` while the bank has it accepted or pending (asked again, never resent);
+ * `en_revision` for a rejection or any answer that is not clear (SPEC: "without a clear bank
+ * answer it goes to review"), still asked again while unclear.
+ */
+export const afterCredit = (answer: {
+  readonly estado: "ACEPTADA" | "PENDIENTE" | "LIQUIDADA" | "RECHAZADA" | "ERROR" | "DESCONOCIDA"
+  readonly referencia_banco: string | null
+}): "pagado" | "en_curso" | "en_revision" => {
+  switch (answer.estado) {
+    case "LIQUIDADA":
+      return answer.referencia_banco === null ? "en_revision" : "pagado"
+    case "ACEPTADA":
+    case "PENDIENTE":
+      return "en_curso"
+    case "RECHAZADA":
+    case "ERROR":
+    case "DESCONOCIDA":
+      return "en_revision"
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The link's `split` as a merchant sees it
+
+/**
+ * A stored `split` as the link shows it to its merchant (API, portal, the merchant's own link):
+ * each account masked to `banco`, `tipo`, `ultimos4` and `nombre`, as `reparto` shows it; the
+ * share (`porcentaje` or `monto`) as given. Anything that is not a list is shown as it is.
+ */
+export const maskedSplitJson = (stored: unknown): unknown => {
+  if (!Array.isArray(stored)) return stored
+  return stored.map((entry: unknown) => {
+    if (!isRecord(entry)) return entry
+    const { cuenta, ...share } = entry
+    if (!isRecord(cuenta)) return share
+    return {
+      cuenta: {
+        banco: cuenta.banco,
+        tipo: cuenta.tipo,
+        ultimos4: typeof cuenta.valor === "string" ? ultimos4(cuenta.valor) : null,
+        nombre: cuenta.nombre
+      },
+      ...share
+    }
+  })
 }

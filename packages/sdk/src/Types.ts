@@ -884,6 +884,7 @@ export type Liquidacion = {
   readonly liquidada_at: string | null
   readonly cobrado: number | null
   readonly neto: number
+  readonly reparto?: unknown
 }
 
 /** `limit`, `offset`, and `estado` (`PENDIENTE`, `LIQUIDADA`, `REVISION` or `RECHAZADA`). */

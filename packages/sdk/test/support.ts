@@ -26,7 +26,9 @@ export const newLiveMerchant = async (prefix = "sdkl") => {
     })
   // Approval needs the settlement account in the merchant's own RIF; the review lifts the
   // new-account caps (in dollars, which would need a BCV rate).
+  // The live key comes only on the explicit ask (`emitir_llave`).
   const response = await admin("aprobar", {
+    emitir_llave: true,
     cuenta_liquidacion: {
       tipo: "cuenta",
       valor: "01050194651194079423",

@@ -83,6 +83,7 @@ const Aprobar = ({
         <label htmlFor={`${id}-nota`}>Nota (auditoría)</label>
         <input id={`${id}-nota`} value={nota} onChange={(e) => setNota(e.target.value)} />
       </div>
+      <p className="nota">Aprobar no crea llaves: el dueño del comercio crea su llave live en su portal.</p>
       <button type="submit" disabled={busy}>
         {busy ? "Aprobando…" : "Aprobar"}
       </button>

@@ -1,5 +1,6 @@
 /**
- * A merchant's commission, tip cap, money limits and pilots (split, card, refunds) in the console's
+ * A merchant's commission, tip cap, money limits, immediate settlement, the split's daily cap per
+ * beneficiary and pilots (split, card, refunds) in the console's
  * merchant screen: everyone reads them; `riesgo` edits them (`PATCH
  * /admin/v1/operador/comercios/{codigo}`, the admin API's rules; the server audits the change
  * with before and after). Only the fields the operator changed are sent. Loaded when opened.
@@ -30,7 +31,12 @@ export interface Configuracion {
   readonly comision_pct: number
   readonly comision_acordada: boolean
   readonly propina_max_pct: number | null
+  /** Absent from a server older than issue 42: not shown as editable. */
+  readonly liquidacion_inmediata?: boolean
   readonly split_habilitado: boolean
+  /** The split's daily cap per beneficiary in Bs (null: the default, `..._efectivo`). */
+  readonly tope_beneficiario_diario?: number | null
+  readonly tope_beneficiario_diario_efectivo?: number
   readonly tarjeta_habilitada: boolean
   /** Absent from a server older than the refunds pilot: read as off. */
   readonly reembolsos_habilitado?: boolean
@@ -45,6 +51,8 @@ const NOMBRE: Record<string, string> = {
   ...ETIQUETA,
   comision_pct: "Comisión",
   propina_max_pct: "Tope de propina",
+  liquidacion_inmediata: "Liquidación inmediata",
+  tope_beneficiario_diario: "Tope diario por beneficiario del reparto",
   split_habilitado: "Pagos con reparto",
   tarjeta_habilitada: "Pagos con tarjeta",
   reembolsos_habilitado: "Reembolsos desde el panel"
@@ -84,6 +92,8 @@ const montoTexto = (monto: number) => bolivares(monto).replace(/^Bs /, "")
 interface Borrador {
   comision: string
   propina: string
+  inmediata: boolean
+  topeBeneficiario: string
   split: boolean
   tarjeta: boolean
   reembolsos: boolean
@@ -94,6 +104,11 @@ interface Borrador {
 const borrador = (c: Configuracion): Borrador => ({
   comision: c.comision_acordada ? String(c.comision_pct).replace(".", ",") : "",
   propina: c.propina_max_pct === null ? "" : String(c.propina_max_pct).replace(".", ","),
+  inmediata: c.liquidacion_inmediata === true,
+  topeBeneficiario:
+    c.tope_beneficiario_diario === null || c.tope_beneficiario_diario === undefined
+      ? ""
+      : montoTexto(c.tope_beneficiario_diario),
   split: c.split_habilitado,
   tarjeta: c.tarjeta_habilitada,
   reembolsos: c.reembolsos_habilitado === true,
@@ -127,6 +142,13 @@ const cambios = (c: Configuracion, b: Borrador): Record<string, unknown> | strin
       valor === null ? actual === null : actual !== null && actual.monto === valor && actual.moneda === moneda
     if (!igual) out[campo] = valor === null ? null : { monto: valor, moneda }
   }
+  const tope = b.topeBeneficiario.trim() === "" ? null : parseBolivares(b.topeBeneficiario)
+  if (tope === undefined)
+    return "Tope diario por beneficiario: escribe un monto como 1.234,56 (o déjalo vacío)."
+  if (c.tope_beneficiario_diario !== undefined && tope !== c.tope_beneficiario_diario)
+    out.tope_beneficiario_diario = tope
+  if (c.liquidacion_inmediata !== undefined && b.inmediata !== c.liquidacion_inmediata)
+    out.liquidacion_inmediata = b.inmediata
   if (b.split !== c.split_habilitado) out.split_habilitado = b.split
   if (b.tarjeta !== c.tarjeta_habilitada) out.tarjeta_habilitada = b.tarjeta
   if (b.reembolsos !== (c.reembolsos_habilitado === true)) out.reembolsos_habilitado = b.reembolsos
@@ -247,6 +269,28 @@ const Editar = (props: {
         ))}
       </fieldset>
       <fieldset className="config-limites">
+        <legend>Liquidación y reparto</legend>
+        <Interruptor
+          id={`${id}-inmediata`}
+          label="Liquidación inmediata"
+          checked={b.inmediata}
+          onChange={(inmediata) => setB({ ...b, inmediata })}
+        />
+        <div className="campo">
+          <label htmlFor={`${id}-tope-beneficiario`}>Tope diario por beneficiario del reparto (Bs)</label>
+          <input
+            id={`${id}-tope-beneficiario`}
+            inputMode="decimal"
+            aria-describedby={`${id}-tope-beneficiario-ayuda`}
+            value={b.topeBeneficiario}
+            onChange={(e) => setB({ ...b, topeBeneficiario: e.target.value })}
+          />
+          <small id={`${id}-tope-beneficiario-ayuda`} className="nota">
+            Vacío: el tope por omisión ({bolivares(500_000)} por cuenta y día).
+          </small>
+        </div>
+      </fieldset>
+      <fieldset className="config-limites">
         <legend>Pilotos</legend>
         <Interruptor
           id={`${id}-split`}
@@ -340,6 +384,20 @@ export const ConfiguracionComercio = (props: { readonly codigo: string; readonly
               </div>
             ))}
             <div>
+              <dt>Liquidación inmediata</dt>
+              <dd>{configuracion.liquidacion_inmediata === true ? "Activada" : "Desactivada"}</dd>
+            </div>
+            <div>
+              <dt>Tope diario por beneficiario del reparto</dt>
+              <dd>
+                {configuracion.tope_beneficiario_diario_efectivo === undefined
+                  ? "—"
+                  : `${bolivares(configuracion.tope_beneficiario_diario_efectivo)}${
+                      configuracion.tope_beneficiario_diario === null ? " (tope por omisión)" : ""
+                    }`}
+              </dd>
+            </div>
+            <div>
               <dt>Pagos con reparto</dt>
               <dd>{configuracion.split_habilitado ? "Activado" : "Desactivado"}</dd>
             </div>
@@ -355,7 +413,9 @@ export const ConfiguracionComercio = (props: { readonly codigo: string; readonly
           {props.puedeEditar ? (
             <Editar codigo={props.codigo} configuracion={configuracion} onSaved={setConfiguracion} />
           ) : (
-            <p className="nota">Solo el rol riesgo cambia la comisión, los límites y los pilotos.</p>
+            <p className="nota">
+              Solo el rol riesgo cambia la comisión, los límites, la liquidación inmediata y los pilotos.
+            </p>
           )}
         </>
       )}

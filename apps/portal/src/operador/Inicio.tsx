@@ -6,7 +6,13 @@ import { Link, Title } from "./router.js"
 
 interface Alerta {
   readonly id: number
-  readonly tipo: "cola_antigua" | "tasa_vencida" | "tasa_fuente_falla" | "webhook_fallando" | string
+  readonly tipo:
+    | "cola_antigua"
+    | "tasa_vencida"
+    | "tasa_fuente_falla"
+    | "tasa_salto_pendiente"
+    | "webhook_fallando"
+    | string
   readonly detalle: Record<string, unknown>
   readonly creada_en: string
 }
@@ -20,6 +26,8 @@ const alertaTexto = (a: Alerta): string => {
       return `La tasa BCV tiene más de ${String(d.max_horas)} h o no existe: los cobros con límites en dólares se detienen.`
     case "tasa_fuente_falla":
       return `La fuente de la tasa BCV falla: ${String(d.motivo)}.`
+    case "tasa_salto_pendiente":
+      return `Una tasa BCV de Bs ${String(d.ves_por_usd)} por dólar (${String(d.salto_pct)} % lejos de la vigente) espera la confirmación de tesorería.`
     case "webhook_fallando":
       return `El webhook del comercio ${String(d.comercio)} (${String(d.host)}) está fallando.`
     default:

@@ -1,7 +1,8 @@
 /**
  * The operators: everyone sees the list; `riesgo` deactivates, reactivates or resets the TOTP of
- * another operator (the new secret is shown once, to hand over in person). The server checks the
- * role and refuses an operator acting on itself.
+ * another operator. A reset shows no secret to anyone here: the operator concerned configures its
+ * new authenticator itself at its next sign-in. The server checks the role and refuses an
+ * operator acting on itself.
  */
 import { useCallback, useEffect, useState } from "react"
 import { fecha } from "../format.js"
@@ -13,6 +14,7 @@ interface Operador {
   readonly email: string
   readonly rol: string
   readonly activo: boolean
+  readonly totp_por_configurar: boolean
   readonly creado_en: string
 }
 
@@ -20,7 +22,6 @@ export const Operadores = ({ sesion }: { readonly sesion: SesionOperador }) => {
   const [data, setData] = useState<ReadonlyArray<Operador> | null>(null)
   const [error, setError] = useState<string | null>(null)
   const [aviso, setAviso] = useState("")
-  const [secreto, setSecreto] = useState<{ email: string; totp_secret: string } | null>(null)
   const actua = sesion.operador.rol === "riesgo"
 
   const load = useCallback(() => {
@@ -33,10 +34,8 @@ export const Operadores = ({ sesion }: { readonly sesion: SesionOperador }) => {
   const act = (o: Operador, path: string, done: string) => async () => {
     setError(null)
     setAviso("")
-    setSecreto(null)
     try {
-      const r = await request<Operador & { totp_secret?: string }>("POST", `/operadores/${o.id}/${path}`, {})
-      if (r.totp_secret !== undefined) setSecreto({ email: r.email, totp_secret: r.totp_secret })
+      await request<Operador>("POST", `/operadores/${o.id}/${path}`, {})
       setAviso(done)
       load()
     } catch (e) {
@@ -55,11 +54,6 @@ export const Operadores = ({ sesion }: { readonly sesion: SesionOperador }) => {
           {error}
         </p>
       )}
-      {secreto === null ? null : (
-        <p className="nota">
-          Nuevo secreto TOTP de {secreto.email} (se muestra una sola vez): <code>{secreto.totp_secret}</code>
-        </p>
-      )}
       {data === null ? (
         <p>Cargando…</p>
       ) : (
@@ -69,6 +63,7 @@ export const Operadores = ({ sesion }: { readonly sesion: SesionOperador }) => {
               <h2>{o.email}</h2>
               <p>
                 Rol {o.rol} · {o.activo ? "activo" : "desactivado"} · desde {fecha(o.creado_en)}
+                {o.totp_por_configurar ? " · configurará su autenticador al entrar" : ""}
               </p>
               {actua && o.id !== sesion.operador.id ? (
                 <div className="acciones">
@@ -93,7 +88,11 @@ export const Operadores = ({ sesion }: { readonly sesion: SesionOperador }) => {
                   <button
                     type="button"
                     aria-label={`Restablecer TOTP de ${o.email}`}
-                    onClick={act(o, "restablecer-totp", `TOTP de ${o.email} restablecido.`)}
+                    onClick={act(
+                      o,
+                      "restablecer-totp",
+                      `TOTP de ${o.email} restablecido: configurará su autenticador nuevo al volver a entrar.`
+                    )}
                   >
                     Restablecer TOTP
                   </button>

@@ -3,8 +3,11 @@
  * direct-API operations waiting for a person and links in `revision`, each with the bank's
  * latest answer and its history. A `tesoreria` operator asks the bank again, marks it paid with
  * the bank's reference, closes it without paying (with a note), or (settlements and split
- * parts) pays it through the bank, which a second operator confirms (four eyes). The server
- * checks the role and the second operator.
+ * parts) pays it through the bank, which a second operator confirms (four eyes). Marking paid
+ * and closing from SWITCH_CUATRO_OJOS_DESDE take four eyes too: the first request shows as
+ * pending confirmation, another `tesoreria` operator confirms it (its requester sees no confirm
+ * button) and anyone of `tesoreria` may cancel it. The server checks the role and the second
+ * operator.
  */
 import { type FormEvent, useCallback, useEffect, useState } from "react"
 import { bolivares, fechaHora } from "../format.js"
@@ -37,9 +40,21 @@ interface Item {
   /** A split part a refund stopped: never paid through the bank. */
   readonly detenido?: boolean
   readonly ultima_respuesta?: Respuesta | null
+  /** Marking paid or closing asked for, waiting for a second operator. */
+  readonly accion_pendiente?: AccionPendiente | null
+}
+
+interface AccionPendiente {
+  readonly id: string
+  readonly accion: "marcar_pagada" | "cerrar"
+  readonly monto: number
+  readonly solicitado_por: string
+  readonly solicitado_por_id: string
+  readonly creada_en: string
 }
 
 interface Resultado {
+  /** `pendiente_confirmacion` when the action waits for a second operator. */
   readonly estado?: string
   readonly referencia_banco?: string | null
   readonly parte?: { readonly estado: string; readonly referencia_bancaria: string | null }
@@ -78,6 +93,35 @@ const SIN_ACCIONES: Record<string, string> = {}
 const MASCULINO = new Set(["link", "reembolso"])
 
 const estadoDe = (r: Resultado) => r.banco?.estado ?? r.parte?.estado ?? r.estado ?? "—"
+
+const PENDIENTE = "pendiente_confirmacion"
+
+/** What marking paid says once done (the reference, when the answer carries it). */
+const marcadaTexto = (item: Item, r: Resultado) => {
+  const ref = r.referencia_banco ?? r.parte?.referencia_bancaria ?? null
+  const hecho = MASCULINO.has(item.tipo) ? "Marcado pagado" : "Marcada pagada"
+  return ref === null ? `${hecho}.` : `${hecho} con la referencia ${ref}.`
+}
+
+const cerradaTexto = (item: Item) =>
+  item.tipo === "link"
+    ? "Cerrado sin cobro: el link vuelve a estar pendiente."
+    : item.tipo === "reembolso"
+      ? "Cerrado sin pagar: el monto vuelve a poder reembolsarse."
+      : "Cerrada sin pagar."
+
+const accionTexto = (item: Item, accion: AccionPendiente["accion"]) =>
+  accion === "marcar_pagada"
+    ? MASCULINO.has(item.tipo)
+      ? "marcar pagado"
+      : "marcar pagada"
+    : item.tipo === "link"
+      ? "cerrar sin cobro"
+      : "cerrar sin pagar"
+
+/** The answer to a first request from the threshold: nothing done yet. */
+const pedidoTexto = (item: Item, accion: AccionPendiente["accion"]) =>
+  `Pedido "${accionTexto(item, accion)}": otro operador de tesorería debe confirmarlo; nada cambia hasta entonces.`
 
 const respuestaTexto = (r: Respuesta) =>
   [r.estado, r.referencia_banco, r.motivo_rechazo].filter((v) => v !== null && v !== "").join(" · ")
@@ -175,21 +219,59 @@ export const Revision = ({ sesion }: { readonly sesion: SesionOperador }) => {
   }, [])
   useEffect(load, [load])
 
+  const post = async (path: string, body: Record<string, string>, done: (r: Resultado) => string) => {
+    setError(null)
+    setAviso("")
+    try {
+      const clean = Object.fromEntries(Object.entries(body).filter(([, v]) => v.trim() !== ""))
+      setAviso(done(await request<Resultado>("POST", path, clean)))
+      load()
+    } catch (e) {
+      setError(errorText(e))
+    }
+  }
+
   const act =
     (item: Item, path: string, body: Record<string, string>, done: (r: Resultado) => string) => async () => {
-      setError(null)
-      setAviso("")
-      try {
-        const clean = Object.fromEntries(Object.entries(body).filter(([, v]) => v.trim() !== ""))
-        const fuente = FUENTES[item.tipo]
-        if (fuente === undefined) return
-        const result = await request<Resultado>("POST", `${fuente.ruta(item)}/${path}`, clean)
-        setAviso(done(result))
-        load()
-      } catch (e) {
-        setError(errorText(e))
-      }
+      const fuente = FUENTES[item.tipo]
+      if (fuente === undefined) return
+      await post(`${fuente.ruta(item)}/${path}`, body, done)
     }
+
+  /** The waiting action: who asked and when; confirm (another operator) or cancel. */
+  const pendienteDe = (item: Item, pendiente: AccionPendiente) => {
+    const ruta = pendiente.accion === "marcar_pagada" ? "marcar-pagada" : "cerrar"
+    const propia = pendiente.solicitado_por_id === sesion.operador.id
+    return (
+      <div className="pendiente">
+        <p className="nota">
+          <strong>Pendiente de confirmación:</strong> {pendiente.solicitado_por} pidió "
+          {accionTexto(item, pendiente.accion)}" el {fechaHora(pendiente.creada_en)}.{" "}
+          {propia ? "Otro operador de tesorería debe confirmarlo." : ""}
+        </p>
+        {actua ? (
+          <div className="acciones">
+            {propia ? null : (
+              <Form
+                label={`Confirmar ${accionTexto(item, pendiente.accion)}`}
+                name={`Confirmar ${accionTexto(item, pendiente.accion)} ${item.id}`}
+                onSubmit={act(item, `${ruta}/confirmar`, {}, (r) =>
+                  pendiente.accion === "marcar_pagada" ? marcadaTexto(item, r) : cerradaTexto(item)
+                )}
+              />
+            )}
+            <Form
+              label="Anular el pedido"
+              name={`Anular ${item.id}`}
+              onSubmit={() =>
+                post(`/revision/acciones/${pendiente.id}/anular`, {}, () => "Pedido anulado: nada cambió.")
+              }
+            />
+          </div>
+        ) : null}
+      </div>
+    )
+  }
 
   return (
     <section>
@@ -261,6 +343,9 @@ export const Revision = ({ sesion }: { readonly sesion: SesionOperador }) => {
               {item.tipo === "liquidacion" && item.con_reparto ? (
                 <p className="nota">Tiene reparto: se resuelve por partes.</p>
               ) : null}
+              {item.accion_pendiente === undefined || item.accion_pendiente === null
+                ? null
+                : pendienteDe(item, item.accion_pendiente)}
               {actua &&
               FUENTES[item.tipo] !== undefined &&
               !(item.tipo === "liquidacion" && item.con_reparto) ? (
@@ -270,37 +355,39 @@ export const Revision = ({ sesion }: { readonly sesion: SesionOperador }) => {
                     name={`Consultar ${item.id}`}
                     onSubmit={act(item, "consultar", {}, (r) => `El banco responde: ${estadoDe(r)}.`)}
                   />
-                  <Form
-                    label={MASCULINO.has(item.tipo) ? "Marcar pagado" : "Marcar pagada"}
-                    name={`Marcar pagada ${item.id}`}
-                    fields={[
-                      { key: "referencia_banco", label: "Referencia del banco", required: true },
-                      { key: "nota", label: "Nota", required: false }
-                    ]}
-                    onSubmit={(v) =>
-                      act(item, "marcar-pagada", v, () =>
-                        MASCULINO.has(item.tipo)
-                          ? `Marcado pagado con la referencia ${v.referencia_banco}.`
-                          : `Marcada pagada con la referencia ${v.referencia_banco}.`
-                      )()
-                    }
-                  />
-                  <Form
-                    label={item.tipo === "link" ? "Cerrar sin cobro" : "Cerrar sin pagar"}
-                    name={`Cerrar ${item.id}`}
-                    peligro
-                    fields={[{ key: "nota", label: "Nota (obligatoria)", required: true }]}
-                    onSubmit={(v) =>
-                      act(item, "cerrar", v, () =>
-                        item.tipo === "link"
-                          ? "Cerrado sin cobro: el link vuelve a estar pendiente."
-                          : item.tipo === "reembolso"
-                            ? "Cerrado sin pagar: el monto vuelve a poder reembolsarse."
-                            : "Cerrada sin pagar."
-                      )()
-                    }
-                  />
-                  {FUENTES[item.tipo]?.pagar === true && item.detenido !== true ? (
+                  {item.accion_pendiente === undefined || item.accion_pendiente === null ? (
+                    <>
+                      <Form
+                        label={MASCULINO.has(item.tipo) ? "Marcar pagado" : "Marcar pagada"}
+                        name={`Marcar pagada ${item.id}`}
+                        fields={[
+                          { key: "referencia_banco", label: "Referencia del banco", required: true },
+                          { key: "nota", label: "Nota", required: false }
+                        ]}
+                        onSubmit={(v) =>
+                          act(item, "marcar-pagada", v, (r) =>
+                            r.estado === PENDIENTE
+                              ? pedidoTexto(item, "marcar_pagada")
+                              : marcadaTexto(item, { ...r, referencia_banco: v.referencia_banco ?? null })
+                          )()
+                        }
+                      />
+                      <Form
+                        label={item.tipo === "link" ? "Cerrar sin cobro" : "Cerrar sin pagar"}
+                        name={`Cerrar ${item.id}`}
+                        peligro
+                        fields={[{ key: "nota", label: "Nota (obligatoria)", required: true }]}
+                        onSubmit={(v) =>
+                          act(item, "cerrar", v, (r) =>
+                            r.estado === PENDIENTE ? pedidoTexto(item, "cerrar") : cerradaTexto(item)
+                          )()
+                        }
+                      />
+                    </>
+                  ) : null}
+                  {FUENTES[item.tipo]?.pagar === true &&
+                  item.detenido !== true &&
+                  (item.accion_pendiente === undefined || item.accion_pendiente === null) ? (
                     <>
                       <Form
                         label="Pagar por el banco"

@@ -1,7 +1,10 @@
 /**
  * The BCV rate: the rate in force (and whether it is older than SWITCH_TASA_MAX_HORAS, when
  * dollar-limited charges stop), the history with who set each, and for `tesoreria` setting it
- * by hand or fetching it now from the configured source. The server checks the role.
+ * by hand or fetching it now from the configured source. A rate further than
+ * SWITCH_TASA_SALTO_MAX_PCT from the one in force waits as a proposal: another `tesoreria`
+ * operator confirms it (its proposer cannot) or anyone of `tesoreria` rejects it. The server
+ * checks the role and the four eyes.
  */
 import { type FormEvent, useCallback, useEffect, useState } from "react"
 import { fechaHora } from "../format.js"
@@ -12,19 +15,38 @@ interface Tasa {
   readonly ves_por_usd: number
   readonly fuente: "token" | "operador" | "url"
   readonly fijada_por: string | null
+  readonly confirmada_por: string | null
   readonly actualizada_en: string
+}
+
+interface Propuesta {
+  readonly id: number
+  readonly ves_por_usd: number
+  readonly anterior: number
+  readonly salto_pct: number
+  readonly fuente: Tasa["fuente"]
+  readonly operador_id: string | null
+  readonly propuesta_por: string | null
+  readonly nota: string | null
+  readonly creada_en: string
 }
 
 interface Vista {
   readonly vigente: Tasa | null
   readonly vencida: boolean
   readonly max_horas: number
+  readonly salto_max_pct: number
+  readonly pendiente: Propuesta | null
+  readonly estado?: "pendiente_confirmacion"
   readonly fuente_configurada: boolean
   readonly historial: ReadonlyArray<Tasa>
 }
 
 /** `36,5012` (up to 8 decimals, comma as the decimal mark). */
 const tasaTexto = (n: number) => n.toFixed(8).replace(/0+$/, "").replace(/\.$/, "").replace(".", ",")
+
+/** `9.900 %` (Spanish grouping, up to 2 decimals). */
+const porcentaje = (n: number) => `${n.toLocaleString("es-VE", { maximumFractionDigits: 2 })} %`
 
 const FUENTE: Record<Tasa["fuente"], string> = {
   token: "token de administración",
@@ -69,9 +91,21 @@ export const TasaBcv = ({ sesion }: { readonly sesion: SesionOperador }) => {
     void run(
       () =>
         request<Vista>("POST", "/tasa-bcv", { ves_por_usd: texto, ...(nota.trim() === "" ? {} : { nota }) }),
-      (v) => `Tasa fijada: Bs ${tasaTexto(v.vigente?.ves_por_usd ?? 0)} por dólar.`
+      (v) =>
+        v.estado === "pendiente_confirmacion" && v.pendiente !== null
+          ? `Tasa propuesta: Bs ${tasaTexto(v.pendiente.ves_por_usd)} por dólar, a ${porcentaje(v.pendiente.salto_pct)} de la vigente. Otro operador de tesorería debe confirmarla; mientras tanto rige la vigente.`
+          : `Tasa fijada: Bs ${tasaTexto(v.vigente?.ves_por_usd ?? 0)} por dólar.`
     )
   }
+
+  const resolver = (p: Propuesta, decision: "confirmar" | "rechazar") =>
+    void run(
+      () => request<Vista>("POST", `/tasa-bcv/propuestas/${p.id}/${decision}`, {}),
+      (v) =>
+        decision === "confirmar"
+          ? `Tasa confirmada: Bs ${tasaTexto(v.vigente?.ves_por_usd ?? 0)} por dólar.`
+          : `Tasa propuesta de Bs ${tasaTexto(p.ves_por_usd)} rechazada.`
+    )
 
   return (
     <section>
@@ -108,6 +142,45 @@ export const TasaBcv = ({ sesion }: { readonly sesion: SesionOperador }) => {
               </dd>
             </div>
           </dl>
+          {vista.pendiente === null ? null : (
+            <section className="tarjeta" aria-labelledby="tasa-pendiente">
+              <h2 id="tasa-pendiente">Tasa por confirmar</h2>
+              <p>
+                Bs {tasaTexto(vista.pendiente.ves_por_usd)} por dólar, propuesta por{" "}
+                {vista.pendiente.propuesta_por === null || vista.pendiente.fuente !== "operador"
+                  ? FUENTE[vista.pendiente.fuente]
+                  : vista.pendiente.propuesta_por}{" "}
+                el {fechaHora(vista.pendiente.creada_en)}: se aleja {porcentaje(vista.pendiente.salto_pct)} de
+                la vigente (Bs {tasaTexto(vista.pendiente.anterior)}; el máximo sin confirmar es{" "}
+                {porcentaje(vista.salto_max_pct)}). No se usa hasta que otro operador de tesorería la
+                confirme.
+                {vista.pendiente.nota === null ? null : ` Nota: ${vista.pendiente.nota}`}
+              </p>
+              {actua ? (
+                <div className="acciones">
+                  {vista.pendiente.operador_id === sesion.operador.id ? (
+                    <p className="nota">La propusiste tú: otro operador de tesorería debe confirmarla.</p>
+                  ) : (
+                    <button
+                      type="button"
+                      disabled={busy}
+                      onClick={() => resolver(vista.pendiente as Propuesta, "confirmar")}
+                    >
+                      Confirmar tasa propuesta
+                    </button>
+                  )}
+                  <button
+                    type="button"
+                    className="secundario"
+                    disabled={busy}
+                    onClick={() => resolver(vista.pendiente as Propuesta, "rechazar")}
+                  >
+                    Rechazar tasa propuesta
+                  </button>
+                </div>
+              ) : null}
+            </section>
+          )}
           {actua ? (
             <div className="acciones">
               <form onSubmit={fijar} aria-label="Fijar la tasa a mano">
@@ -160,6 +233,7 @@ export const TasaBcv = ({ sesion }: { readonly sesion: SesionOperador }) => {
                   <th scope="col">Bs por dólar</th>
                   <th scope="col">Origen</th>
                   <th scope="col">Fijada por</th>
+                  <th scope="col">Confirmada por</th>
                 </tr>
               </thead>
               <tbody>
@@ -169,6 +243,7 @@ export const TasaBcv = ({ sesion }: { readonly sesion: SesionOperador }) => {
                     <td>{tasaTexto(t.ves_por_usd)}</td>
                     <td>{FUENTE[t.fuente]}</td>
                     <td>{t.fijada_por ?? "—"}</td>
+                    <td>{t.confirmada_por ?? "—"}</td>
                   </tr>
                 ))}
               </tbody>

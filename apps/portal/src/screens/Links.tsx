@@ -1,4 +1,5 @@
 /** Links: the list (filters in the address, loaded as it scrolls, windowed), creating one (QR and WhatsApp), its detail, cancelling. */
+
 import type { Link as LinkData } from "@switch/sdk"
 import { type FormEvent, useCallback, useEffect, useRef, useState } from "react"
 import { errorText, sw } from "../api.js"
@@ -20,6 +21,7 @@ import { errorDolares, PrecioDolares } from "./Dolares.js"
 import { LinkTimeline } from "./LinkTimeline.js"
 import { type Fila, MetadataRows, metadataDe } from "./MetadataRows.js"
 import { Reembolsos } from "./Reembolsos.js"
+import { Reparto, type RepartoData, repartoDe } from "./Reparto.js"
 
 const EstadoChip = ({ estado }: { readonly estado: string }) => (
   <span className={`estado estado-${estado}`}>{ESTADO_LABEL[estado as Estado] ?? estado}</span>
@@ -482,6 +484,9 @@ export const LinkDetalle = ({ id }: { readonly id: string }) => {
             ) : null}
           </div>
         </div>
+      )}
+      {link === null || repartoDe(link.reparto) === null ? null : (
+        <Reparto reparto={repartoDe(link.reparto) as RepartoData} titulo="Reparto del pago" />
       )}
       {link === null ? null : <PrecioDolares id={link.id} />}
       {link === null || !CON_PAGO.has(link.estado) ? null : (

@@ -1,6 +1,7 @@
 /**
  * Liquidaciones: each paid link's net credited to the merchant's account (immediate
  * settlement), with its state, in the session's mode; filtered by state (in the address), paged.
+ * A link with a split also shows the split's payments to each beneficiary (issue 42).
  */
 
 import type { Liquidacion } from "@switch/sdk"
@@ -10,6 +11,7 @@ import { Title } from "../context.js"
 import { bolivares, fechaHora } from "../format.js"
 import { Paginas } from "../Paginas.js"
 import { Link, navigate } from "../router.js"
+import { Reparto, repartoDe } from "./Reparto.js"
 
 const PAGE = 20
 
@@ -124,6 +126,12 @@ export const Liquidaciones = ({ search }: { readonly search: string }) => {
           </tbody>
         </table>
       )}
+      {shown.flatMap((l) => {
+        const reparto = repartoDe(l.reparto)
+        return reparto === null
+          ? []
+          : [<Reparto key={`r-${l.id}`} reparto={reparto} titulo={`Reparto de ${l.concepto ?? "un link"}`} />]
+      })}
       <Paginas pagina={pagina} more={more} go={(n) => navigate(`/liquidaciones${query(estado, n)}`)} />
     </section>
   )

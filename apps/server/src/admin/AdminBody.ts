@@ -3,7 +3,7 @@
  * which fields a PATCH may carry, how percentages and money limits are stored, and the
  * settlement account a merchant will have (checked, and in its own name, by core's `Instrument`).
  */
-import { Amount, Fees, Instrument, Money, Validation } from "@switch/core"
+import { Amount, Fees, Instrument, Money, Split, Validation } from "@switch/core"
 import { Either, ParseResult, Schema } from "effect"
 import type { MerchantRow, StoredLimit } from "../platform/Merchants.js"
 
@@ -54,6 +54,8 @@ export const PatchBody = Schema.Struct({
   max_diario: Nullable(Limit),
   tope_diario: Nullable(Limit),
   tope_acumulado: Nullable(Limit),
+  /** The split's daily cap per beneficiary in bolivars; `null` goes back to the default. */
+  tope_beneficiario_diario: Nullable(Amount.PositiveAmount),
   cuenta_liquidacion: Nullable(Instrument.Instrument)
 })
 export type PatchBody = typeof PatchBody.Type
@@ -186,6 +188,7 @@ export const applyPatch = (row: AdminRow, patch: PatchBody): Either.Either<Admin
     max_diario: limit("max_diario"),
     tope_diario: limit("tope_diario"),
     tope_acumulado: limit("tope_acumulado"),
+    tope_beneficiario_diario: pick("tope_beneficiario_diario", patch.tope_beneficiario_diario),
     cuenta_liquidacion: cuentaLiquidacion
   }
   // Limits in different currencies compare only at a rate; the per-charge check handles those.
@@ -235,6 +238,9 @@ export const adminView = (row: AdminRow) => ({
   max_diario: limitView(row.max_diario),
   tope_diario: limitView(row.tope_diario),
   tope_acumulado: limitView(row.tope_acumulado),
+  tope_beneficiario_diario:
+    row.tope_beneficiario_diario === null ? null : Money.toNumber(Money.Cents(row.tope_beneficiario_diario)),
+  tope_beneficiario_diario_efectivo: Money.toNumber(Split.topeDiario(row.tope_beneficiario_diario)),
   cuenta_liquidacion: row.cuenta_liquidacion,
   cuentas_aprobadas: row.cuentas_aprobadas,
   created_at: row.created_at.toISOString()

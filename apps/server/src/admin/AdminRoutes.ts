@@ -4,12 +4,15 @@
  * that setting is absent the whole admin API answers `404` as if it did not exist.
  *
  * Routes and the choices SPEC and DESIGN leave open:
- * - `POST /admin/v1/comercios/{codigo}/aprobar` (body optional: `{cuenta_liquidacion}`): KYC tier
- *   at least 1, `activo`, and a first live key labelled `aprobacion`, returned once. It needs a
+ * - `POST /admin/v1/comercios/{codigo}/aprobar` (body optional: `{cuenta_liquidacion,
+ *   emitir_llave}`): KYC tier at least 1 and `activo`. It issues no key unless the caller asks
+ *   with `"emitir_llave": true` (issue 41): the merchant's owner creates its live keys in the
+ *   portal, so no person in between sees one; automation that needs a live key at once (test
+ *   suites, scripts) asks for it, and gets one labelled `aprobacion`, returned once. It needs a
  *   settlement account in the merchant's own name, on record or in the body (else
  *   `409 cuenta_liquidacion_requerida`), so no live payment reaches the bank without one.
  *   Approving again answers `200` with the same state and `ya_aprobado: true`, and mints no key
- *   (more live keys come from the keys API). A suspended merchant answers
+ *   even when asked (more live keys come from the keys API). A suspended merchant answers
  *   `409 comercio_suspendido`: approval never lifts a suspension by the way. Approval is not the
  *   account review: the new-account caps (US$ 300 a day, US$ 1,000 in total) stay on live money.
  * - `POST /admin/v1/comercios/{codigo}/revisar`: marks the account reviewed, lifting the
@@ -25,7 +28,12 @@
  *   with the unchanged list when the account was already there, `409 limite_cuentas` past 20,
  *   `409 cuenta_otro_titular` for an account known under another holder: @switch/core's
  *   `CuentasAprobadas.add`, the rule and answers of the portal's `POST /switch/v1/cuentas-aprobadas`.
- * - `PUT /admin/v1/tasa-bcv`: every rate is a new row; the latest is current (see TasaBcv.ts).
+ * - `PUT /admin/v1/tasa-bcv`: every rate is a new row; the latest is current (see TasaBcv.ts). A
+ *   rate more than SWITCH_TASA_SALTO_MAX_PCT (20 %) away from the current one is not set but
+ *   proposed: `202 {estado: "pendiente_confirmacion", propuesta, vigente}`, and nothing converts
+ *   at it until a `tesoreria` operator confirms it in the console (issue 41). The token gets no
+ *   way around it: it is one secret a single person or a script holds, and a jump from a script
+ *   (a unit slip, a bad feed) is the mistake this guard is for.
  * - Additions for operators: `GET /admin/v1/comercios/{codigo}` (the admin view) and
  *   `GET /admin/v1/tasa-bcv` (the current rate, `404` before the first is set).
  */
@@ -129,6 +137,16 @@ export const AdminRoutesLive = HttpApiBuilder.Router.use((router) =>
       )
     )
 
+    /** `emitir_llave` (true or false, default false) taken out of an approval's body. */
+    const llavePedida = (input: unknown) => {
+      if (typeof input !== "object" || input === null || Array.isArray(input) || !("emitir_llave" in input))
+        return Effect.succeed({ emitirLlave: false, rest: input })
+      const { emitir_llave, ...rest } = input as Record<string, unknown>
+      return typeof emitir_llave === "boolean"
+        ? Effect.succeed({ emitirLlave: emitir_llave, rest })
+        : Effect.fail(AdminError.validation({ fieldErrors: { emitir_llave: ["debe ser true o false"] } }))
+    }
+
     yield* router.get(
       "/admin/v1/comercios/:codigo",
       guarded(Effect.map(Effect.flatMap(codigo, admin.view), (view) => json(view)))
@@ -149,10 +167,11 @@ export const AdminRoutesLive = HttpApiBuilder.Router.use((router) =>
       "/admin/v1/comercios/:codigo/aprobar",
       guarded(
         Effect.gen(function* () {
-          // The first approval carries the live key: never kept by a cache.
+          // A live key only on the explicit ask; when it comes, never kept by a cache.
           const code = yield* codigo
           const input = yield* body
-          const result = yield* admin.approve(code, input)
+          const { emitirLlave, rest } = yield* llavePedida(input)
+          const result = yield* admin.approve(code, rest, { emitirLlave })
           yield* auditar("comercio.aprobar", "comercio", code, input)
           return secretJson(result)
         })
@@ -188,9 +207,27 @@ export const AdminRoutesLive = HttpApiBuilder.Router.use((router) =>
       guarded(
         Effect.gen(function* () {
           const input = yield* body
-          const rate = yield* admin.setRate(input)
-          yield* auditar("tasa.fijar", "tasa_bcv", "token", input)
-          return json(rate)
+          const done = yield* admin.setRate(input)
+          if (done._tag === "Fijada") {
+            yield* auditar("tasa.fijar", "tasa_bcv", "token", input)
+            return json(done.tasa)
+          }
+          // A jump: not in force until a tesoreria operator confirms it in the console.
+          yield* auditar("tasa.proponer", "tasa_bcv_propuesta", String(done.propuesta.id), {
+            ...(typeof input === "object" && input !== null ? input : {}),
+            anterior: done.propuesta.anterior,
+            salto_pct: done.propuesta.salto_pct
+          })
+          return json(
+            {
+              estado: "pendiente_confirmacion",
+              detail:
+                "La tasa se aleja de la vigente más de lo permitido (SWITCH_TASA_SALTO_MAX_PCT): queda propuesta, sin usarse, hasta que un operador de tesorería la confirme en la consola.",
+              propuesta: done.propuesta,
+              vigente: done.vigente
+            },
+            202
+          )
         })
       )
     )

@@ -1,5 +1,5 @@
 /**
- * What operators do to merchants: approve (KYC done, live enabled, a live key), edit the
+ * What operators do to merchants: approve (KYC done, live enabled; a live key only when asked), edit the
  * money-critical configuration, set the BCV rate, and approve split accounts. Each change
  * locks the merchant row in a transaction, so concurrent edits never lose one another.
  */
@@ -7,6 +7,7 @@ import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { CuentasAprobadas, Instrument, type Validation } from "@switch/core"
 import { Context, Effect, Either, Layer, Option, Schema } from "effect"
+import { Settings } from "../Config.js"
 import { insertKey } from "../http/Keys.js"
 import * as TasaBcv from "../platform/TasaBcv.js"
 import {
@@ -41,12 +42,16 @@ export class AdminService extends Context.Tag("@switch/server/AdminService")<
     readonly view: (codigo: string) => Effect.Effect<AdminView, AdminError>
     /**
      * KYC tier at least 1, `activo`, the settlement account in the merchant's own name (on record
-     * or in the body), and a first live key returned once; approving again changes nothing.
+     * or in the body); approving again changes nothing. A first live key is minted and returned
+     * once only when `opciones.emitirLlave` says so (the admin token's explicit ask): otherwise
+     * the merchant's owner creates its live keys in the portal, and no operator ever sees one.
      */
     readonly approve: (
       codigo: string,
-      body: unknown
+      body: unknown,
+      opciones?: { readonly emitirLlave: boolean }
     ) => Effect.Effect<
+      | { codigo: string; estado: "activo"; kyc_tier: number }
       | { codigo: string; estado: "activo"; kyc_tier: number; api_key: string }
       | { codigo: string; estado: "activo"; kyc_tier: number; ya_aprobado: true },
       AdminError
@@ -54,7 +59,19 @@ export class AdminService extends Context.Tag("@switch/server/AdminService")<
     /** Marks the account reviewed: the new-account caps no longer apply. */
     readonly review: (codigo: string) => Effect.Effect<AdminView, AdminError>
     readonly patch: (codigo: string, body: unknown) => Effect.Effect<AdminView, AdminError>
-    readonly setRate: (body: unknown) => Effect.Effect<ReturnType<typeof TasaBcv.view>, AdminError>
+    /**
+     * Sets the BCV rate, or, more than SWITCH_TASA_SALTO_MAX_PCT away from the one in force,
+     * proposes it for a `tesoreria` operator to confirm in the console (issue 41).
+     */
+    readonly setRate: (body: unknown) => Effect.Effect<
+      | { readonly _tag: "Fijada"; readonly tasa: ReturnType<typeof TasaBcv.view> }
+      | {
+          readonly _tag: "Pendiente"
+          readonly propuesta: TasaBcv.Propuesta
+          readonly vigente: ReturnType<typeof TasaBcv.view> | null
+        },
+      AdminError
+    >
     readonly currentRate: Effect.Effect<ReturnType<typeof TasaBcv.view>, AdminError>
     /** Adds an approved split account; `added` is false when it was already there. */
     readonly addApprovedAccount: (
@@ -92,6 +109,7 @@ export const AdminServiceLive = Layer.effect(
   AdminService,
   Effect.gen(function* () {
     const sql = yield* PgClient.PgClient
+    const settings = yield* Settings
     const provideSql = Effect.provideService(SqlClient.SqlClient, sql)
 
     /** The merchant row, locked for the rest of the transaction; `not_found` when unknown. */
@@ -108,7 +126,7 @@ export const AdminServiceLive = Layer.effect(
         rows[0] === undefined ? Effect.fail(AdminError.notFound()) : Effect.succeed(adminView(rows[0]))
       ).pipe(Effect.catchTag("SqlError", Effect.die))
 
-    const approve = (codigo: string, input: unknown) =>
+    const approve = (codigo: string, input: unknown, opciones = { emitirLlave: false }) =>
       Effect.gen(function* () {
         const body = yield* decodeOr(ApproveBody, input)
         return yield* sql.withTransaction(
@@ -138,13 +156,14 @@ export const AdminServiceLive = Layer.effect(
               update comercios set estado = 'activo', kyc_tier = greatest(kyc_tier, 1), aprobado_at = now(),
                 cuenta_liquidacion = ${sql.json(cuenta)}
               where id = ${row.id} returning kyc_tier`
-            const { key } = yield* insertKey(row.id, "aprobacion", "live").pipe(provideSql)
-            return {
+            const approved = {
               codigo: row.codigo,
               estado: "activo" as const,
-              kyc_tier: rows[0]?.kyc_tier ?? 1,
-              api_key: key
+              kyc_tier: rows[0]?.kyc_tier ?? 1
             }
+            if (!opciones.emitirLlave) return approved
+            const { key } = yield* insertKey(row.id, "aprobacion", "live").pipe(provideSql)
+            return { ...approved, api_key: key }
           })
         )
       }).pipe(Effect.catchTag("SqlError", Effect.die))
@@ -185,6 +204,7 @@ export const AdminServiceLive = Layer.effect(
                 max_diario = ${json(next.max_diario)},
                 tope_diario = ${json(next.tope_diario)},
                 tope_acumulado = ${json(next.tope_acumulado)},
+                tope_beneficiario_diario = ${next.tope_beneficiario_diario},
                 cuenta_liquidacion = ${json(next.cuenta_liquidacion)}
               where id = ${row.id} returning *`
             const updated = rows[0]
@@ -197,7 +217,18 @@ export const AdminServiceLive = Layer.effect(
     const setRate = (input: unknown) =>
       Effect.gen(function* () {
         const body = yield* decodeOr(TasaBody, input)
-        return TasaBcv.view(yield* TasaBcv.setRate(body.ves_por_usd).pipe(provideSql))
+        const done = yield* TasaBcv.proponer(
+          body.ves_por_usd,
+          { fuente: "token", operadorId: null, actor: "token_admin" },
+          settings.tasaSaltoMaxPct ?? TasaBcv.SALTO_MAX_PCT
+        ).pipe(provideSql)
+        if (done._tag === "Fijada") return { _tag: "Fijada" as const, tasa: TasaBcv.view(done.tasa) }
+        const vigente = yield* TasaBcv.currentRate.pipe(provideSql)
+        return {
+          _tag: "Pendiente" as const,
+          propuesta: done.propuesta,
+          vigente: Option.match(vigente, { onNone: () => null, onSome: TasaBcv.view })
+        }
       })
 
     const currentRate = Effect.flatMap(TasaBcv.currentRate.pipe(provideSql), (tasa) =>

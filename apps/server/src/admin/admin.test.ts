@@ -108,10 +108,51 @@ describe("admin token", () => {
 })
 
 describe("POST /admin/v1/comercios/{codigo}/aprobar", () => {
-  it("completes KYC, activates the merchant and returns a working live key once", async () => {
+  it("without the explicit ask it issues no key: the merchant is live, its owner creates the keys", async () => {
+    const { codigo } = await registerMerchant(server.url)
+    const liveKeys = async () =>
+      (
+        await dbQuery(
+          "select count(*)::int as n from llaves l join comercios c on c.id = l.comercio_id where c.codigo = $1 and l.mode = 'live'",
+          [codigo]
+        )
+      )[0].n
+    for (const emitir_llave of ["si", 1, null]) {
+      const bad = await admin("POST", `/admin/v1/comercios/${codigo}/aprobar`, {
+        cuenta_liquidacion: ownAccount(),
+        emitir_llave
+      })
+      expect(bad.status, JSON.stringify(emitir_llave)).toBe(400)
+      expect(Object.keys(bad.body.detail.fieldErrors)).toEqual(["emitir_llave"])
+    }
+    for (const body of [{ cuenta_liquidacion: ownAccount() }, { emitir_llave: false }]) {
+      const reply = await admin("POST", `/admin/v1/comercios/${codigo}/aprobar`, body)
+      expect(reply.status, JSON.stringify(reply.body)).toBe(200)
+      expect(JSON.stringify(reply.body)).not.toContain("sk_live_")
+      expect(reply.body.api_key).toBeUndefined()
+    }
+    expect((await admin("GET", `/admin/v1/comercios/${codigo}`)).body).toMatchObject({
+      estado: "activo",
+      kyc_tier: 1
+    })
+    expect(await liveKeys()).toBe(0)
+    // Asking once it is approved mints nothing either.
+    const late = await admin("POST", `/admin/v1/comercios/${codigo}/aprobar`, { emitir_llave: true })
+    expect(late.body).toEqual({ codigo, estado: "activo", kyc_tier: 1, ya_aprobado: true })
+    expect(await liveKeys()).toBe(0)
+    // The audit row keeps the ask, never an answer.
+    const [row] = await dbQuery(
+      "select despues from auditoria where accion = 'comercio.aprobar' and objeto_id = $1 order by id desc limit 1",
+      [codigo]
+    )
+    expect(row.despues).toEqual({ emitir_llave: true })
+  })
+
+  it("with emitir_llave: true it completes KYC, activates the merchant and returns a working live key once", async () => {
     const { codigo, key } = await registerMerchant(server.url)
     const reply = await admin("POST", `/admin/v1/comercios/${codigo}/aprobar`, {
-      cuenta_liquidacion: ownAccount()
+      cuenta_liquidacion: ownAccount(),
+      emitir_llave: true
     })
     expect(reply.status).toBe(200)
     expect(Object.keys(reply.body).sort()).toEqual(["api_key", "codigo", "estado", "kyc_tier"])
@@ -189,7 +230,7 @@ describe("POST /admin/v1/comercios/{codigo}/aprobar", () => {
     })
     // An account set beforehand (PATCH) is enough; once approved it can be replaced, never cleared.
     expect((await patch(codigo, { cuenta_liquidacion: ownAccount() })).status).toBe(200)
-    const approved = await admin("POST", `/admin/v1/comercios/${codigo}/aprobar`)
+    const approved = await admin("POST", `/admin/v1/comercios/${codigo}/aprobar`, { emitir_llave: true })
     expect(approved.status).toBe(200)
     expect(approved.body.api_key).toMatch(/^sk_live_/)
     const cleared = await patch(codigo, { cuenta_liquidacion: null })

@@ -35,7 +35,7 @@ describe("answers with a key or a secret", () => {
 
     const approved = await call(server.url, "POST", `/admin/v1/comercios/${codigo}/aprobar`, {
       headers: ADMIN,
-      body: { cuenta_liquidacion: OWN_ACCOUNT }
+      body: { cuenta_liquidacion: OWN_ACCOUNT, emitir_llave: true }
     })
     expectNoStore("aprobar", approved, "api_key")
     const liveKey = `${codigo}:${approved.body.api_key}`

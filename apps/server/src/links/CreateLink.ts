@@ -39,6 +39,7 @@ import {
   Forbidden,
   type Links,
   splitRefusal,
+  Unavailable,
   type UnprocessableEntity,
   ValidationError
 } from "@switch/api"
@@ -51,6 +52,7 @@ import { RequestLog } from "../http/RequestLog.js"
 import { parseJson } from "../http/Respond.js"
 import * as LinksRepo from "../platform/LinksRepo.js"
 import { findMerchant, type MerchantRow } from "../platform/Merchants.js"
+import * as SplitControles from "../platform/SplitControles.js"
 import { PgPool } from "../platform/Sql.js"
 import { LINK_COLUMNS, type LinkRow, searchable, toView } from "./LinkView.js"
 
@@ -71,7 +73,11 @@ export const requireMerchant = (caller: Caller) =>
   )
 
 /** Split checks at creation, with the merchant's facts; the stored form keeps amounts as numbers. */
-const checkSplit = (raw: ReadonlyArray<unknown>, merchant: MerchantRow, monto: Money.Cents) =>
+const checkSplit = (
+  raw: ReadonlyArray<unknown>,
+  merchant: MerchantRow,
+  monto: Money.Cents
+): Either.Either<ReadonlyArray<Split.SplitEntry>, BadRequest | UnprocessableEntity> =>
   Either.gen(function* () {
     if (!merchant.split_habilitado) {
       return yield* Either.left(
@@ -82,7 +88,7 @@ const checkSplit = (raw: ReadonlyArray<unknown>, merchant: MerchantRow, monto: M
       )
     }
     const entries = yield* Either.mapLeft(Split.decode(raw), splitRefusal)
-    yield* Either.mapLeft(
+    return yield* Either.mapLeft(
       Split.checkAtCreation({
         entries,
         merchant: {
@@ -91,14 +97,21 @@ const checkSplit = (raw: ReadonlyArray<unknown>, merchant: MerchantRow, monto: M
           approvedAccounts: merchant.cuentas_aprobadas
         },
         amount: monto,
-        commissionPct: Fees.commissionPctFor(
-          merchant.comision_bp === null ? null : Money.BasisPoints(merchant.comision_bp)
-        )
+        commissionPct: commissionOf(merchant)
       }),
       splitRefusal
     )
-    return raw
   })
+
+const commissionOf = (merchant: MerchantRow) =>
+  Fees.commissionPctFor(merchant.comision_bp === null ? null : Money.BasisPoints(merchant.comision_bp))
+
+/** SPEC: "accounts could not be checked; nothing was created". */
+const noDisponibleAhora = new Unavailable({
+  error: "split_no_disponible_ahora",
+  detail:
+    "No se pudieron verificar las cuentas del reparto; no se creó nada. Reintente con la misma idempotency_key."
+})
 
 /** A created link (201), or the one an idempotency key already made (200). */
 export interface Created {
@@ -106,7 +119,13 @@ export interface Created {
   readonly link: Links.Link
 }
 
-export type CreateError = ValidationError | BadRequest | UnprocessableEntity | Forbidden | Conflict
+export type CreateError =
+  | ValidationError
+  | BadRequest
+  | UnprocessableEntity
+  | Forbidden
+  | Conflict
+  | Unavailable
 
 /** Runs an effect for the lane: its value, or a rejection with its failure (http/Edge.ts). */
 export type RunEffect = <A, E>(effect: Effect.Effect<A, E>) => Promise<A>
@@ -155,20 +174,38 @@ export const CreateLinkLive = Layer.effect(
         return { status: 200 as const, link: { ...link, idempotent_replay: true } }
       }).pipe(Effect.catchTag("SqlError", Effect.die))
 
-    /** A split's checks, which need the merchant: only split links pay for its query. */
+    /**
+     * A split's checks, which need the merchant: only split links pay for its queries. The
+     * approved accounts, the security controls and the daily cap per beneficiary are read here;
+     * when they cannot be read the answer is `503 split_no_disponible_ahora` and nothing is made.
+     */
     const checkedSplit = (caller: Caller, raw: ReadonlyArray<unknown>, monto: Money.Cents) =>
       Effect.gen(function* () {
-        // Beneficiaries are paid by the simulated settlement of test links only: a live link
-        // would settle its whole net to the merchant, so none is taken yet.
-        if (caller.mode === "live") {
-          return yield* Effect.fail(
-            new BadRequest({
-              error: "split_no_disponible",
-              detail: "El reparto todavía no está disponible en modo live; pruébalo con una llave de prueba."
-            })
-          )
-        }
-        return yield* checkSplit(raw, yield* merchantOf(caller), monto)
+        const merchant = yield* Effect.either(
+          merchantOf(caller).pipe(Effect.catchAllDefect(() => Effect.fail(noDisponibleAhora)))
+        )
+        if (Either.isLeft(merchant)) return yield* Effect.fail(merchant.left)
+        const entries = yield* checkSplit(raw, merchant.right, monto)
+        const controles = yield* SplitControles.controles({
+          comercioId: caller.comercioId,
+          mode: caller.mode,
+          claves: entries.map((e) => Split.cuentaClave(e.cuenta)),
+          tope: merchant.right.tope_beneficiario_diario,
+          at: new Date()
+        }).pipe(
+          Effect.provideService(PgClient.PgClient, sql),
+          Effect.catchAllCause(() => Effect.fail(noDisponibleAhora))
+        )
+        yield* Either.mapLeft(
+          Split.checkControlsAtCreation({
+            entries,
+            amount: monto,
+            commissionPct: commissionOf(merchant.right),
+            controles
+          }),
+          splitRefusal
+        )
+        return raw
       })
 
     /** Inserts a new link: the stored row's JSON columns, or undefined for a replay (see above). */

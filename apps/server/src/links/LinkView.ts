@@ -48,7 +48,7 @@ export const toView = (
     view.referencia_externa = row.referencia_externa
   }
   if (row.split !== null) {
-    view.split = row.split
+    view.split = Split.maskedSplitJson(row.split)
     view.reparto = Split.repartoJson(row.reparto)
   }
   return view as Links.Link

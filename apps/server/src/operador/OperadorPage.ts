@@ -10,10 +10,12 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
+import { Settings } from "../Config.js"
 
-const findPage = (): string | undefined => {
+/** The console's page: in SWITCH_PORTAL_DIR, else beside the sources or the bundle. */
+const findPage = (portalDir: string | null | undefined): string | undefined => {
   const candidates = [
-    process.env.SWITCH_PORTAL_DIR,
+    portalDir ?? undefined,
     fileURLToPath(new URL("../../../portal/dist", import.meta.url)),
     fileURLToPath(new URL("../../portal/dist", import.meta.url))
   ]
@@ -36,7 +38,7 @@ export const CONSOLE_CSP = [
 
 export const OperadorPageLive = HttpApiBuilder.Router.use((router) =>
   Effect.gen(function* () {
-    const file = findPage()
+    const file = findPage((yield* Settings).portalDir)
     const page = file === undefined ? undefined : readFileSync(file)
     const serve = Effect.sync(() =>
       page === undefined

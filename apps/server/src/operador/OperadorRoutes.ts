@@ -6,11 +6,15 @@
  *   creates an operator `{email, password, rol}` and answers `201` with its TOTP secret, shown
  *   this once (`Cache-Control: no-store`); `409 operador_existe` for a known e-mail.
  * - `/admin/v1/operador/...`: the console's API, for an operator session only. Sign-in
- *   (`POST /admin/v1/operador/sesion` with `{email, password, codigo}`) sets the `switch_operador`
+ *   (`POST /admin/v1/operador/sesion` with `{email, password, codigo}`; an operator whose TOTP was
+ *   reset and who sends no code gets `202 {estado: "totp_por_configurar", totp_secret, totp_uri}`
+ *   after its password, and enrols with its first code) sets the `switch_operador`
  *   cookie (HttpOnly, SameSite=Strict, scoped to this path: never the merchants' cookie and never
  *   sent anywhere else); every other unsafe request needs the session's `x-csrf-token`. The role
  *   is checked here, on the server: `soporte` reads, `riesgo` approves, reviews, suspends and
- *   reactivates merchants. Every action writes its audit row in the action's own transaction.
+ *   reactivates merchants. Every action writes its audit row in the action's own transaction;
+ *   a signed-in operator's request refused for its role or its CSRF token writes one too
+ *   (`acceso.rechazado`, the route as `objeto_id`, the answer in `despues`).
  *
  * With SWITCH_ADMIN_TOKEN unset the whole admin API (these routes too) answers `404`.
  */
@@ -21,7 +25,7 @@ import type { SqlError } from "@effect/sql/SqlError"
 import { PgClient } from "@effect/sql-pg"
 import type { Mode } from "@switch/api"
 import type { RateLimit } from "@switch/core"
-import { Money, type Ports } from "@switch/core"
+import { Money, type Ports, Split } from "@switch/core"
 import { Effect, Option, Redacted, Schema } from "effect"
 import { Settings } from "../Config.js"
 import { clientIp } from "../http/Auth.js"
@@ -34,6 +38,7 @@ import { adminOpenApi } from "./AdminOpenApi.js"
 import { type AccionError, ComercioAcciones } from "./Comercios.js"
 import { configuracionRoute } from "./Configuracion.js"
 import { consolaRoutes } from "./Consola.js"
+import { cuentasBloqueadasRoutes } from "./CuentasBloqueadas.js"
 import * as Cola from "./cola/Cola.js"
 import { colaRoutes, listarCola } from "./cola/Fuentes.js"
 import { operadoresRoutes } from "./Operadores.js"
@@ -43,9 +48,9 @@ import {
   decodeBody,
   OperadorError,
   OperadorService,
-  type OperadorSession,
-  type Rol
+  type OperadorSession
 } from "./OperadorService.js"
+import { admite, type Quien, rolesDe } from "./Roles.js"
 
 export const OPERADOR_COOKIE = "switch_operador"
 const COOKIE_PATH = "/admin/v1/operador"
@@ -100,6 +105,8 @@ interface SettlementRow {
   readonly motivo_rechazo: string | null
   readonly referencia_banco: string | null
   readonly con_reparto: boolean
+  /** The link's split when this settlement is the merchant's part of a finished live split. */
+  readonly reparto: Split.RepartoView | null
 }
 
 const MarcarPagadaBody = Schema.Struct({
@@ -205,25 +212,59 @@ export const OperadorRoutesLive = HttpApiBuilder.Router.use((router) =>
         })
       )
 
-    /** The operator of the request's session, with the CSRF check on unsafe methods and the role check. */
-    const operador = (roles: ReadonlyArray<Rol> | "todos") =>
+    /**
+     * A refused attempt of a signed-in operator (issue 41): its audit row, on its own (no action's
+     * transaction is open yet), with the route asked for and the answer it got.
+     */
+    const refused = (s: OperadorSession, error: OperadorError, roles: Quien | undefined) =>
       Effect.gen(function* () {
         const request = yield* HttpServerRequest.HttpServerRequest
+        const path = new URL(request.url, "http://x").pathname.slice(0, 300)
+        yield* operadores.auditar(s, {
+          accion: "acceso.rechazado",
+          objeto_tipo: "ruta",
+          objeto_id: `${request.method} ${path}`,
+          despues: {
+            resultado: error.status,
+            error: error.error,
+            rol: s.rol,
+            ...(roles === "todos" ? {} : { roles_permitidos: roles ?? [] })
+          }
+        })
+        return yield* Effect.fail(error)
+      })
+
+    /**
+     * The operator of the request's session, with the CSRF check on unsafe methods and the role
+     * check: the roles are the matched route's entry in Roles.ts (none: nobody's); a refusal of
+     * either is audited.
+     */
+    const operador = () =>
+      Effect.gen(function* () {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const matched = yield* Effect.serviceOption(HttpRouter.RouteContext)
+        const roles = Option.isSome(matched)
+          ? rolesDe(matched.value.route.method, matched.value.route.path)
+          : undefined
         const token = request.cookies[OPERADOR_COOKIE]
         const found = token === undefined || token === "" ? Option.none() : yield* operadores.sesion(token)
         if (Option.isNone(found))
           return yield* Effect.fail(OperadorError.unauthorized("Inicia sesión como operador."))
         const s = found.value
         if (!SAFE_METHODS.has(request.method) && !csrfMatches(request.headers["x-csrf-token"], s.csrf))
-          return yield* Effect.fail(
+          return yield* refused(
+            s,
             OperadorError.forbidden(
               "csrf_invalido",
               "Falta el encabezado x-csrf-token de la sesión o no coincide."
-            )
+            ),
+            roles
           )
-        if (roles !== "todos" && !roles.includes(s.rol))
-          return yield* Effect.fail(
-            OperadorError.forbidden("rol_insuficiente", `El rol ${s.rol} no puede hacer esta acción.`)
+        if (!admite(roles, s.rol))
+          return yield* refused(
+            s,
+            OperadorError.forbidden("rol_insuficiente", `El rol ${s.rol} no puede hacer esta acción.`),
+            roles
           )
         return s
       })
@@ -277,19 +318,28 @@ export const OperadorRoutesLive = HttpApiBuilder.Router.use((router) =>
             yield* clientIp,
             request.cookies[OPERADOR_COOKIE]
           )
+          // A TOTP reset: no session yet; the new secret goes to the operator who gave its password.
+          if (signed._tag === "Enrolar")
+            return secretJson(
+              {
+                estado: "totp_por_configurar",
+                detail:
+                  "Tu autenticador fue restablecido: agrega esta clave a tu aplicación y entra con su código.",
+                totp_secret: signed.totp_secret,
+                totp_uri: signed.totp_uri
+              },
+              202
+            )
           return setCookie(json(sessionView(signed.sesion)), signed.token, ABSOLUTE_HOURS * 3600)
         })
       )
     )
-    yield* router.get(
-      "/admin/v1/operador/sesion",
-      gate(Effect.map(operador("todos"), (s) => json(sessionView(s))))
-    )
+    yield* router.get("/admin/v1/operador/sesion", gate(Effect.map(operador(), (s) => json(sessionView(s)))))
     yield* router.del(
       "/admin/v1/operador/sesion",
       gate(
         Effect.gen(function* () {
-          yield* operadores.cerrar(yield* operador("todos"))
+          yield* operadores.cerrar(yield* operador())
           return setCookie(HttpServerResponse.empty({ status: 204 }), "", 0)
         })
       )
@@ -299,7 +349,7 @@ export const OperadorRoutesLive = HttpApiBuilder.Router.use((router) =>
       "/admin/v1/operador/resumen",
       gate(
         Effect.gen(function* () {
-          yield* operador("todos")
+          yield* operador()
           const [row] = yield* sql<{
             pendientes: number
             suspendidos: number
@@ -326,7 +376,7 @@ export const OperadorRoutesLive = HttpApiBuilder.Router.use((router) =>
       "/admin/v1/operador/comercios",
       gate(
         Effect.gen(function* () {
-          yield* operador("todos")
+          yield* operador()
           const request = yield* HttpServerRequest.HttpServerRequest
           const estado = new URL(request.url, "http://x").searchParams.get("estado") ?? "pendiente"
           if (!["pendiente", "activo", "suspendido"].includes(estado))
@@ -362,7 +412,7 @@ export const OperadorRoutesLive = HttpApiBuilder.Router.use((router) =>
       "/admin/v1/operador/comercios/:codigo",
       gate(
         Effect.gen(function* () {
-          yield* operador("todos")
+          yield* operador()
           return json(yield* admin.view(yield* codigo).pipe(Effect.mapError(fromAdmin)))
         })
       )
@@ -376,7 +426,7 @@ export const OperadorRoutesLive = HttpApiBuilder.Router.use((router) =>
     ) =>
       gate(
         Effect.gen(function* () {
-          const who = yield* operador(["riesgo"])
+          const who = yield* operador()
           const code = yield* codigo
           const input = (yield* decodeBody(schema)(yield* body)) as Record<string, unknown> & {
             nota?: string
@@ -400,10 +450,12 @@ export const OperadorRoutesLive = HttpApiBuilder.Router.use((router) =>
               })
             )
             .pipe(Effect.catchTag("SqlError", Effect.die), Effect.mapError(fromAdmin))
-          return secretJson(result)
+          return json(result)
         })
       )
 
+    // No key for operators (issue 41): approving here mints none; the merchant's owner creates
+    // its live keys in the portal.
     yield* router.post(
       "/admin/v1/operador/comercios/:codigo/aprobar",
       merchantAction("comercio.aprobar", (code, input) => admin.approve(code, input), AprobarBody as never)
@@ -451,7 +503,7 @@ export const OperadorRoutesLive = HttpApiBuilder.Router.use((router) =>
       "/admin/v1/operador/auditoria",
       gate(
         Effect.gen(function* () {
-          yield* operador("todos")
+          yield* operador()
           const page = yield* operadores.auditoria(yield* auditQuery)
           return json({ data: page.data.map(auditJson), has_more: page.has_more })
         })
@@ -461,7 +513,7 @@ export const OperadorRoutesLive = HttpApiBuilder.Router.use((router) =>
       "/admin/v1/operador/auditoria.csv",
       gate(
         Effect.gen(function* () {
-          yield* operador("todos")
+          yield* operador()
           const query = yield* auditQuery
           const page = yield* operadores.auditoria({ ...query, limit: Math.max(query.limit, 1000) })
           return HttpServerResponse.text(`${toCsv(page.data)}\r\n`, {
@@ -478,7 +530,7 @@ export const OperadorRoutesLive = HttpApiBuilder.Router.use((router) =>
       "/admin/v1/operador/revision",
       gate(
         Effect.gen(function* () {
-          yield* operador("todos")
+          yield* operador()
           return json({ data: yield* listarCola(sql, settings) })
         })
       )
@@ -489,14 +541,40 @@ export const OperadorRoutesLive = HttpApiBuilder.Router.use((router) =>
       return UUID.test(value) ? Effect.succeed(value) : Effect.fail(OperadorError.notFound())
     })
 
-    /** The settlement in review, locked for this transaction; a split's is not resolved here yet. */
+    /**
+     * The settlement in review, locked for this transaction. A link with a split: only the
+     * merchant's part of a finished live split (`repartido` or `cerrado`, not stopped by a refund,
+     * the row's amount its `monto_comercio`) is resolved here, and its `link.acreditado` carries
+     * the `reparto` (SPEC); any other (the whole net held because the link has a split) is refused.
+     */
     const lockSettlement = (id: string) =>
       Effect.gen(function* () {
-        const [row] = yield* sql<SettlementRow>`
+        const [found] = yield* sql<
+          SettlementRow & { parte_comercio: boolean; link_reparto: Split.RepartoView | null }
+        >`
           select t.id::text as id, t.link_id::text as link_id, t.comercio_id::text as comercio_id, t.mode,
-            t.monto, t.estado, t.motivo_rechazo, t.referencia_banco, (l.split is not null) as con_reparto
+            t.monto, t.estado, t.motivo_rechazo, t.referencia_banco, (l.split is not null) as con_reparto,
+            l.reparto as link_reparto,
+            coalesce(l.mode = 'live' and l.reparto->>'estado' in ('repartido', 'cerrado')
+              and (l.reparto->>'monto_comercio')::bigint = t.monto
+              and not exists (select 1 from repartos_detenidos d where d.link_id = l.id), false) as parte_comercio
           from transacciones t left join links l on l.id = t.link_id
           where t.id = ${id} and t.operacion = 'liquidacion' for update of t`
+        const row: SettlementRow | undefined =
+          found === undefined
+            ? undefined
+            : {
+                id: found.id,
+                link_id: found.link_id,
+                comercio_id: found.comercio_id,
+                mode: found.mode,
+                monto: found.monto,
+                estado: found.estado,
+                motivo_rechazo: found.motivo_rechazo,
+                referencia_banco: found.referencia_banco,
+                con_reparto: found.con_reparto && !found.parte_comercio,
+                reparto: found.con_reparto && found.parte_comercio ? found.link_reparto : null
+              }
         if (row === undefined) return yield* Effect.fail(OperadorError.notFound())
         if (row.estado !== "REVISION")
           return yield* Effect.fail(
@@ -540,7 +618,7 @@ export const OperadorRoutesLive = HttpApiBuilder.Router.use((router) =>
               link_id: row.link_id,
               monto_acreditado: Money.toNumber(Money.Cents(row.monto)),
               liquidacion_txn_id: row.id,
-              reparto: null,
+              reparto: row.reparto === null ? null : Split.repartoJson(row.reparto),
               mode: row.mode
             }
           }).pipe(Effect.provideService(PgClient.PgClient, pg))
@@ -560,21 +638,13 @@ export const OperadorRoutesLive = HttpApiBuilder.Router.use((router) =>
     ) =>
       gate(
         Effect.gen(function* () {
-          const who = yield* operador(["tesoreria"])
+          const who = yield* operador()
           const id = yield* txnId
           const result = yield* sql
             .withTransaction(
               Effect.gen(function* () {
+                // Asking the bank: allowed while a payment or a hand-recorded resolution is under way.
                 const antes = yield* lockSettlement(id)
-                // While a payment through the bank is asked for or on its way, only asking the bank is allowed.
-                if (accion !== "liquidacion.consultar_banco") {
-                  const open = yield* sql`
-                    select 1 from pagos_revision where transaccion_id = ${id} and estado in ('pendiente', 'enviado')`
-                  if (open.length > 0)
-                    return yield* Effect.fail(
-                      OperadorError.conflict("pago_en_curso", "Hay un pago por el banco pendiente o enviado.")
-                    )
-                }
                 const done = yield* run(who, antes)
                 yield* operadores.auditar(who, {
                   accion,
@@ -595,28 +665,55 @@ export const OperadorRoutesLive = HttpApiBuilder.Router.use((router) =>
         })
       )
 
-    yield* router.post(
-      "/admin/v1/operador/revision/liquidaciones/:id/marcar-pagada",
-      resolve("liquidacion.marcar_pagada", (_who, row) =>
+    // Marking paid and closing without paying, with four eyes from SWITCH_CUATRO_OJOS_DESDE (cola/Cola.ts).
+    for (const ruta of Cola.manuales({
+      ctx: { operador, body },
+      sql,
+      settings,
+      auditar: operadores.auditar,
+      base: "/admin/v1/operador/revision/liquidaciones/:id",
+      objetoTipo: "liquidacion",
+      clave: txnId,
+      objetoId: (id) => id,
+      // While a payment through the bank is asked for or on its way, only asking the bank is allowed.
+      bloquear: (id) =>
         Effect.gen(function* () {
-          const input = yield* decodeBody(MarcarPagadaBody)(yield* body)
-          return { row: yield* settle(row, input.referencia_banco), nota: input.nota }
-        })
-      )
-    )
-    yield* router.post(
-      "/admin/v1/operador/revision/liquidaciones/:id/cerrar",
-      resolve("liquidacion.cerrar_sin_pagar", (_who, row) =>
-        Effect.gen(function* () {
-          const input = yield* decodeBody(CerrarBody)(yield* body)
-          const motivo = `cerrada sin pagar: ${input.nota}`
-          yield* sql`
-            update transacciones set estado = 'RECHAZADA', motivo_rechazo = ${motivo}
-            where id = ${row.id} and estado = 'REVISION'`
-          return { row: { ...row, estado: "RECHAZADA", motivo_rechazo: motivo }, nota: input.nota }
-        })
-      )
-    )
+          const row = yield* lockSettlement(id)
+          const open = yield* sql`
+            select 1 from pagos_revision where transaccion_id = ${id} and estado in ('pendiente', 'enviado')`
+          if (open.length > 0)
+            return yield* Effect.fail(
+              OperadorError.conflict("pago_en_curso", "Hay un pago por el banco pendiente o enviado.")
+            )
+          return row
+        }),
+      monto: (row) => row.monto,
+      vista: settlementView,
+      marcarPagada: {
+        auditoria: "liquidacion.marcar_pagada",
+        schema: MarcarPagadaBody,
+        aplicar: (_who, row, input) =>
+          Effect.map(settle(row, input.referencia_banco), (done) => ({
+            despues: settlementView(done),
+            respuesta: settlementView(done),
+            nota: input.nota
+          }))
+      },
+      cerrar: {
+        auditoria: "liquidacion.cerrar_sin_pagar",
+        schema: CerrarBody,
+        aplicar: (_who, row, input) =>
+          Effect.gen(function* () {
+            const motivo = `cerrada sin pagar: ${input.nota}`
+            yield* sql`
+              update transacciones set estado = 'RECHAZADA', motivo_rechazo = ${motivo}
+              where id = ${row.id} and estado = 'REVISION'`
+            const done = settlementView({ ...row, estado: "RECHAZADA", motivo_rechazo: motivo })
+            return { despues: done, respuesta: done, nota: input.nota }
+          })
+      }
+    }))
+      yield* router.post(ruta.path, gate(ruta.handler))
     yield* router.post(
       "/admin/v1/operador/revision/liquidaciones/:id/consultar",
       resolve("liquidacion.consultar_banco", (who, row) =>
@@ -721,7 +818,7 @@ export const OperadorRoutesLive = HttpApiBuilder.Router.use((router) =>
       "/admin/v1/operador/revision/liquidaciones/:id/pagar",
       gate(
         Effect.gen(function* () {
-          const who = yield* operador(["tesoreria"])
+          const who = yield* operador()
           const id = yield* txnId
           const input = yield* decodeBody(NotaBody)(yield* body)
           const pagoId = randomUUID()
@@ -729,6 +826,7 @@ export const OperadorRoutesLive = HttpApiBuilder.Router.use((router) =>
             .withTransaction(
               Effect.gen(function* () {
                 const row = yield* lockSettlement(id)
+                yield* Cola.sinPendiente(sql, "liquidacion", id)
                 const alone = row.monto < umbralCentimos
                 const inserted = yield* sql`
                   insert into pagos_revision (id, transaccion_id, monto, solicitado_por, estado)
@@ -773,7 +871,7 @@ export const OperadorRoutesLive = HttpApiBuilder.Router.use((router) =>
       "/admin/v1/operador/revision/liquidaciones/:id/pagar/confirmar",
       gate(
         Effect.gen(function* () {
-          const who = yield* operador(["tesoreria"])
+          const who = yield* operador()
           const id = yield* txnId
           const row = yield* sql
             .withTransaction(
@@ -815,7 +913,8 @@ export const OperadorRoutesLive = HttpApiBuilder.Router.use((router) =>
     for (const ruta of [
       ...(yield* colaRoutes({ operador, body })),
       ...(yield* consolaRoutes({ operador, body })),
-      ...(yield* operadoresRoutes({ operador, body }))
+      ...(yield* operadoresRoutes({ operador, body })),
+      ...(yield* cuentasBloqueadasRoutes({ operador, body }))
     ])
       yield* ruta.method === "get"
         ? router.get(ruta.path, gate(ruta.handler))

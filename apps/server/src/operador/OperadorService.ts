@@ -8,6 +8,11 @@
  * step it matched is stored by a conditional update, so a replayed code fails even when two
  * sign-ins race).
  *
+ * An operator whose TOTP a `riesgo` operator reset (Operadores.ts) enrols again here, at its next
+ * sign-in (issue 41): with the right password and no code, the answer is a fresh secret for it
+ * alone ({@link Ingreso} `Enrolar`, no session); its first good code of that secret opens the
+ * session and ends the enrolment. Nobody else ever sees the secret.
+ *
  * Sessions: a random token in its own cookie (never the merchants'), looked up by its SHA-256,
  * with a CSRF token for unsafe methods, {@link IDLE_MINUTES} minutes idle and
  * {@link ABSOLUTE_HOURS} hours absolute.
@@ -110,6 +115,11 @@ const locked = () =>
     reintentar_en: Guesses.OPERADOR.windowMinutes * 60
   })
 
+/** A sign-in's outcome: a session, or (TOTP reset) the new secret to enrol, shown to the operator only. */
+export type Ingreso =
+  | { readonly _tag: "Sesion"; readonly token: string; readonly sesion: OperadorSession }
+  | { readonly _tag: "Enrolar"; readonly totp_secret: string; readonly totp_uri: string }
+
 export class OperadorService extends Context.Tag("@switch/server/OperadorService")<
   OperadorService,
   {
@@ -124,7 +134,7 @@ export class OperadorService extends Context.Tag("@switch/server/OperadorService
       body: unknown,
       ip: string,
       previousToken: string | undefined
-    ) => Effect.Effect<{ readonly token: string; readonly sesion: OperadorSession }, OperadorError>
+    ) => Effect.Effect<Ingreso, OperadorError>
     /** The live session of a cookie's token (touching its idle clock), if any. */
     readonly sesion: (token: string) => Effect.Effect<Option.Option<OperadorSession>>
     readonly cerrar: (sesion: OperadorSession) => Effect.Effect<void>
@@ -207,12 +217,29 @@ export const OperadorServiceLive = Layer.effect(
         )
         // The claim stays as this attempt's failure unless it signs in.
         if (Option.isNone(guess)) return yield* Effect.fail(locked())
-        const found = yield* sql<{ id: string; hash: string; totp_secret: string; totp_ultimo_paso: number }>`
-          select id, hash, totp_secret, totp_ultimo_paso from operadores where lower(email) = ${email} and activo`
+        const found = yield* sql<{
+          id: string
+          hash: string
+          totp_secret: string
+          totp_ultimo_paso: number
+          totp_enrolar: boolean
+        }>`
+          select id, hash, totp_secret, totp_ultimo_paso, totp_enrolar from operadores
+          where lower(email) = ${email} and activo`
         const operador = found[0]
         const passwordOk = yield* Effect.promise(() =>
           operador === undefined ? verifyNone(body.password) : verifyPassword(body.password, operador.hash)
         )
+        // TOTP reset: the right password without a code gets a fresh secret, for this operator only.
+        // The password was right: no failure to count.
+        if (operador !== undefined && passwordOk && operador.totp_enrolar && body.codigo === undefined) {
+          yield* Effect.provideService(
+            Guesses.release(Guesses.OPERADOR, guess.value),
+            SqlClient.SqlClient,
+            sql
+          )
+          return yield* enrolar(operador.id, email)
+        }
         // No code, no session: the second factor is never optional for an operator.
         const step =
           operador === undefined || body.codigo === undefined
@@ -222,7 +249,7 @@ export const OperadorServiceLive = Layer.effect(
           operador === undefined || !passwordOk || step === undefined
             ? []
             : yield* sql`
-                update operadores set totp_ultimo_paso = ${step}
+                update operadores set totp_ultimo_paso = ${step}, totp_enrolar = false
                 where id = ${operador.id} and totp_ultimo_paso < ${step} returning id`
         if (operador === undefined || claimed.length === 0) return yield* Effect.fail(wrong())
         yield* Effect.provideService(Guesses.release(Guesses.OPERADOR, guess.value), SqlClient.SqlClient, sql)
@@ -238,8 +265,21 @@ export const OperadorServiceLive = Layer.effect(
                 now() + make_interval(hours => ${ABSOLUTE_HOURS}))`
           })
         )
-        return { token, sesion: yield* sesionRow({ id }) }
+        return { _tag: "Sesion" as const, token, sesion: yield* sesionRow({ id }) }
       }).pipe(Effect.catchTag("SqlError", Effect.die))
+
+    /** A fresh secret for an operator still enrolling: each one replaces the last shown. */
+    const enrolar = (id: string, email: string) =>
+      Effect.gen(function* () {
+        const secret = newTotpSecret()
+        yield* sql`
+          update operadores set totp_secret = ${secret}, totp_ultimo_paso = 0 where id = ${id} and totp_enrolar`
+        return {
+          _tag: "Enrolar" as const,
+          totp_secret: secret,
+          totp_uri: totpUri(secret, email, "Switch Operador")
+        }
+      })
 
     const sesion = (token: string) =>
       Effect.map(

@@ -1,15 +1,17 @@
 /**
  * Managing operators from the console (issue 32), for `riesgo`: list them, deactivate one (its
- * sessions end at once; it cannot sign in), reactivate it, and reset its TOTP (a new secret shown
- * this once, `Cache-Control: no-store`; its sessions end and the old authenticator stops
- * working). An operator cannot deactivate itself nor reset its own TOTP. Each change is audited
- * in its own transaction; the list is for every operator.
+ * sessions end at once; it cannot sign in), reactivate it, and reset its TOTP: its sessions end,
+ * the old authenticator stops working at once (the secret is replaced by one nobody is shown),
+ * and the operator enrols a new one at its next sign-in, after its password
+ * (OperadorService.ts). `riesgo` never sees the new secret (issue 41). An operator cannot
+ * deactivate itself nor reset its own TOTP. Each change is audited in its own transaction; the
+ * list (with `totp_por_configurar`) is for every operator.
  */
 import { HttpRouter } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { Effect, Schema } from "effect"
-import { json, secretJson } from "../http/Respond.js"
-import { newTotpSecret, totpUri } from "../platform/Totp.js"
+import { json } from "../http/Respond.js"
+import { newTotpSecret } from "../platform/Totp.js"
 import type { Contexto, Ruta } from "./cola/Cola.js"
 import { decodeBody, OperadorError, OperadorService } from "./OperadorService.js"
 
@@ -21,6 +23,7 @@ interface Row {
   readonly email: string
   readonly rol: string
   readonly activo: boolean
+  readonly totp_enrolar: boolean
   readonly created_at: Date
 }
 
@@ -29,8 +32,12 @@ const view = (r: Row) => ({
   email: r.email,
   rol: r.rol,
   activo: r.activo,
+  totp_por_configurar: r.totp_enrolar,
   creado_en: r.created_at.toISOString()
 })
+
+const COLUMNS = (sql: SqlClient.SqlClient) =>
+  sql`id::text as id, email, rol, activo, totp_enrolar, created_at`
 
 export const operadoresRoutes = (ctx: Contexto) =>
   Effect.gen(function* () {
@@ -44,16 +51,10 @@ export const operadoresRoutes = (ctx: Contexto) =>
     /** A change to another operator, its audit row and the end of its sessions in one transaction. */
     const change = (
       accion: string,
-      run: (
-        row: Row
-      ) => Effect.Effect<
-        { readonly despues: Row; readonly extra?: Record<string, unknown> },
-        OperadorError,
-        never
-      >
+      run: (row: Row) => Effect.Effect<{ readonly despues: Row }, OperadorError, never>
     ): Ruta["handler"] =>
       Effect.gen(function* () {
-        const who = yield* ctx.operador(["riesgo"])
+        const who = yield* ctx.operador()
         const id = yield* targetId
         const input = yield* decodeBody(NotaBody)(yield* ctx.body)
         if (id === who.id)
@@ -64,9 +65,7 @@ export const operadoresRoutes = (ctx: Contexto) =>
           .withTransaction(
             Effect.gen(function* () {
               const [row] = yield* sql<Row>`
-                select id::text as id, email, rol, activo, created_at from operadores where id = ${id} for update`.pipe(
-                Effect.orDie
-              )
+                select ${COLUMNS(sql)} from operadores where id = ${id} for update`.pipe(Effect.orDie)
               if (row === undefined) return yield* Effect.fail(OperadorError.notFound())
               const result = yield* run(row)
               yield* sql`update sesiones_operador set ended_at = now() where operador_id = ${id} and ended_at is null`.pipe(
@@ -84,12 +83,12 @@ export const operadoresRoutes = (ctx: Contexto) =>
             })
           )
           .pipe(Effect.catchTag("SqlError", Effect.die))
-        return secretJson({ ...view(done.despues), ...done.extra })
+        return json(view(done.despues))
       }) as Ruta["handler"]
 
     const setActivo = (activo: boolean) => (row: Row) =>
       sql<Row>`update operadores set activo = ${activo} where id = ${row.id}
-        returning id::text as id, email, rol, activo, created_at`.pipe(
+        returning ${COLUMNS(sql)}`.pipe(
         Effect.map((rows) => ({ despues: rows[0] ?? row })),
         Effect.orDie
       )
@@ -99,11 +98,9 @@ export const operadoresRoutes = (ctx: Contexto) =>
         method: "get",
         path: "/admin/v1/operador/operadores",
         handler: Effect.gen(function* () {
-          yield* ctx.operador("todos")
+          yield* ctx.operador()
           const rows = yield* sql<Row>`
-            select id::text as id, email, rol, activo, created_at from operadores order by created_at asc limit 500`.pipe(
-            Effect.orDie
-          )
+            select ${COLUMNS(sql)} from operadores order by created_at asc limit 500`.pipe(Effect.orDie)
           return json({ data: rows.map(view) })
         })
       },
@@ -120,17 +117,14 @@ export const operadoresRoutes = (ctx: Contexto) =>
       {
         method: "post",
         path: "/admin/v1/operador/operadores/:id/restablecer-totp",
+        // The old secret is replaced by one nobody is shown: the old authenticator stops at once,
+        // and the operator itself gets a fresh one at its next sign-in.
         handler: change("operador.restablecer_totp", (row) =>
-          Effect.gen(function* () {
-            const secret = newTotpSecret()
-            yield* sql`update operadores set totp_secret = ${secret}, totp_ultimo_paso = 0 where id = ${row.id}`.pipe(
-              Effect.orDie
-            )
-            return {
-              despues: row,
-              extra: { totp_secret: secret, totp_uri: totpUri(secret, row.email, "Switch Operador") }
-            }
-          })
+          sql<Row>`update operadores set totp_secret = ${newTotpSecret()}, totp_ultimo_paso = 0, totp_enrolar = true
+            where id = ${row.id} returning ${COLUMNS(sql)}`.pipe(
+            Effect.map((rows) => ({ despues: rows[0] ?? row })),
+            Effect.orDie
+          )
         )
       }
     ]

@@ -3,7 +3,9 @@
  * eyes, mark paid with the bank's reference, close without paying; `link.acreditado` once when
  * the split finishes) and direct-API operations waiting for a person (`DESCONOCIDA`/`ERROR` past
  * the window, `SIN_DEBITO_EN_EXTRACTO`) with the `transaccion.*` notices after each resolution;
- * every item shows the bank's latest answer and keeps the history of them.
+ * every item shows the bank's latest answer and keeps the history of them. Every amount here is
+ * past SWITCH_CUATRO_OJOS_DESDE (10 Bs), so marking paid and closing take a second operator
+ * (cuatroOjos.test.ts tests that rule on every source).
  */
 import { randomUUID } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -30,6 +32,19 @@ const admin = (method: string, path: string, body?: unknown) =>
 const signedIn = async (rol: string) => {
   const headers = await signInOperator(server.url, rol, { password: PASSWORD, checkCreated: false })
   return (method: string, path: string, body?: unknown) => call(server.url, method, path, { body, headers })
+}
+
+type Caller = Awaited<ReturnType<typeof signedIn>>
+
+/**
+ * A hand-recorded resolution from SWITCH_CUATRO_OJOS_DESDE (10 Bs here): `first` asks (202,
+ * nothing moves), `second` confirms; the confirmation's answer.
+ */
+const withFourEyes = async (first: Caller, second: Caller, path: string, body: unknown) => {
+  const asked = await first("POST", path, body)
+  expect(asked.status, JSON.stringify(asked.body)).toBe(202)
+  expect(asked.body.estado).toBe("pendiente_confirmacion")
+  return second("POST", `${path}/confirmar`, {})
 }
 
 const events = (evento: string, field: string, id: string) =>
@@ -103,7 +118,7 @@ describe("split parts in review", () => {
     const base = `/admin/v1/operador/revision/repartos/${linkA}`
 
     expect((await first("POST", `${base}/0/marcar-pagada`, {})).status).toBe(400)
-    const marked = await first("POST", `${base}/0/marcar-pagada`, {
+    const marked = await withFourEyes(first, second, `${base}/0/marcar-pagada`, {
       referencia_banco: "BANCO1234",
       nota: "visto en el extracto"
     })
@@ -161,7 +176,8 @@ describe("split parts in review", () => {
       "select accion, objeto_id from auditoria where objeto_tipo = 'reparto' order by id"
     )
     expect(audit).toEqual([
-      { accion: "reparto.marcar_pagada", objeto_id: `${linkA}:0` },
+      { accion: "reparto.marcar_pagada_solicitado", objeto_id: `${linkA}:0` },
+      { accion: "reparto.marcar_pagada_confirmado", objeto_id: `${linkA}:0` },
       { accion: "reparto.pagar_solicitado", objeto_id: `${linkA}:1` },
       { accion: "reparto.pagar_confirmado", objeto_id: `${linkA}:1` },
       { accion: "reparto.pagar_enviado", objeto_id: `${linkA}:1` }
@@ -170,9 +186,12 @@ describe("split parts in review", () => {
 
   it("closing the only part without paying leaves the split cerrado, with link.acreditado once; the queue is empty of parts", async () => {
     const tesoreria = await signedIn("tesoreria")
+    const segundo = await signedIn("tesoreria")
     const base = `/admin/v1/operador/revision/repartos/${linkB}/0`
     expect((await tesoreria("POST", `${base}/cerrar`, {})).status).toBe(400)
-    const closed = await tesoreria("POST", `${base}/cerrar`, { nota: "el beneficiario renunció" })
+    const closed = await withFourEyes(tesoreria, segundo, `${base}/cerrar`, {
+      nota: "el beneficiario renunció"
+    })
     expect(closed.status, JSON.stringify(closed.body)).toBe(200)
     expect(closed.body.parte.estado).toBe("descartado")
     expect(closed.body.reparto.estado).toBe("cerrado")
@@ -231,6 +250,7 @@ describe("direct-API operations waiting for a person", () => {
 
   it("asking the bank records its answer and the notice; marking settled sends aprobada and liquidada; closing a SIN_DEBITO review sends nothing", async () => {
     const tesoreria = await signedIn("tesoreria")
+    const segundo = await signedIn("tesoreria")
     const base = "/admin/v1/operador/revision/transacciones"
 
     // The sandbox bank never saw this order: RECHAZADA, with transaccion.rechazada once.
@@ -248,7 +268,7 @@ describe("direct-API operations waiting for a person", () => {
     expect(
       (await tesoreria("POST", `${base}/${ids.error}/marcar-pagada`, { referencia_banco: "x" })).status
     ).toBe(400)
-    const settled = await tesoreria("POST", `${base}/${ids.error}/marcar-pagada`, {
+    const settled = await withFourEyes(tesoreria, segundo, `${base}/${ids.error}/marcar-pagada`, {
       referencia_banco: "REF-998877",
       nota: "aparece en el extracto"
     })
@@ -263,7 +283,9 @@ describe("direct-API operations waiting for a person", () => {
       (await tesoreria("POST", `${base}/${ids.sinDebito}/marcar-pagada`, { referencia_banco: "REF-1234" }))
         .body.error
     ).toBe("operacion_final")
-    const closed = await tesoreria("POST", `${base}/${ids.sinDebito}/cerrar`, { nota: "no se reenvía" })
+    const closed = await withFourEyes(tesoreria, segundo, `${base}/${ids.sinDebito}/cerrar`, {
+      nota: "no se reenvía"
+    })
     expect(closed.status, JSON.stringify(closed.body)).toBe(200)
     expect(closed.body.estado).toBe("RECHAZADA")
     expect(await db("select 1 from eventos where data->>'id' = $1", [ids.sinDebito])).toHaveLength(0)
@@ -278,8 +300,10 @@ describe("direct-API operations waiting for a person", () => {
     )
     expect(audit.map((a) => a.accion)).toEqual([
       "transaccion.consultar_banco",
-      "transaccion.marcar_liquidada",
-      "transaccion.cerrar"
+      "transaccion.marcar_liquidada_solicitado",
+      "transaccion.marcar_liquidada_confirmado",
+      "transaccion.cerrar_solicitado",
+      "transaccion.cerrar_confirmado"
     ])
   })
 })
@@ -312,6 +336,7 @@ describe("links in revision", () => {
 
   it("tesoreria asks the bank (kept in the history), marks one paid (link.pagado once) and closes the other (the link reopens)", async () => {
     const tesoreria = await signedIn("tesoreria")
+    const segundo = await signedIn("tesoreria")
     const soporte = await signedIn("soporte")
     const [paid, closed] = links as [string, string]
     const base = "/admin/v1/operador/revision/links"
@@ -325,7 +350,7 @@ describe("links in revision", () => {
     expect(item.ultima_respuesta).toMatchObject({ estado: "DESCONOCIDA", origen: "operador" })
 
     expect((await tesoreria("POST", `${base}/${paid}/marcar-pagada`, {})).status).toBe(400)
-    const marked = await tesoreria("POST", `${base}/${paid}/marcar-pagada`, {
+    const marked = await withFourEyes(tesoreria, segundo, `${base}/${paid}/marcar-pagada`, {
       referencia_banco: "REF-445566",
       nota: "el banco lo confirmó por teléfono"
     })
@@ -340,7 +365,9 @@ describe("links in revision", () => {
     const [link] = await db("select estado, referencia_banco from links where id = $1", [paid])
     expect(link.estado).toBe("pagado")
 
-    const reopened = await tesoreria("POST", `${base}/${closed}/cerrar`, { nota: "no hubo débito" })
+    const reopened = await withFourEyes(tesoreria, segundo, `${base}/${closed}/cerrar`, {
+      nota: "no hubo débito"
+    })
     expect(reopened.status, JSON.stringify(reopened.body)).toBe(200)
     expect(reopened.body.estado).toBe("pendiente")
     expect((await db("select estado from links where id = $1", [closed]))[0].estado).toBe("pendiente")
@@ -351,8 +378,10 @@ describe("links in revision", () => {
     )
     expect(audit).toEqual([
       { accion: "link.consultar_banco", objeto_id: paid },
-      { accion: "link.marcar_pagado", objeto_id: paid },
-      { accion: "link.cerrar_sin_cobro", objeto_id: closed }
+      { accion: "link.marcar_pagado_solicitado", objeto_id: paid },
+      { accion: "link.marcar_pagado_confirmado", objeto_id: paid },
+      { accion: "link.cerrar_sin_cobro_solicitado", objeto_id: closed },
+      { accion: "link.cerrar_sin_cobro_confirmado", objeto_id: closed }
     ])
     const after = await tesoreria("GET", "/admin/v1/operador/revision")
     expect(after.body.data.filter((i: any) => i.tipo === "link")).toEqual([])

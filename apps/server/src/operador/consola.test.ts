@@ -51,7 +51,9 @@ beforeAll(async () => {
       alertasSecreto: SECRETO,
       webhookAllowPrivate: true,
       alertaColaMinutos: 0.01,
-      alertasRevisarSegundos: 1
+      alertasRevisarSegundos: 1,
+      // One operator closes a queue item here (four eyes: cuatroOjos.test.ts).
+      cuatroOjosDesde: 1_000_000
     }
   })
 }, 120_000)
@@ -351,10 +353,13 @@ describe("managing operators", () => {
     )
     const reset = await riesgo("POST", `/admin/v1/operador/operadores/${target.id}/restablecer-totp`, {})
     expect(reset.status).toBe(200)
-    expect(reset.headers.get("cache-control")).toBe("no-store")
-    expect(reset.body.totp_secret).not.toBe(created.body.totp_secret)
+    expect(reset.body).toMatchObject({ id: target.id, activo: true, totp_por_configurar: true })
+    // riesgo never sees the new secret: no secret and no otpauth URI in its answer.
+    expect(reset.body.totp_secret).toBeUndefined()
+    expect(reset.body.totp_uri).toBeUndefined()
+    expect(JSON.stringify(reset.body)).not.toMatch(/otpauth|secret/i)
+    // The old authenticator stops at once.
     expect((await signIn(created.body.totp_secret)).status).toBe(401)
-    expect((await signIn(reset.body.totp_secret)).status).toBe(200)
 
     const audit = await db<{ accion: string; nota: string | null; actor: string }>(
       "select accion, nota, actor from auditoria where objeto_tipo = 'operador' and objeto_id = $1 order by id",
@@ -368,5 +373,64 @@ describe("managing operators", () => {
     ])
     expect(audit[1]?.nota).toBe("dejó el equipo")
     expect(audit[0]?.actor).toBe("token_admin")
+  })
+
+  it("after a TOTP reset the operator concerned, and only after its password, gets a new secret and enrols at its next sign-in", async () => {
+    const riesgo = await signedIn("riesgo")
+    const email = `enrola-${randomUUID().slice(0, 8)}@switch.test`
+    const created = await call(server.url, "POST", "/admin/v1/operadores", {
+      headers: TOKEN,
+      body: { email, password: PASSWORD, rol: "soporte" }
+    })
+    const attempt = (body: Record<string, unknown>) =>
+      call(server.url, "POST", "/admin/v1/operador/sesion", { body: { email, ...body } })
+    const reset = await riesgo(
+      "POST",
+      `/admin/v1/operador/operadores/${created.body.id}/restablecer-totp`,
+      {}
+    )
+    expect(reset.status).toBe(200)
+    expect(reset.body.totp_secret).toBeUndefined()
+    // A wrong password gets the usual refusal, never the enrolment.
+    const wrong = await attempt({ password: "otra clave cualquiera" })
+    expect(wrong.status).toBe(401)
+    expect(JSON.stringify(wrong.body)).not.toMatch(/totp_secret|otpauth/)
+    // The right password: the secret for this operator, no session yet.
+    const offer = await attempt({ password: PASSWORD })
+    expect(offer.status, JSON.stringify(offer.body)).toBe(202)
+    expect(offer.headers.get("cache-control")).toBe("no-store")
+    expect(offer.headers.get("set-cookie")).toBeNull()
+    expect(offer.body).toMatchObject({ estado: "totp_por_configurar" })
+    expect(offer.body.totp_secret).toMatch(/^[A-Z2-7]{32}$/)
+    expect(offer.body.totp_uri).toContain(`secret=${offer.body.totp_secret}`)
+    expect(offer.body.totp_secret).not.toBe(created.body.totp_secret)
+    // A code of the old authenticator does not enrol.
+    expect(
+      (
+        await attempt({
+          password: PASSWORD,
+          codigo: totpCode(created.body.totp_secret, totpStep(Date.now()))
+        })
+      ).status
+    ).toBe(401)
+    // The first good code of the secret shown opens the session and ends the enrolment.
+    const step = totpStep(Date.now())
+    const enrolled = await attempt({ password: PASSWORD, codigo: totpCode(offer.body.totp_secret, step) })
+    expect(enrolled.status, JSON.stringify(enrolled.body)).toBe(200)
+    expect(enrolled.body.operador.email).toBe(email)
+    const listed = (await riesgo("GET", "/admin/v1/operador/operadores")).body.data.find(
+      (o: { email: string }) => o.email === email
+    )
+    expect(listed.totp_por_configurar).toBe(false)
+    // Enrolled: no code is a refusal again, never a new secret.
+    const after = await attempt({ password: PASSWORD })
+    expect(after.status).toBe(401)
+    expect(after.body.totp_secret).toBeUndefined()
+    expect(
+      (await attempt({ password: PASSWORD, codigo: totpCode(offer.body.totp_secret, step + 1) })).status
+    ).toBe(200)
+    // The secret is in no audit row.
+    const audit = await db<{ row: string }>("select row_to_json(a)::text as row from auditoria a")
+    for (const { row } of audit) expect(row).not.toContain(offer.body.totp_secret)
   })
 })

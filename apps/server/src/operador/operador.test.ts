@@ -260,7 +260,17 @@ describe("merchants from the console", () => {
       nota: "KYC revisado"
     })
     expect(approved.status, JSON.stringify(approved.body)).toBe(200)
-    expect(approved.body.api_key).toBeTypeOf("string")
+    // No secret for operators: the answer carries no key and none was minted (the owner makes them).
+    expect(approved.body).toEqual({ codigo, estado: "activo", kyc_tier: 1 })
+    expect(JSON.stringify(approved.body)).not.toMatch(/sk_live_|api_key/)
+    expect(
+      await db(
+        "select 1 from llaves l join comercios c on c.id = l.comercio_id where c.codigo = $1 and l.mode = 'live'",
+        [codigo]
+      )
+    ).toEqual([])
+    const asking = await as(riesgo, "POST", `${path}/aprobar`, { emitir_llave: true })
+    expect(asking.status).toBe(400)
     expect((await as(riesgo, "POST", `${path}/revisar`)).status).toBe(200)
     expect((await as(riesgo, "POST", `${path}/suspender`, { nota: "fraude" })).status).toBe(200)
     expect((await as(soporte, "GET", path)).body.estado).toBe("suspendido")
@@ -298,6 +308,45 @@ describe("merchants from the console", () => {
     expect(
       (await as(riesgo, "POST", "/admin/v1/operador/comercios/nadie-aqui/suspender", { otra: 1 })).status
     ).toBe(400)
+  })
+})
+
+describe("refused attempts", () => {
+  it("an operator's request refused for its role or for CSRF leaves an audit row with its result", async () => {
+    const op = await crear("soporte")
+    const s = await signIn(op)
+    const { codigo } = await registerMerchant(server.url)
+    const attempts: ReadonlyArray<readonly [string, string, boolean, string]> = [
+      ["POST", `/admin/v1/operador/comercios/${codigo}/aprobar`, true, "rol_insuficiente"],
+      ["PATCH", `/admin/v1/operador/comercios/${codigo}`, true, "rol_insuficiente"],
+      ["POST", "/admin/v1/operador/tasa-bcv", true, "rol_insuficiente"],
+      [
+        "POST",
+        `/admin/v1/operador/revision/liquidaciones/${randomUUID()}/marcar-pagada`,
+        true,
+        "rol_insuficiente"
+      ],
+      ["POST", `/admin/v1/operador/operadores/${op.id}/restablecer-totp`, true, "rol_insuficiente"],
+      ["POST", "/admin/v1/operador/incidentes", false, "csrf_invalido"],
+      ["DELETE", "/admin/v1/operador/sesion", false, "csrf_invalido"]
+    ]
+    for (const [method, path, csrf, error] of attempts) {
+      const reply = await as(s, method, path, method === "DELETE" ? undefined : {}, csrf)
+      expect(reply.status, `${method} ${path}`).toBe(403)
+      expect(reply.body.error).toBe(error)
+    }
+    const rows = await db<{ actor: string; objeto_tipo: string; objeto_id: string; despues: any }>(
+      "select actor, objeto_tipo, objeto_id, despues from auditoria where operador_id = $1 and accion = 'acceso.rechazado' order by id",
+      [op.id]
+    )
+    expect(rows.map((r) => [r.objeto_id, r.despues.resultado, r.despues.error])).toEqual(
+      attempts.map(([method, path, , error]) => [`${method} ${path}`, 403, error])
+    )
+    for (const row of rows) expect(row).toMatchObject({ actor: op.email, objeto_tipo: "ruta" })
+    expect(rows[0]?.despues).toMatchObject({ rol: "soporte", roles_permitidos: ["riesgo"] })
+    // The console's log shows them to every operator.
+    const log = await as(s, "GET", "/admin/v1/operador/auditoria?objeto_tipo=ruta&limit=100")
+    expect(log.body.data.filter((r: { actor: string }) => r.actor === op.email)).toHaveLength(attempts.length)
   })
 })
 
@@ -358,6 +407,21 @@ describe("the admin reference", () => {
       const path = op.path.replace("{codigo}", "nadie-aqui").replace("{id}", randomUUID())
       const reply = await call(server.url, op.method.toUpperCase(), path)
       expect([400, 401], `${op.method} ${op.path}`).toContain(reply.status)
+    }
+    // The token's approval says a live key comes only on the explicit ask.
+    const aprobar = doc.body.paths["/admin/v1/comercios/{codigo}/aprobar"].post
+    expect(aprobar.requestBody.content["application/json"].schema.properties.emitir_llave.type).toBe(
+      "boolean"
+    )
+    expect(aprobar.description).toContain("emitir_llave")
+    // Four eyes on marking paid and closing, on every source, with their confirmation.
+    const manual = Object.keys(doc.body.paths).filter((p) =>
+      /\/revision\/.+\/(marcar-pagada|cerrar)$/.test(p)
+    )
+    expect(manual).toHaveLength(10)
+    for (const path of manual) {
+      expect(doc.body.paths[path].post.responses["202"], path).toBeDefined()
+      expect(doc.body.paths[`${path}/confirmar`]?.post, `${path}/confirmar`).toBeDefined()
     }
     const publicDoc = await call(server.url, "GET", "/openapi.json")
     expect(Object.keys(publicDoc.body.paths).some((p) => p.startsWith("/admin"))).toBe(false)

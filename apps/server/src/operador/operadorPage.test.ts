@@ -7,19 +7,15 @@ import { startServer, type TestServer } from "../../test/harness.js"
 
 let server: TestServer
 let dir: string
-const previous = process.env.SWITCH_PORTAL_DIR
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "consola-"))
   writeFileSync(join(dir, "index.html"), "<!doctype html><title>panel</title>")
   writeFileSync(join(dir, "operador.html"), "<!doctype html><title>consola</title>")
-  process.env.SWITCH_PORTAL_DIR = dir
-  server = await startServer()
+  server = await startServer({ settings: { portalDir: dir } })
 })
 afterAll(async () => {
   await server?.close()
-  if (previous === undefined) delete process.env.SWITCH_PORTAL_DIR
-  else process.env.SWITCH_PORTAL_DIR = previous
   rmSync(dir, { recursive: true, force: true })
 })
 

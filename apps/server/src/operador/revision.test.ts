@@ -197,15 +197,22 @@ describe("money in review", () => {
     ).toBe(403)
   })
 
-  it("tesoreria marks one paid with the bank's reference (link.acreditado once), closes one without paying, asks the bank about one", async () => {
+  it("tesoreria marks one paid with the bank's reference (link.acreditado once) and closes one without paying, each confirmed by a second operator; asks the bank about one", async () => {
     const tesoreria = await signedIn("tesoreria")
+    const segundo = await signedIn("tesoreria")
     const base = "/admin/v1/operador/revision/liquidaciones"
 
     expect((await tesoreria("POST", `${base}/${txns[0]}/marcar-pagada`, {})).status).toBe(400)
-    const paid = await tesoreria("POST", `${base}/${txns[0]}/marcar-pagada`, {
+    // SWITCH_CUATRO_OJOS_DESDE unset: every amount waits for a second operator.
+    const pending = await tesoreria("POST", `${base}/${txns[0]}/marcar-pagada`, {
       referencia_banco: "BANCO123",
       nota: "visto en el extracto"
     })
+    expect(pending.status, JSON.stringify(pending.body)).toBe(202)
+    expect(pending.body.estado).toBe("pendiente_confirmacion")
+    expect(await acreditados(links[0] ?? "")).toHaveLength(0)
+    expect((await tesoreria("POST", `${base}/${txns[0]}/marcar-pagada/confirmar`, {})).status).toBe(403)
+    const paid = await segundo("POST", `${base}/${txns[0]}/marcar-pagada/confirmar`, {})
     expect(paid.status, JSON.stringify(paid.body)).toBe(200)
     expect(paid.body).toMatchObject({ estado: "LIQUIDADA", referencia_banco: "BANCO123" })
     const again = await tesoreria("POST", `${base}/${txns[0]}/marcar-pagada`, {
@@ -223,9 +230,14 @@ describe("money in review", () => {
     })
 
     expect((await tesoreria("POST", `${base}/${txns[1]}/cerrar`, {})).status).toBe(400)
-    const closed = await tesoreria("POST", `${base}/${txns[1]}/cerrar`, {
-      nota: "el comercio devolvió el dinero al pagador"
-    })
+    expect(
+      (
+        await tesoreria("POST", `${base}/${txns[1]}/cerrar`, {
+          nota: "el comercio devolvió el dinero al pagador"
+        })
+      ).status
+    ).toBe(202)
+    const closed = await segundo("POST", `${base}/${txns[1]}/cerrar/confirmar`, {})
     expect(closed.status).toBe(200)
     expect(closed.body.estado).toBe("RECHAZADA")
     expect(await acreditados(links[1] ?? "")).toHaveLength(0)
@@ -242,9 +254,15 @@ describe("money in review", () => {
       "select accion, objeto_id, nota from auditoria where objeto_tipo = 'liquidacion' order by id"
     )
     expect(audit).toEqual([
-      { accion: "liquidacion.marcar_pagada", objeto_id: txns[0], nota: "visto en el extracto" },
+      { accion: "liquidacion.marcar_pagada_solicitado", objeto_id: txns[0], nota: "visto en el extracto" },
+      { accion: "liquidacion.marcar_pagada_confirmado", objeto_id: txns[0], nota: "visto en el extracto" },
       {
-        accion: "liquidacion.cerrar_sin_pagar",
+        accion: "liquidacion.cerrar_sin_pagar_solicitado",
+        objeto_id: txns[1],
+        nota: "el comercio devolvió el dinero al pagador"
+      },
+      {
+        accion: "liquidacion.cerrar_sin_pagar_confirmado",
         objeto_id: txns[1],
         nota: "el comercio devolvió el dinero al pagador"
       },

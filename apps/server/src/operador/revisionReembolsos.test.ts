@@ -23,7 +23,9 @@ beforeAll(async () => {
     apiPorMinuto: 100_000,
     cierreBancario: false,
     // The reconciler out of the way: only the operator asks the bank about a refund.
-    conciliarSegundos: 3600
+    conciliarSegundos: 3600,
+    // Below the four-eyes threshold: one operator resolves (cuatroOjos.test.ts covers above it).
+    cuatroOjosDesde: 1_000_000
   })
   db = new Pg.Client({ connectionString: server.databaseUrl })
   await db.connect()

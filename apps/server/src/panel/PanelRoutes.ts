@@ -33,9 +33,9 @@ const TYPES: Readonly<Record<string, string>> = {
 }
 
 /** The first directory holding a built portal: the setting, then beside the sources or the bundle. */
-const findBuild = (): string | undefined => {
+const findBuild = (portalDir: string | null | undefined): string | undefined => {
   const candidates = [
-    process.env.SWITCH_PORTAL_DIR,
+    portalDir ?? undefined,
     fileURLToPath(new URL("../../../portal/dist", import.meta.url)),
     fileURLToPath(new URL("../../portal/dist", import.meta.url))
   ]
@@ -80,7 +80,7 @@ export const contentSecurityPolicy = (baseUrl: string) => {
 export const PanelRoutesLive = HttpApiBuilder.Router.use((router) =>
   Effect.gen(function* () {
     const settings = yield* Settings
-    const dir = findBuild()
+    const dir = findBuild(settings.portalDir)
     const assets = dir === undefined ? new Map<string, Asset>() : readAll(dir)
     const security = {
       "content-security-policy": contentSecurityPolicy(settings.baseUrl),

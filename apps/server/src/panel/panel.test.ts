@@ -12,7 +12,6 @@ import { contentSecurityPolicy } from "./PanelRoutes.js"
 
 let server: TestServer
 let dir: string
-const previous = process.env.SWITCH_PORTAL_DIR
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "portal-"))
@@ -22,13 +21,10 @@ beforeAll(async () => {
     '<!doctype html><script type="module" src="/panel/assets/app-AbC12345.js"></script>'
   )
   writeFileSync(join(dir, "assets", "app-AbC12345.js"), "console.log('panel')")
-  process.env.SWITCH_PORTAL_DIR = dir
-  server = await startServer()
+  server = await startServer({ settings: { portalDir: dir } })
 })
 afterAll(async () => {
   await server?.close()
-  if (previous === undefined) delete process.env.SWITCH_PORTAL_DIR
-  else process.env.SWITCH_PORTAL_DIR = previous
   rmSync(dir, { recursive: true, force: true })
 })
 

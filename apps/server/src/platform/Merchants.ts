@@ -31,6 +31,8 @@ export interface MerchantRow {
   readonly max_diario: StoredLimit | null
   readonly tope_diario: StoredLimit | null
   readonly tope_acumulado: StoredLimit | null
+  /** The split's daily cap per beneficiary in cents, set by operators; null: core's default. */
+  readonly tope_beneficiario_diario: number | null
   readonly cuenta_liquidacion: Instrument.Instrument | null
   readonly cuentas_aprobadas: ReadonlyArray<Instrument.Instrument>
   readonly created_at: Date

@@ -5,9 +5,31 @@
  * that record payments, so the recorder, down here, imports no feature.
  */
 import type { SqlError } from "@effect/sql/SqlError"
-import type { PgClient } from "@effect/sql-pg"
+import { PgClient } from "@effect/sql-pg"
 import type { Mode } from "@switch/api"
-import { Context, type Effect } from "effect"
+import { Context, Effect } from "effect"
+
+/** The settlement job's task name (settlement/Settlement.ts runs it). */
+export const TASK_LIQUIDAR = "liquidar"
+
+/**
+ * Queues the settlement job of a paid link (one per link: its job key), to run after `seconds`;
+ * `consulta` counts the times the bank was already asked. Inside the caller's transaction.
+ * The console queues it too when the last part of a live split leaves review, so the merchant's
+ * part is credited and `link.acreditado` sent by the job alone.
+ */
+export const encolarLiquidacion = (linkId: string, consulta = 0, seconds = 0) =>
+  Effect.flatMap(
+    PgClient.PgClient,
+    (sql) => sql`
+      select 1 from graphile_worker.add_job(
+        ${TASK_LIQUIDAR},
+        json_build_object('link_id', ${linkId}::text, 'consulta', ${consulta}::int),
+        run_at := now() + make_interval(secs => ${seconds}::float8),
+        max_attempts := 10,
+        job_key := ${`liquidar:${linkId}`}
+      )`
+  )
 
 export interface SimulatedSettlement {
   readonly linkId: string

@@ -29,8 +29,11 @@ import filterIndexes from "../migrations/0024_filter_indexes.js"
 import intentosTotp from "../migrations/0025_intentos_totp.js"
 import contadoresConcedido from "../migrations/0026_contadores_concedido.js"
 import invitacionesAjenas from "../migrations/0027_invitaciones_ajenas.js"
+import cuatroOjos from "../migrations/0028_cuatro_ojos.js"
+import repartoLive from "../migrations/0030_reparto_live.js"
 import tarjeta from "../migrations/0040_tarjeta.js"
 import cierresTarjeta from "../migrations/0041_cierres_tarjeta.js"
+import ordenesBanco from "../migrations/0050_ordenes_banco.js"
 import * as Metrics from "./Metrics.js"
 import { preparingClient, registry } from "./Prepared.js"
 
@@ -138,8 +141,11 @@ export const migrations = PgMigrator.fromRecord({
   "0025_intentos_totp": intentosTotp,
   "0026_contadores_concedido": contadoresConcedido,
   "0027_invitaciones_ajenas": invitacionesAjenas,
+  "0028_cuatro_ojos": cuatroOjos,
+  "0030_reparto_live": repartoLive,
   "0040_tarjeta": tarjeta,
-  "0041_cierres_tarjeta": cierresTarjeta
+  "0041_cierres_tarjeta": cierresTarjeta,
+  "0050_ordenes_banco": ordenesBanco
 })
 
 /** Runs pending migrations; several processes starting at once wait on the migrator's lock. */

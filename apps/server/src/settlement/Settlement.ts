@@ -20,10 +20,11 @@ import { Settings } from "../Config.js"
 import { Banks } from "../platform/bank/Banks.js"
 import * as LinksRepo from "../platform/LinksRepo.js"
 import * as Outbox from "../platform/Outbox.js"
-import { Settlements } from "../platform/Settlements.js"
+import { encolarLiquidacion, Settlements, TASK_LIQUIDAR } from "../platform/Settlements.js"
 import { recordSimulated } from "./Reparto.js"
+import * as RepartoLive from "./RepartoLive.js"
 
-export const TASK = "liquidar"
+export const TASK = TASK_LIQUIDAR
 
 /** How many times a credit the bank accepted but has not settled is asked about before review. */
 const MAX_CONSULTAS = 10
@@ -39,21 +40,8 @@ const ORDENANTE: Ports.Party = {
   nombre: "Switch liquidaciones"
 }
 
-const jobKey = (linkId: string) => `liquidar:${linkId}`
-
 /** Queues the settlement of a paid link; call it inside the payment's transaction. */
-export const enqueue = (linkId: string, consulta = 0, seconds = 0) =>
-  Effect.flatMap(
-    PgClient.PgClient,
-    (sql) => sql`
-      select 1 from graphile_worker.add_job(
-        ${TASK},
-        json_build_object('link_id', ${linkId}::text, 'consulta', ${consulta}::int),
-        run_at := now() + make_interval(secs => ${seconds}::float8),
-        max_attempts := 10,
-        job_key := ${jobKey(linkId)}
-      )`
-  )
+export const enqueue = encolarLiquidacion
 
 const money = (cents: number) => Money.toNumber(Money.Cents(cents))
 
@@ -129,6 +117,26 @@ export const settleSimulated = (input: {
     const sql = yield* PgClient.PgClient
     const rows = yield* LinksRepo.splitAndCommission(input.linkId)
     const neto = netOf(input, rows[0]?.comision_bp ?? null)
+    const split = rows[0]?.split ?? null
+    const [merchant] = yield* sql<{ liquidacion_inmediata: boolean }>`
+      select liquidacion_inmediata from comercios where id = ${input.comercioId}`
+    if (split !== null && merchant?.liquidacion_inmediata === false) {
+      // Immediate settlement turned off after the link was made: the split goes to review
+      // instead of paying nobody (issue 42), as in live mode.
+      const entries = Split.decode(split)
+      if (entries._tag === "Left")
+        return yield* Effect.dieMessage(`stored split of link ${input.linkId} does not decode`)
+      const planned = Split.planLive(Money.Cents(neto), entries.right, { liquidacionInmediata: false })
+      yield* LinksRepo.setReparto(input.linkId, planned.reparto)
+      for (const [indice, part] of planned.reparto.beneficiarios.entries()) {
+        if (part.estado !== "en_revision") continue
+        yield* sql`
+          insert into repartos_motivos (link_id, indice, motivo)
+          values (${input.linkId}, ${indice}, 'la liquidación inmediata del comercio está desactivada')
+          on conflict (link_id, indice) do nothing`
+      }
+      return
+    }
     const plan = yield* recordSimulated({ ...input, split: rows[0]?.split ?? null, neto })
     return yield* Match.valueTags(plan, {
       EnRevision: () => Effect.void,
@@ -163,19 +171,22 @@ interface Pending {
   readonly cuenta: Ports.Party | null
 }
 
-/** Writes (or finds) the link's settlement row; none when the link needs no settlement. */
-const claim = (linkId: string, at: Date) =>
+/**
+ * Writes (or finds) the link's settlement row; none when the link needs no settlement. A live
+ * link's finished split (`split`) settles only the merchant's part, `monto_comercio`.
+ */
+const claim = (linkId: string, at: Date, split: RepartoLive.Listo | null = null) =>
   Effect.gen(function* () {
     const sql = yield* PgClient.PgClient
     const rows = yield* LinksRepo.paidForSettlement(linkId)
     const link = rows[0]
     if (link === undefined) return Option.none<Pending>()
-    const neto = netOf(link, link.comision_bp)
+    const neto = split === null ? netOf(link, link.comision_bp) : split.montoComercio
     const txnId = randomUUID()
-    if (link.split !== null) {
-      // Test links share out in simulation when paid (checkout/Settle.ts, platform/PaymentRecorder.ts) and never
-      // reach this job; a live link with a split (taken before they were refused) must never
-      // have its whole net paid to the merchant, so it waits in review for an operator.
+    if (link.split !== null && split === null) {
+      // Test links share out in simulation when paid (checkout/Settle.ts, platform/PaymentRecorder.ts)
+      // and live links through RepartoLive.ts: a link with a split that reaches this point must
+      // never have its whole net paid to the merchant, so it waits in review for an operator.
       yield* sql`
         insert into transacciones (id, comercio_id, mode, operacion, estado, link_id, monto, moneda,
           motivo_rechazo, created_at)
@@ -222,7 +233,16 @@ export const runSettlement = (payload: { readonly link_id: string; readonly cons
     const sql = yield* PgClient.PgClient
     const linkId = payload.link_id
     const consulta = payload.consulta ?? 0
-    const claimed = yield* claim(linkId, new Date()).pipe(sql.withTransaction)
+    // A live link's split is paid part by part first; the merchant's part only once it finished.
+    const [kind] = yield* sql<{ mode: Mode; con_split: boolean }>`
+      select mode, split is not null as con_split from links where id = ${linkId}`
+    let split: RepartoLive.Listo | null = null
+    if (kind?.con_split === true && kind.mode === "live") {
+      const listo = yield* RepartoLive.run(linkId)
+      if (Option.isNone(listo)) return
+      split = listo.value
+    }
+    const claimed = yield* claim(linkId, new Date(), split).pipe(sql.withTransaction)
     if (Option.isNone(claimed)) return
     const p = claimed.value
     if (p.estado === "LIQUIDADA" || p.estado === "REVISION") return
@@ -251,6 +271,7 @@ export const runSettlement = (payload: { readonly link_id: string; readonly cons
           mode: p.mode,
           neto: p.neto,
           referencia: answer.referencia_banco,
+          reparto: split?.reparto ?? null,
           at: new Date()
         }).pipe(sql.withTransaction)
       case "ACEPTADA":

@@ -1,8 +1,9 @@
 /**
  * The split pilot end to end in test mode: SPEC's creation errors with their statuses, the
  * simulated split of a paid test link (each part paid, the merchant's remainder settled,
- * `reparto` on the link and in `link.acreditado`), a split that takes the whole net, and
- * live links refused until live splits are paid; a suspended merchant's links are not paid by simulation.
+ * `reparto` on the link and in `link.acreditado`), a split that takes the whole net, and a live
+ * split the net does not cover (nobody paid); a suspended merchant's links are not paid by
+ * simulation. Live splits paid through the bank simulator: splitLive.test.ts.
  */
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -125,11 +126,11 @@ describe("split errors on POST /links", () => {
     }
   })
 
-  it("live links with a split are refused with split_no_disponible, nothing created", async () => {
+  it("a live link with a split from a merchant without the pilot is refused with split_no_disponible, nothing created", async () => {
     const m = await merchant()
     const live = await approveMerchant(server, m.codigo)
     await admin("PATCH", `/admin/v1/comercios/${m.codigo}`, {
-      split_habilitado: true,
+      split_habilitado: false,
       liquidacion_inmediata: true
     })
     const reply = await createLink(live, { monto: 100, split: [{ cuenta: beneficiary(1), porcentaje: 10 }] })
@@ -141,7 +142,7 @@ describe("split errors on POST /links", () => {
 })
 
 describe("settlement job", () => {
-  it("a paid live link with a split is put in review, never credited its whole net", async () => {
+  it("a paid live link whose split the net does not cover pays nobody: nothing reaches the bank, every part in review", async () => {
     const m = await merchant()
     const live = await approveMerchant(server, m.codigo)
     const created = await createLink(live, { monto: 100 })
@@ -150,7 +151,7 @@ describe("settlement job", () => {
     await query(
       server.databaseUrl,
       "update links set estado = 'pagado', paid_at = now(), split = $2::jsonb where id = $1",
-      [id, JSON.stringify([{ cuenta: beneficiary(1), porcentaje: 10 }])]
+      [id, JSON.stringify([{ cuenta: beneficiary(1), monto: 99.5 }])]
     )
     // A link with a split never reaches the bank: one that is asked fails the test.
     const noBank = Layer.succeed(Banks, {
@@ -169,12 +170,13 @@ describe("settlement job", () => {
     await runtime.dispose()
     const rows = await query(
       server.databaseUrl,
-      "select estado, monto::int as monto, motivo_rechazo from transacciones where link_id = $1 and operacion = 'liquidacion'",
+      "select count(*)::int as n from transacciones where link_id = $1 and operacion <> 'cobro'",
       [id]
     )
-    expect(rows).toEqual([
-      { estado: "REVISION", monto: 9900, motivo_rechazo: "link con reparto: revisar antes de liquidar" }
-    ])
+    expect(rows[0].n).toBe(0)
+    const [link] = await query(server.databaseUrl, "select reparto from links where id = $1", [id])
+    expect(link.reparto).toMatchObject({ estado: "en_revision", monto_repartido: 0, monto_comercio: 0 })
+    expect(link.reparto.beneficiarios.map((b: any) => b.estado)).toEqual(["en_revision"])
     const events = await query(
       server.databaseUrl,
       "select count(*)::int as n from eventos where evento = 'link.acreditado' and data->>'link_id' = $1",

@@ -91,7 +91,7 @@ const setup = async (base: string, url: string) => {
   const m = await registerMerchant(base)
   const approved = await call(base, "POST", `/admin/v1/comercios/${m.codigo}/aprobar`, {
     headers: { "x-admin-token": "admin-de-prueba" },
-    body: { cuenta_liquidacion: OWN_ACCOUNT }
+    body: { cuenta_liquidacion: OWN_ACCOUNT, emitir_llave: true }
   })
   await call(base, "POST", `/admin/v1/comercios/${m.codigo}/revisar`, {
     headers: { "x-admin-token": "admin-de-prueba" }

@@ -100,18 +100,20 @@ export const registerAdmin = (program: Command) => {
   admin
     .command("approve <codigo>")
     .description(
-      "aprueba un comercio (KYC hecho, live habilitado; requiere su cuenta de liquidación) y muestra su primera llave live una vez"
+      "aprueba un comercio (KYC hecho, live habilitado; requiere su cuenta de liquidación); su dueño crea las llaves live en el portal"
     )
     .option(
       "--cuenta <json>",
       "cuenta de liquidación a nombre del comercio: un Instrument en JSON, o @archivo.json"
     )
+    .option("--llave", "pide además una primera llave live, mostrada una sola vez (automatización)")
     .action(
-      action(async (context, codigo: string, options: { cuenta?: string }) => {
-        const body =
-          options.cuenta === undefined
-            ? undefined
-            : Object.fromEntries([parseAdminField(`cuenta_liquidacion=${options.cuenta}`)])
+      action(async (context, codigo: string, options: { cuenta?: string; llave?: boolean }) => {
+        const fields = [
+          ...(options.cuenta === undefined ? [] : [parseAdminField(`cuenta_liquidacion=${options.cuenta}`)]),
+          ...(options.llave === true ? [["emitir_llave", true] as const] : [])
+        ]
+        const body = fields.length === 0 ? undefined : Object.fromEntries(fields)
         const view = await adminCall(context, "POST", `${codigoPath(codigo)}/aprobar`, body)
         context.output.result(view, () => {
           const o = context.output
@@ -121,8 +123,10 @@ export const registerAdmin = (program: Command) => {
             o.note(o.yellow("Guarda la llave live ahora: no se vuelve a mostrar."))
           } else if (view.ya_aprobado === true) {
             o.note(
-              "Ya estaba aprobado: su llave live se mostró una sola vez; crea otra con POST /switch/v1/llaves (mode live)."
+              "Ya estaba aprobado: no se emite otra llave; el dueño crea llaves live en el portal (o POST /switch/v1/llaves, mode live)."
             )
+          } else {
+            o.note("Sin llave live: la crea el dueño del comercio en el portal (o apruébalo con --llave).")
           }
         })
         return 0

@@ -209,6 +209,8 @@ export type Evento = Encoded<typeof ApiEventos.Evento>
 /** Pages of `GET /eventos`, and `evento` to list only the notices of that type. */
 export interface EventoListParams extends PageParams {
   readonly evento?: string
+  /** The id of a notice: the list starts with the one right after it (older, as the list is newest first). */
+  readonly starting_after?: string
 }
 
 /** A customer of the merchant (a payer who opted in on the payment page of a paid link). */

@@ -1,7 +1,7 @@
 /**
  * Operators' alerts (issue 32): an item of money in review older than SWITCH_ALERTA_COLA_MINUTOS,
- * a BCV rate older than SWITCH_TASA_MAX_HORAS or a failing rate source, and a merchant's
- * webhook endpoint failing. They show on the console's home and, when SWITCH_ALERTAS_URL is
+ * a BCV rate older than SWITCH_TASA_MAX_HORAS or a failing rate source, a BCV rate jump waiting
+ * for a second person (issue 41), and a merchant's webhook endpoint failing. They show on the console's home and, when SWITCH_ALERTAS_URL is
  * set, are sent there as a webhook signed like merchants' notices (with SWITCH_ALERTAS_SECRETO,
  * the same headers) through the same SSRF guard.
  *
@@ -11,15 +11,21 @@
  * the job runner); the checks run as the durable job `alertas_revisar`, which queues its own
  * next run (one job key, so one schedule however many processes run).
  */
-import type { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
+import { SqlClient } from "@effect/sql"
+import { Effect, Option } from "effect"
 import type { ServerSettings } from "../../Config.js"
+import * as TasaBcv from "../../platform/TasaBcv.js"
 
 export const TASK_ENVIO = "alerta_envio"
 export const TASK_REVISAR = "alertas_revisar"
 const REVISAR_KEY = "alertas_revisar"
 
-export type Tipo = "cola_antigua" | "tasa_vencida" | "tasa_fuente_falla" | "webhook_fallando"
+export type Tipo =
+  | "cola_antigua"
+  | "tasa_vencida"
+  | "tasa_fuente_falla"
+  | "tasa_salto_pendiente"
+  | "webhook_fallando"
 
 export interface Alerta {
   readonly id: number
@@ -59,6 +65,32 @@ export const levantar = (
       })
     )
     .pipe(Effect.orDie)
+
+/** A BCV rate jump waits for a second person (platform/TasaBcv.ts): raised with its proposal. */
+export const alertarSalto = (
+  sql: SqlClient.SqlClient,
+  settings: ServerSettings,
+  propuesta: TasaBcv.Propuesta
+) =>
+  Effect.gen(function* () {
+    // A newer proposal replaced the one the open alert names: that alert ends, this one is raised.
+    yield* sql`
+      update alertas set resuelta_at = now()
+      where clave = 'tasa:salto' and resuelta_at is null and detalle->>'propuesta_id' <> ${String(propuesta.id)}`.pipe(
+      Effect.orDie
+    )
+    return yield* levantar(sql, settings, {
+      clave: "tasa:salto",
+      tipo: "tasa_salto_pendiente",
+      detalle: {
+        propuesta_id: propuesta.id,
+        ves_por_usd: propuesta.ves_por_usd,
+        anterior: propuesta.anterior,
+        salto_pct: propuesta.salto_pct,
+        fuente: propuesta.fuente
+      }
+    })
+  })
 
 /** Resolves the open alert of `clave`, if any. */
 export const resolver = (sql: SqlClient.SqlClient, clave: string) =>
@@ -171,6 +203,11 @@ export const revisar = (
         }
       })
     else yield* resolver(sql, "tasa:vencida")
+
+    // A rate jump waiting for a second person, whoever proposed it (the admin token included).
+    const salto = yield* TasaBcv.pendiente.pipe(Effect.provideService(SqlClient.SqlClient, sql))
+    if (Option.isSome(salto)) yield* alertarSalto(sql, settings, salto.value)
+    else yield* resolver(sql, "tasa:salto")
 
     // Merchants' endpoints: the last finished delivery of the day failed, or one is still retrying after 2 failures.
     const failing = yield* sql<{ id: string; comercio: string; url: string }>`

@@ -74,7 +74,7 @@ const rutas = (ctx: Contexto) =>
       event: (body: unknown) => Effect.Effect<CardCharge.CardChargeEvent, OperadorError>
     ) =>
       Effect.gen(function* () {
-        const who = yield* ctx.operador(["tesoreria"])
+        const who = yield* ctx.operador()
         const id = yield* cargoId
         const e = yield* event(yield* ctx.body)
         const done = yield* cargos.decidir(id, e)
@@ -100,7 +100,7 @@ const rutas = (ctx: Contexto) =>
         method: "post",
         path: `${base}/consultar`,
         handler: Effect.gen(function* () {
-          const who = yield* ctx.operador(["tesoreria"])
+          const who = yield* ctx.operador()
           const id = yield* cargoId
           const asked = yield* cargos.consultar(id)
           if (asked === null) return yield* Effect.fail(OperadorError.notFound())

@@ -12,7 +12,8 @@
  * kept; a final one is recorded), marks the operation settled with the bank's reference, or
  * closes it as not done with a note. Each resolution moves the operation as @switch/core's
  * `Operation.move` allows, conditionally on the state it was read in, with the `transaccion.*`
- * notices SPEC names (`aprobada` + `liquidada` together, or `rechazada`), once.
+ * notices SPEC names (`aprobada` + `liquidada` together, or `rechazada`), once. Marking settled
+ * and closing take four eyes from SWITCH_CUATRO_OJOS_DESDE (Cola.ts `manuales`).
  */
 import { HttpRouter, type HttpServerRequest } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
@@ -25,7 +26,7 @@ import { Settings } from "../../Config.js"
 import { json } from "../../http/Respond.js"
 import { Banks } from "../../platform/bank/Banks.js"
 import * as Outbox from "../../platform/Outbox.js"
-import { decodeBody, OperadorError, OperadorService, type OperadorSession } from "../OperadorService.js"
+import { OperadorError, OperadorService, type OperadorSession } from "../OperadorService.js"
 import {
   bankView,
   type Contexto,
@@ -33,6 +34,7 @@ import {
   type Fuente,
   guardarRespuesta,
   type Item,
+  manuales,
   pagadaAMano,
   type Ruta,
   rechazadaAMano
@@ -209,7 +211,7 @@ const rutas = (ctx: Contexto) =>
       >
     ): Ruta["handler"] =>
       Effect.gen(function* () {
-        const who = yield* ctx.operador(["tesoreria"])
+        const who = yield* ctx.operador()
         const id = yield* opId
         return json(
           yield* sql
@@ -264,39 +266,51 @@ const rutas = (ctx: Contexto) =>
           })
         )
       },
-      {
-        method: "post",
-        path: `${base}/marcar-pagada`,
-        handler: resolve("transaccion.marcar_liquidada", (_who, row) =>
-          Effect.gen(function* () {
-            const input = yield* decodeBody(MarcarPagadaBody)(yield* ctx.body)
-            yield* pendiente(row)
-            return { row: yield* apply(row, pagadaAMano(input.referencia_banco)), nota: input.nota }
-          })
-        )
-      },
-      {
-        method: "post",
-        path: `${base}/cerrar`,
-        handler: resolve("transaccion.cerrar", (who, row) =>
-          Effect.gen(function* () {
-            const input = yield* decodeBody(CerrarBody)(yield* ctx.body)
-            const cerrada = { objeto_tipo: TIPO, objeto_id: row.id, operadorId: who.id, nota: input.nota }
-            if (row.estado === "RECHAZADA") {
+      ...manuales({
+        ctx,
+        sql,
+        settings,
+        auditar: operadores.auditar,
+        base,
+        objetoTipo: TIPO,
+        clave: opId,
+        objetoId: (id) => id,
+        bloquear: lock,
+        monto: (row) => row.monto,
+        vista: view,
+        marcarPagada: {
+          auditoria: "transaccion.marcar_liquidada",
+          schema: MarcarPagadaBody,
+          admite: pendiente,
+          aplicar: (_who, row, input) =>
+            Effect.map(apply(row, pagadaAMano(input.referencia_banco)), (moved) => ({
+              despues: view(moved),
+              respuesta: view(moved),
+              nota: input.nota
+            }))
+        },
+        cerrar: {
+          auditoria: "transaccion.cerrar",
+          schema: CerrarBody,
+          aplicar: (who, row, input) =>
+            Effect.gen(function* () {
+              const cerrada = { objeto_tipo: TIPO, objeto_id: row.id, operadorId: who.id, nota: input.nota }
+              // Not done: a payout absent from the statement, anything else the bank did not process.
+              const moved =
+                row.estado === "RECHAZADA"
+                  ? row
+                  : yield* apply(
+                      row,
+                      rechazadaAMano(
+                        row.operacion === "pago" ? "SIN_DEBITO_EN_EXTRACTO" : "BANCO_NO_DISPONIBLE"
+                      )
+                    )
+              // Reviewed already: the payout rejected here does not come back to the queue.
               yield* cerrarRevision(sql, cerrada)
-              return { row, nota: input.nota }
-            }
-            // Not done: a payout absent from the statement, anything else the bank did not process.
-            const moved = yield* apply(
-              row,
-              rechazadaAMano(row.operacion === "pago" ? "SIN_DEBITO_EN_EXTRACTO" : "BANCO_NO_DISPONIBLE")
-            )
-            // Reviewed already: the payout rejected here does not come back to the queue.
-            yield* cerrarRevision(sql, cerrada)
-            return { row: moved, nota: input.nota }
-          })
-        )
-      }
+              return { despues: view(moved), respuesta: view(moved), nota: input.nota }
+            })
+        }
+      })
     ]
     return out
   })

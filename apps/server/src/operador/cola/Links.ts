@@ -6,19 +6,23 @@
  * settlement, as if the bank had confirmed), or closes it as not debited with a note (the link
  * reopens for the payer, no event, as after a bank rejection). The move itself is the
  * checkout's (platform/LinksEnRevision.ts), conditional on the link still being in `revision`.
+ * Marking paid and closing take four eyes from SWITCH_CUATRO_OJOS_DESDE (Cola.ts `manuales`).
  */
 import { HttpRouter, type HttpServerRequest } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
+import { Money } from "@switch/core"
 import { Effect, Option, Schema } from "effect"
+import { Settings } from "../../Config.js"
 import { json } from "../../http/Respond.js"
 import { LinksEnRevision, type Resultado } from "../../platform/LinksEnRevision.js"
-import { decodeBody, OperadorError, OperadorService, type OperadorSession } from "../OperadorService.js"
+import { OperadorError, OperadorService, type OperadorSession } from "../OperadorService.js"
 import {
   bankView,
   type Contexto,
   type Fuente,
   guardarRespuesta,
+  manuales,
   pagadaAMano,
   type Ruta,
   rechazadaAMano
@@ -42,10 +46,24 @@ const rutas = (ctx: Contexto) =>
     const sql = yield* SqlClient.SqlClient
     const links = yield* LinksEnRevision
     const operadores = yield* OperadorService
+    const settings = yield* Settings
 
     const linkId = Effect.flatMap(HttpRouter.params, (params) =>
       UUID.test(params.id ?? "") ? Effect.succeed(params.id ?? "") : Effect.fail(OperadorError.notFound())
     )
+
+    /** The link locked for this transaction, if it is in review with an attempt to resolve. */
+    const lock = (id: string) =>
+      Effect.gen(function* () {
+        const [row] = yield* sql<{ id: string; estado: string; monto: number }>`
+          select id::text as id, estado, monto from links where id = ${id} for update`
+        if (row === undefined) return yield* Effect.fail(OperadorError.notFound())
+        if (row.estado !== "revision" || Option.isNone(yield* links.intento(id)))
+          return yield* Effect.fail(
+            OperadorError.conflict("no_en_revision", `El link está ${row.estado}, no en revisión.`)
+          )
+        return row
+      })
 
     const resolve = (
       accion: string,
@@ -59,20 +77,13 @@ const rutas = (ctx: Contexto) =>
       >
     ): Ruta["handler"] =>
       Effect.gen(function* () {
-        const who = yield* ctx.operador(["tesoreria"])
+        const who = yield* ctx.operador()
         const id = yield* linkId
         return json(
           yield* sql
             .withTransaction(
               Effect.gen(function* () {
-                const [row] = yield* sql<{
-                  estado: string
-                }>`select estado from links where id = ${id} for update`
-                if (row === undefined) return yield* Effect.fail(OperadorError.notFound())
-                if (row.estado !== "revision" || Option.isNone(yield* links.intento(id)))
-                  return yield* Effect.fail(
-                    OperadorError.conflict("no_en_revision", `El link está ${row.estado}, no en revisión.`)
-                  )
+                yield* lock(id)
                 const done = yield* run(who, id)
                 const estado = ESTADO[done.resultado]
                 yield* operadores.auditar(who, {
@@ -109,38 +120,45 @@ const rutas = (ctx: Contexto) =>
           })
         )
       },
-      {
-        method: "post",
-        path: `${base}/marcar-pagada`,
-        handler: resolve("link.marcar_pagado", (_who, id) =>
-          Effect.gen(function* () {
-            const input = yield* decodeBody(MarcarPagadaBody)(yield* ctx.body)
-            return {
-              resultado: yield* links.aplicar(id, pagadaAMano(input.referencia_banco)),
+      ...manuales({
+        ctx,
+        sql,
+        settings,
+        auditar: operadores.auditar,
+        base,
+        objetoTipo: TIPO,
+        clave: linkId,
+        objetoId: (id) => id,
+        bloquear: lock,
+        monto: (row) => row.monto,
+        vista: (row) => ({ estado: row.estado, monto: Money.toNumber(Money.Cents(row.monto)) }),
+        marcarPagada: {
+          auditoria: "link.marcar_pagado",
+          schema: MarcarPagadaBody,
+          aplicar: (_who, row, input) =>
+            Effect.map(links.aplicar(row.id, pagadaAMano(input.referencia_banco)), (resultado) => ({
+              despues: { estado: ESTADO[resultado] },
+              respuesta: { link_id: row.id, estado: ESTADO[resultado] },
               nota: input.nota
-            }
-          })
-        )
-      },
-      {
-        method: "post",
-        path: `${base}/cerrar`,
-        handler: resolve("link.cerrar_sin_cobro", (_who, id) =>
-          Effect.gen(function* () {
-            const input = yield* decodeBody(CerrarBody)(yield* ctx.body)
-            return {
-              resultado: yield* links.aplicar(id, rechazadaAMano("BANCO_NO_DISPONIBLE")),
+            }))
+        },
+        cerrar: {
+          auditoria: "link.cerrar_sin_cobro",
+          schema: CerrarBody,
+          aplicar: (_who, row, input) =>
+            Effect.map(links.aplicar(row.id, rechazadaAMano("BANCO_NO_DISPONIBLE")), (resultado) => ({
+              despues: { estado: ESTADO[resultado] },
+              respuesta: { link_id: row.id, estado: ESTADO[resultado] },
               nota: input.nota
-            }
-          })
-        )
-      }
+            }))
+        }
+      })
     ]
     return out
   })
 
 /** Listed by OperadorRoutes.ts (the queue's first sources); this module adds their actions. */
-export const linksEnRevision: Fuente<SqlClient.SqlClient | LinksEnRevision | OperadorService> = {
+export const linksEnRevision: Fuente<SqlClient.SqlClient | LinksEnRevision | OperadorService | Settings> = {
   listar: Effect.succeed([]),
   rutas
 }

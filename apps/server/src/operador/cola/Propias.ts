@@ -27,7 +27,10 @@ const listar: Fuente["listar"] = Effect.gen(function* () {
     select * from (
       select 'liquidacion' as tipo, t.id::text as id, t.link_id::text as link_id, c.codigo as comercio,
         t.mode, t.monto, t.motivo_rechazo as motivo, t.created_at as desde,
-        (l.split is not null) as con_reparto
+        -- The merchant's part of a finished live split is resolved like any settlement (OperadorRoutes.ts).
+        (l.split is not null and not coalesce(l.mode = 'live' and l.reparto->>'estado' in ('repartido', 'cerrado')
+          and (l.reparto->>'monto_comercio')::bigint = t.monto
+          and not exists (select 1 from repartos_detenidos d where d.link_id = l.id), false)) as con_reparto
       from transacciones t join comercios c on c.id = t.comercio_id left join links l on l.id = t.link_id
       where t.operacion = 'liquidacion' and t.estado = 'REVISION'
       union all

@@ -18,7 +18,8 @@
  *   reason keeps its state and its review is closed (`revisiones_cerradas`). Either way the amount
  *   is refundable again (direct/Reembolsos.ts reads both as a refund that moved nothing).
  *
- * The refund's bank order is never sent again: no action here calls the bank's refund.
+ * The refund's bank order is never sent again: no action here calls the bank's refund. Marking
+ * paid and closing take four eyes from SWITCH_CUATRO_OJOS_DESDE (Cola.ts `manuales`).
  */
 import { HttpRouter, type HttpServerRequest } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
@@ -31,7 +32,7 @@ import { Settings } from "../../Config.js"
 import { json } from "../../http/Respond.js"
 import { Banks } from "../../platform/bank/Banks.js"
 import * as Outbox from "../../platform/Outbox.js"
-import { decodeBody, OperadorError, OperadorService, type OperadorSession } from "../OperadorService.js"
+import { OperadorError, OperadorService, type OperadorSession } from "../OperadorService.js"
 import {
   bankView,
   type Contexto,
@@ -39,6 +40,7 @@ import {
   type Fuente,
   guardarRespuesta,
   type Item,
+  manuales,
   pagadaAMano,
   type Ruta,
   rechazadaAMano
@@ -237,13 +239,13 @@ const rutas = (ctx: Contexto) =>
         who: OperadorSession,
         row: OpRow
       ) => Effect.Effect<
-        { row: OpRow; cerrada?: boolean; nota?: string | undefined; banco?: unknown },
+        { row: OpRow; nota?: string | undefined; banco?: unknown },
         OperadorError | SqlError,
         HttpServerRequest.HttpServerRequest
       >
     ): Ruta["handler"] =>
       Effect.gen(function* () {
-        const who = yield* ctx.operador(["tesoreria"])
+        const who = yield* ctx.operador()
         const id = yield* opId
         return json(
           yield* sql
@@ -251,7 +253,7 @@ const rutas = (ctx: Contexto) =>
               Effect.gen(function* () {
                 const antes = yield* lock(id)
                 const done = yield* run(who, antes)
-                const despues = view(done.row, done.cerrada === true)
+                const despues = view(done.row)
                 yield* operadores.auditar(who, {
                   accion,
                   objeto_tipo: TIPO,
@@ -289,42 +291,55 @@ const rutas = (ctx: Contexto) =>
           })
         )
       },
-      {
-        method: "post",
-        path: `${base}/marcar-pagada`,
-        handler: resolve("reembolso.marcar_pagado", (_who, row) =>
-          Effect.gen(function* () {
-            const input = yield* decodeBody(MarcarPagadoBody)(yield* ctx.body)
-            if (row.estado === "RECHAZADA")
-              return yield* Effect.fail(
-                OperadorError.conflict(
-                  "operacion_final",
-                  "El banco ya dio el reembolso por RECHAZADO: solo se cierra su revisión con una nota."
+      ...manuales({
+        ctx,
+        sql,
+        settings,
+        auditar: operadores.auditar,
+        base,
+        objetoTipo: TIPO,
+        clave: opId,
+        objetoId: (id) => id,
+        bloquear: lock,
+        monto: (row) => row.monto,
+        vista: (row) => view(row),
+        marcarPagada: {
+          auditoria: "reembolso.marcar_pagado",
+          schema: MarcarPagadoBody,
+          admite: (row) =>
+            row.estado === "RECHAZADA"
+              ? Effect.fail(
+                  OperadorError.conflict(
+                    "operacion_final",
+                    "El banco ya dio el reembolso por RECHAZADO: solo se cierra su revisión con una nota."
+                  )
                 )
-              )
-            return { row: yield* apply(row, pagadaAMano(input.referencia_banco)), nota: input.nota }
-          })
-        )
-      },
-      {
-        method: "post",
-        path: `${base}/cerrar`,
-        handler: resolve("reembolso.cerrar_sin_pagar", (who, row) =>
-          Effect.gen(function* () {
-            const input = yield* decodeBody(CerrarBody)(yield* ctx.body)
-            // Not done: no money reached the payer; the amount may be refunded again.
-            const moved =
-              row.estado === "RECHAZADA" ? row : yield* apply(row, rechazadaAMano("BANCO_NO_DISPONIBLE"))
-            yield* cerrarRevision(sql, {
-              objeto_tipo: TIPO,
-              objeto_id: row.id,
-              operadorId: who.id,
+              : Effect.void,
+          aplicar: (_who, row, input) =>
+            Effect.map(apply(row, pagadaAMano(input.referencia_banco)), (moved) => ({
+              despues: view(moved),
+              respuesta: view(moved),
               nota: input.nota
+            }))
+        },
+        cerrar: {
+          auditoria: "reembolso.cerrar_sin_pagar",
+          schema: CerrarBody,
+          aplicar: (who, row, input) =>
+            Effect.gen(function* () {
+              // Not done: no money reached the payer; the amount may be refunded again.
+              const moved =
+                row.estado === "RECHAZADA" ? row : yield* apply(row, rechazadaAMano("BANCO_NO_DISPONIBLE"))
+              yield* cerrarRevision(sql, {
+                objeto_tipo: TIPO,
+                objeto_id: row.id,
+                operadorId: who.id,
+                nota: input.nota
+              })
+              return { despues: view(moved, true), respuesta: view(moved, true), nota: input.nota }
             })
-            return { row: moved, cerrada: true, nota: input.nota }
-          })
-        )
-      }
+        }
+      })
     ]
     return out
   })

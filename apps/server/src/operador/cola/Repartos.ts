@@ -7,8 +7,17 @@
  *   enough). The request row in `pagos_reparto` (its id is the bank order's id) is committed as
  *   `enviado` before the order goes out, so a crash, a retry or a second click never sends a
  *   second order: while one is `enviado` only asking the bank about it is allowed.
- * - mark paid with the bank's reference, or close without paying with a note (`descartado`).
+ * - mark paid with the bank's reference, or close without paying with a note (`descartado`), with
+ *   four eyes from the same amount (Cola.ts `manuales`); while one waits the part is not paid.
  * - ask the bank now about the part's order.
+ *
+ * Before an operator's payment is sent (when asked for, and again when the second operator
+ * confirms it) the account's approval (still on the merchant's list), the security controls
+ * (`cuentas_bloqueadas`) and the daily cap per beneficiary are checked again, as before an
+ * automatic one (SPEC "Split rules"): a failing check is `409` `split_cuenta_no_preaprobada` or
+ * `split_beneficiario_bloqueado` with the reason, nothing is sent, a payment waiting for its
+ * confirmation is void (`fallido`), and the part stays in review with that reason (audited
+ * `reparto.pagar_rechazado`).
  *
  * A paid part is recorded as its own `reparto` transaction; when no part is left in review the
  * split is `repartido` (or `cerrado` when some part was closed unpaid) and `link.acreditado` is
@@ -27,14 +36,25 @@ import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
 import { PgClient } from "@effect/sql-pg"
 import type { Mode } from "@switch/api"
-import { Money, type Ports, Split } from "@switch/core"
+import { type Instrument, Money, type Ports, Split } from "@switch/core"
 import { Effect, Either, Schema } from "effect"
 import { Settings } from "../../Config.js"
 import { json } from "../../http/Respond.js"
 import { Banks } from "../../platform/bank/Banks.js"
 import * as Outbox from "../../platform/Outbox.js"
+import { encolarLiquidacion } from "../../platform/Settlements.js"
+import * as SplitControles from "../../platform/SplitControles.js"
 import { decodeBody, OperadorError, OperadorService, type OperadorSession } from "../OperadorService.js"
-import { bankView, type Contexto, type Fuente, guardarRespuesta, type Item, type Ruta } from "./Cola.js"
+import {
+  bankView,
+  type Contexto,
+  type Fuente,
+  guardarRespuesta,
+  type Item,
+  manuales,
+  type Ruta,
+  sinPendiente
+} from "./Cola.js"
 
 export const TIPO = "reparto"
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
@@ -64,10 +84,12 @@ const listar: Fuente["listar"] = Effect.gen(function* () {
     nombre: string
     desde: Date
     detenido: boolean
+    razon: string | null
   }>`
     select l.id::text as link_id, c.codigo as comercio, l.mode, (b.n - 1)::int as indice,
       (b.value->>'monto')::bigint as monto, b.value->>'nombre' as nombre, coalesce(l.paid_at, l.created_at) as desde,
-      exists (select 1 from repartos_detenidos d where d.link_id = l.id) as detenido
+      exists (select 1 from repartos_detenidos d where d.link_id = l.id) as detenido,
+      (select m.motivo from repartos_motivos m where m.link_id = l.id and m.indice = b.n - 1) as razon
     from links l join comercios c on c.id = l.comercio_id,
       jsonb_array_elements(l.reparto->'beneficiarios') with ordinality as b(value, n)
     where l.reparto->>'estado' = 'en_revision' and b.value->>'estado' = 'en_revision'
@@ -80,7 +102,7 @@ const listar: Fuente["listar"] = Effect.gen(function* () {
       comercio: r.comercio,
       mode: r.mode,
       monto: bs(r.monto),
-      motivo: r.detenido ? "reparto detenido por un reembolso" : "parte del reparto en revisión",
+      motivo: r.detenido ? "reparto detenido por un reembolso" : (r.razon ?? "parte del reparto en revisión"),
       con_reparto: true,
       desde: r.desde,
       extra: { indice: r.indice, beneficiario: r.nombre, detenido: r.detenido },
@@ -162,7 +184,18 @@ const rutas = (ctx: Contexto) =>
           beneficiarios
         })
         yield* sql`update links set reparto = ${pg.json(next)} where id = ${link.id}`
-        if (next.estado !== "en_revision") {
+        // Issue 42: a split a refund stopped sends no `link.acreditado` (nothing reached the
+        // merchant); a live split's merchant part is credited, and the notice sent, by the
+        // settlement job once the split finished.
+        const detenido = (yield* sql`select 1 from repartos_detenidos where link_id = ${link.id}`).length > 0
+        if (
+          next.estado !== "en_revision" &&
+          next.estado !== "pendiente" &&
+          link.mode === "live" &&
+          !detenido
+        ) {
+          yield* encolarLiquidacion(link.id).pipe(Effect.provideService(PgClient.PgClient, pg))
+        } else if (next.estado !== "en_revision" && link.mode !== "live" && !detenido) {
           const [liquidacion] = yield* sql<{ id: string }>`
             select id::text as id from transacciones where link_id = ${link.id} and operacion in ('liquidacion', 'cobro')
             order by (operacion = 'liquidacion') desc, created_at desc limit 1`
@@ -240,17 +273,14 @@ const rutas = (ctx: Contexto) =>
       >
     ): Ruta["handler"] =>
       Effect.gen(function* () {
-        const who = yield* ctx.operador(["tesoreria"])
+        const who = yield* ctx.operador()
         const { linkId, indice } = yield* parte
         return json(
           yield* sql
             .withTransaction(
               Effect.gen(function* () {
+                // Asking the bank: allowed while a payment or a hand-recorded resolution is under way.
                 const locked = yield* lock(linkId, indice)
-                if (accion !== "reparto.consultar_banco" && (yield* openPago(linkId, indice)).length > 0)
-                  return yield* Effect.fail(
-                    OperadorError.conflict("pago_en_curso", "Hay un pago por el banco pendiente o enviado.")
-                  )
                 const done = yield* run(who, locked, indice)
                 const antes = view(linkId, indice, locked.reparto)
                 const despues = view(linkId, indice, done.reparto)
@@ -269,11 +299,75 @@ const rutas = (ctx: Contexto) =>
         )
       }) as Ruta["handler"]
 
+    /** The account's key for the daily cap per beneficiary (platform/SplitControles.ts). */
+    const cuentaClaveDe = (link: LinkRow, indice: number) => {
+      const cuenta = cuentaDe(link, indice)
+      return cuenta === null ? null : Split.cuentaClave(cuenta)
+    }
+
     /** The merchant's beneficiary account in full (the stored split, not the masked view). */
     const cuentaDe = (link: LinkRow, indice: number) =>
       Either.match(Split.decode(link.split), {
         onLeft: () => null,
         onRight: (entries) => entries[indice]?.cuenta ?? null
+      })
+
+    /**
+     * The approval, the security controls and the daily cap checked again for part `indice`
+     * before its payment goes out (under the advisory lock the automatic payment takes, so two
+     * payments to one beneficiary are counted one after the other). Null: it may be paid.
+     */
+    const recheck = (link: LinkRow, indice: number, monto: number) =>
+      Effect.gen(function* () {
+        const cuenta = cuentaDe(link, indice)
+        if (cuenta === null) return null
+        const [comercio] = yield* sql<{
+          cuentas_aprobadas: ReadonlyArray<Instrument.Instrument>
+          tope_beneficiario_diario: number | null
+        }>`
+          select cuentas_aprobadas, tope_beneficiario_diario from comercios where id = ${link.comercio_id}`
+        const clave = Split.cuentaClave(cuenta)
+        yield* sql`select pg_advisory_xact_lock(hashtextextended(${`reparto:${link.comercio_id}:${link.mode}:${clave}`}, 0))`
+        const controles = yield* SplitControles.controles({
+          comercioId: link.comercio_id,
+          mode: link.mode,
+          claves: [clave],
+          tope: comercio?.tope_beneficiario_diario ?? null,
+          at: new Date()
+        }).pipe(Effect.provideService(PgClient.PgClient, pg))
+        return Split.checkPart({
+          cuenta,
+          monto: Money.Cents(monto),
+          approved: comercio?.cuentas_aprobadas ?? [],
+          controles
+        })
+      })
+
+    /** A failed re-check: its reason kept for the queue and audited (commit it, then refuse). */
+    const rechazar = (
+      who: OperadorSession,
+      linkId: string,
+      indice: number,
+      bloqueo: Split.Bloqueo,
+      pagoId: string | null
+    ) =>
+      Effect.gen(function* () {
+        const text = Split.motivoBloqueo(bloqueo)
+        if (pagoId !== null)
+          yield* sql`update pagos_reparto set estado = 'fallido' where id = ${pagoId} and estado = 'pendiente'`
+        yield* sql`
+          insert into repartos_motivos (link_id, indice, motivo) values (${linkId}, ${indice}, ${text})
+          on conflict (link_id, indice) do update set motivo = excluded.motivo, created_at = now()`
+        yield* operadores.auditar(who, {
+          accion: "reparto.pagar_rechazado",
+          objeto_tipo: TIPO,
+          objeto_id: parteId(linkId, indice),
+          despues: { pago_id: pagoId, motivo: text }
+        })
+        return OperadorError.conflict(
+          bloqueo._tag === "NoAprobada" ? "split_cuenta_no_preaprobada" : "split_beneficiario_bloqueado",
+          `No se envía el pago: ${text}. La parte sigue en revisión.`
+        )
       })
 
     const sendPayment = (who: OperadorSession, pagoId: string, linkId: string, indice: number) =>
@@ -337,34 +431,52 @@ const rutas = (ctx: Contexto) =>
         )
       }).pipe(Effect.catchTag("SqlError", Effect.die))
 
+    /** A part's new state: the audit row's `despues` and the answer. */
+    const resultado = (linkId: string, indice: number, next: Split.RepartoView, nota: string | undefined) => {
+      const despues = view(linkId, indice, next)
+      return { despues: { ...despues.parte, reparto_estado: next.estado }, respuesta: despues, nota }
+    }
+
     const base = "/admin/v1/operador/revision/repartos/:link_id/:indice" as const
     const out: ReadonlyArray<Ruta> = [
-      {
-        method: "post",
-        path: `${base}/marcar-pagada`,
-        handler: resolve("reparto.marcar_pagada", (_who, { link, reparto }, indice) =>
+      ...manuales({
+        ctx,
+        sql,
+        settings,
+        auditar: operadores.auditar,
+        base,
+        objetoTipo: TIPO,
+        clave: parte,
+        objetoId: ({ linkId, indice }) => parteId(linkId, indice),
+        // While a payment through the bank is asked for or on its way, only asking the bank is allowed.
+        bloquear: ({ linkId, indice }) =>
           Effect.gen(function* () {
-            const input = yield* decodeBody(MarcarPagadaBody)(yield* ctx.body)
-            return {
-              reparto: yield* paid(link, reparto, indice, randomUUID(), input.referencia_banco),
-              nota: input.nota
-            }
-          })
-        )
-      },
-      {
-        method: "post",
-        path: `${base}/cerrar`,
-        handler: resolve("reparto.cerrar_sin_pagar", (_who, { link, reparto }, indice) =>
-          Effect.gen(function* () {
-            const input = yield* decodeBody(CerrarBody)(yield* ctx.body)
-            return {
-              reparto: yield* update(link, reparto, indice, { estado: "descartado" }),
-              nota: input.nota
-            }
-          })
-        )
-      },
+            const locked = yield* lock(linkId, indice)
+            if ((yield* openPago(linkId, indice)).length > 0)
+              return yield* Effect.fail(
+                OperadorError.conflict("pago_en_curso", "Hay un pago por el banco pendiente o enviado.")
+              )
+            return { ...locked, indice }
+          }),
+        monto: ({ part }) => part.monto,
+        vista: ({ link, reparto, indice }) => view(link.id, indice, reparto).parte,
+        marcarPagada: {
+          auditoria: "reparto.marcar_pagada",
+          schema: MarcarPagadaBody,
+          aplicar: (_who, { link, reparto, indice }, input) =>
+            Effect.map(paid(link, reparto, indice, randomUUID(), input.referencia_banco), (next) =>
+              resultado(link.id, indice, next, input.nota)
+            )
+        },
+        cerrar: {
+          auditoria: "reparto.cerrar_sin_pagar",
+          schema: CerrarBody,
+          aplicar: (_who, { link, reparto, indice }, input) =>
+            Effect.map(update(link, reparto, indice, { estado: "descartado" }), (next) =>
+              resultado(link.id, indice, next, input.nota)
+            )
+        }
+      }),
       {
         method: "post",
         path: `${base}/consultar`,
@@ -401,7 +513,7 @@ const rutas = (ctx: Contexto) =>
         method: "post",
         path: `${base}/pagar`,
         handler: Effect.gen(function* () {
-          const who = yield* ctx.operador(["tesoreria"])
+          const who = yield* ctx.operador()
           const { linkId, indice } = yield* parte
           const input = yield* decodeBody(NotaBody)(yield* ctx.body)
           const pagoId = randomUUID()
@@ -410,14 +522,19 @@ const rutas = (ctx: Contexto) =>
               Effect.gen(function* () {
                 const { link, part } = yield* lock(linkId, indice)
                 yield* noDetenido(linkId)
+                yield* sinPendiente(sql, TIPO, parteId(linkId, indice))
                 if (cuentaDe(link, indice) === null)
                   return yield* Effect.fail(
                     OperadorError.conflict("sin_cuenta", "La parte no tiene una cuenta a la que pagar.")
                   )
+                const bloqueo = yield* recheck(link, indice, part.monto)
+                if (bloqueo !== null)
+                  return { refused: yield* rechazar(who, linkId, indice, bloqueo, null), alone: false }
                 const alone = part.monto < umbralCentimos
                 const inserted = yield* sql`
-                  insert into pagos_reparto (id, link_id, indice, monto, solicitado_por, estado)
-                  values (${pagoId}, ${linkId}, ${indice}, ${part.monto}, ${who.id}, ${alone ? "enviado" : "pendiente"})
+                  insert into pagos_reparto (id, link_id, indice, monto, solicitado_por, estado, mode, comercio_id, cuenta_clave)
+                  values (${pagoId}, ${linkId}, ${indice}, ${part.monto}, ${who.id}, ${alone ? "enviado" : "pendiente"},
+                    ${link.mode}, ${link.comercio_id}, ${cuentaClaveDe(link, indice)})
                   on conflict do nothing returning id`
                 if (inserted.length === 0)
                   return yield* Effect.fail(
@@ -433,10 +550,11 @@ const rutas = (ctx: Contexto) =>
                   despues: { pago_id: pagoId, monto: bs(part.monto), cuatro_ojos: !alone },
                   nota: input.nota
                 })
-                return { alone }
+                return { refused: null, alone }
               })
             )
             .pipe(Effect.catchTag("SqlError", Effect.die))
+          if (asked.refused !== null) return yield* Effect.fail(asked.refused)
           if (!asked.alone)
             return json(
               {
@@ -453,12 +571,12 @@ const rutas = (ctx: Contexto) =>
         method: "post",
         path: `${base}/pagar/confirmar`,
         handler: Effect.gen(function* () {
-          const who = yield* ctx.operador(["tesoreria"])
+          const who = yield* ctx.operador()
           const { linkId, indice } = yield* parte
-          const pagoId = yield* sql
+          const confirmed = yield* sql
             .withTransaction(
               Effect.gen(function* () {
-                yield* lock(linkId, indice)
+                const { link, part } = yield* lock(linkId, indice)
                 yield* noDetenido(linkId)
                 const [pago] = (yield* openPago(linkId, indice)).filter((p) => p.estado === "pendiente")
                 if (pago === undefined)
@@ -472,6 +590,9 @@ const rutas = (ctx: Contexto) =>
                       "Otro operador de tesorería debe confirmar este pago."
                     )
                   )
+                const bloqueo = yield* recheck(link, indice, part.monto)
+                if (bloqueo !== null)
+                  return { refused: yield* rechazar(who, linkId, indice, bloqueo, pago.id), pagoId: pago.id }
                 yield* sql`
                   update pagos_reparto set estado = 'enviado', confirmado_por = ${who.id}, confirmado_at = now()
                   where id = ${pago.id}`
@@ -481,11 +602,12 @@ const rutas = (ctx: Contexto) =>
                   objeto_id: parteId(linkId, indice),
                   despues: { pago_id: pago.id }
                 })
-                return pago.id
+                return { refused: null, pagoId: pago.id }
               })
             )
             .pipe(Effect.catchTag("SqlError", Effect.die))
-          return json(yield* sendPayment(who, pagoId, linkId, indice))
+          if (confirmed.refused !== null) return yield* Effect.fail(confirmed.refused)
+          return json(yield* sendPayment(who, confirmed.pagoId, linkId, indice))
         })
       }
     ]

@@ -8,11 +8,17 @@
  * `tasas_bcv` with `fuente` `url`, so the history says where every rate came from. A source that
  * fails (no answer in 10 s, not 2xx, or no valid rate) raises the alert `tasa_fuente_falla`,
  * resolved by the next good fetch; a stale rate is the checks' own alert (alertas/Alertas.ts).
+ *
+ * A rate further than SWITCH_TASA_SALTO_MAX_PCT from the one in force is not recorded but proposed
+ * (platform/TasaBcv.ts, issue 41): it raises the alert `tasa_salto_pendiente` and waits, unused,
+ * for a `tesoreria` operator to confirm or reject it in the console. Fetching the same value again
+ * keeps that one proposal; the rate in force meanwhile is the last one recorded.
  */
-import type { SqlClient } from "@effect/sql"
+import { SqlClient } from "@effect/sql"
 import { Money } from "@switch/core"
 import { Effect, Either } from "effect"
 import type { ServerSettings } from "../../Config.js"
+import * as TasaBcv from "../../platform/TasaBcv.js"
 import * as Alertas from "../alertas/Alertas.js"
 
 export const TASK = "tasa_fuente"
@@ -36,24 +42,6 @@ export const parse = (contentType: string, text: string): Either.Either<Money.Ra
   const rate = Money.rate(raw)
   return Either.isLeft(rate) ? Either.left("la tasa no es válida") : Either.right(rate.right)
 }
-
-const SCALE = 100_000_000n
-const numericText = (rate: Money.Rate): string =>
-  `${rate.scaled / SCALE}.${(rate.scaled % SCALE).toString().padStart(8, "0")}`
-
-/** Records a rate with who set it (an operator by hand, or the source). */
-export const registrar = (
-  sql: SqlClient.SqlClient,
-  rate: Money.Rate,
-  quien: { readonly fuente: "operador" | "url"; readonly operadorId: string | null; readonly actor: string }
-) =>
-  sql<{ id: number; created_at: Date }>`
-    insert into tasas_bcv (ves_por_usd, fuente, operador_id, actor)
-    values (${numericText(rate)}::numeric, ${quien.fuente}, ${quien.operadorId}, ${quien.actor})
-    returning id::int as id, created_at`.pipe(
-    Effect.map((rows) => rows[0]),
-    Effect.orDie
-  )
 
 /** Fetches the source once; the rate recorded, or the alert raised. */
 export const fetchOnce = (sql: SqlClient.SqlClient, settings: ServerSettings) =>
@@ -79,9 +67,19 @@ export const fetchOnce = (sql: SqlClient.SqlClient, settings: ServerSettings) =>
       yield* Effect.logWarning(`la fuente de la tasa BCV falló: ${rate.left}`)
       return Either.left(rate.left)
     }
-    yield* registrar(sql, rate.right, { fuente: "url", operadorId: null, actor: "fuente" })
+    const done = yield* TasaBcv.proponer(
+      rate.right,
+      { fuente: "url", operadorId: null, actor: "fuente" },
+      settings.tasaSaltoMaxPct ?? TasaBcv.SALTO_MAX_PCT
+    ).pipe(Effect.provideService(SqlClient.SqlClient, sql))
+    if (done._tag === "Pendiente") {
+      yield* Alertas.alertarSalto(sql, settings, done.propuesta)
+      yield* Effect.logWarning(
+        `la fuente trae una tasa BCV ${done.propuesta.salto_pct} % lejos de la vigente: queda por confirmar`
+      )
+    }
     yield* Alertas.resolver(sql, "tasa:fuente")
-    return Either.right(rate.right)
+    return Either.right({ rate: rate.right, resultado: done })
   })
 
 /** Queues the next fetch (`replace`: from a run; `preserve_run_at`: at start-up, keeping one already due). */

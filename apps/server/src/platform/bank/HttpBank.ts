@@ -11,11 +11,16 @@
  *   `DESCONOCIDA` too, as the payer may have received the code;
  * - the bank answered: its own codes are normalised to SPEC's `motivo_rechazo` list.
  */
+
+import { SqlClient } from "@effect/sql"
 import type { Ports, Resultado } from "@switch/core"
-import { type Context, Duration, Effect, Layer } from "effect"
+import { type Context, Duration, Effect, Layer, Option } from "effect"
 import { Agent, request } from "undici"
-import { Settings } from "../../Config.js"
+import { type MercantilSettings, type ServerSettings, Settings } from "../../Config.js"
 import { LiveBank } from "./Banks.js"
+import { bitacoraSql } from "./mercantil/Bitacora.js"
+import { bitacoraEnMemoria, makeMercantilBank } from "./mercantil/Mercantil.js"
+import { porBanco } from "./PorBanco.js"
 
 type Gateway = Context.Tag.Service<LiveBank>
 
@@ -248,13 +253,14 @@ export const unavailableBank: Gateway = (() => {
 })()
 
 /**
- * The live bank from Settings: the HTTP bank at `bankUrl`, or {@link unavailableBank} when none.
+ * The live bank from Settings: the HTTP bank at `bankUrl`, or {@link unavailableBank} when none;
+ * with the bank codes SWITCH_BANCO_ADAPTADORES gives Mercantil going to its adapter instead.
  */
 export const LiveBankLive = Layer.scoped(
   LiveBank,
   Effect.gen(function* () {
     const settings = yield* Settings
-    if (settings.bankUrl === null) {
+    if (settings.bankUrl === null && settings.mercantil === undefined) {
       yield* Effect.logWarning("SWITCH_BANK_URL no está definido: el modo live no tiene banco")
       return unavailableBank
     }
@@ -269,6 +275,34 @@ export const LiveBankLive = Layer.scoped(
       ),
       (a) => Effect.promise(() => a.close().catch(() => undefined))
     )
-    return makeHttpBank({ url: settings.bankUrl, timeoutMs: settings.bankTimeoutMs, agent })
+    const http =
+      settings.bankUrl === null
+        ? unavailableBank
+        : makeHttpBank({ url: settings.bankUrl, timeoutMs: settings.bankTimeoutMs, agent })
+    return settings.mercantil === undefined
+      ? http
+      : yield* conMercantil(settings.mercantil, settings, agent, http)
   })
 )
+
+/** `http` for every bank but Mercantil's codes, which go to the Mercantil adapter (PorBanco.ts). */
+const conMercantil = (mercantil: MercantilSettings, settings: ServerSettings, agent: Agent, http: Gateway) =>
+  Effect.gen(function* () {
+    const sql = yield* Effect.serviceOption(SqlClient.SqlClient)
+    const bitacora = Option.isSome(sql) ? bitacoraSql(sql.value) : bitacoraEnMemoria()
+    const gateway = makeMercantilBank({
+      url: mercantil.url,
+      timeoutMs: settings.bankTimeoutMs,
+      credenciales: mercantil,
+      bitacora,
+      agent,
+      telefonoComercio: mercantil.telefono
+    })
+    const adaptador = {
+      gateway,
+      envio: (id: string) => Effect.map(bitacora.leer(id), (orden) => orden !== undefined),
+      // Mercantil's vuelto is pago móvil to a phone; a crédito inmediato keeps the HTTP bank.
+      llevaCredito: (o: Ports.CreditOrder) => o.via === "pago_movil" && o.beneficiario.tipo === "telefono"
+    }
+    return porBanco(new Map(mercantil.bancos.map((banco) => [banco, adaptador])), http)
+  })
