@@ -44,7 +44,9 @@ beforeAll(async () => {
     SWITCH_BANK_URL: bank.url,
     SWITCH_CIERRE_BANCARIO: "0",
     SWITCH_API_POR_MINUTO: "100000",
-    SWITCH_WEBHOOK_ALLOW_PRIVATE: "1"
+    SWITCH_WEBHOOK_ALLOW_PRIVATE: "1",
+    // Four eyes is not this suite's subject (browser/operadorCola.test.ts): one operator marks paid.
+    SWITCH_CUATRO_OJOS_DESDE: "1000000"
   })
   browser = await chromium.launch({
     executablePath: "/usr/bin/chromium",

@@ -22,7 +22,8 @@ let stack: Stack
 let browser: Browser
 
 beforeAll(async () => {
-  stack = await startStack({ SWITCH_API_POR_MINUTO: "100000" })
+  // Four eyes is not this suite's subject (browser/operadorCola.test.ts): one operator resolves a part.
+  stack = await startStack({ SWITCH_API_POR_MINUTO: "100000", SWITCH_CUATRO_OJOS_DESDE: "1000000" })
   browser = await chromium.launch({
     executablePath: "/usr/bin/chromium",
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
