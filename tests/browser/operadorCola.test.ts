@@ -7,17 +7,21 @@
  * answers' history opens. axe-core at
  * 1280 px and 360 px (screenshots in artifacts/), no sideways scroll, no console errors.
  */
-import { mkdirSync, readFileSync } from "node:fs"
-import { createRequire } from "node:module"
-import { resolve } from "node:path"
-import { type Browser, chromium, type Page } from "playwright-core"
+import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { totpCode, totpStep } from "../../apps/server/src/platform/Totp.js"
+import {
+  adminCall,
+  expectScreen,
+  launchChromium,
+  newOperator,
+  type Operator,
+  openWindow,
+  signInOperator
+} from "../support/browser.js"
 import { allEvents } from "../support/live.js"
-import { ADMIN_TOKEN, call, type Stack, startStack } from "../support/stack.js"
+import { call, type Stack, startStack } from "../support/stack.js"
 
-const ARTIFACTS = resolve(__dirname, "artifacts")
-const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8")
 const PASSWORD = "clave-de-operador-larga"
 
 let stack: Stack
@@ -25,22 +29,14 @@ let browser: Browser
 
 beforeAll(async () => {
   stack = await startStack({ SWITCH_API_POR_MINUTO: "100000" })
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
-  })
-  mkdirSync(ARTIFACTS, { recursive: true })
+  browser = await launchChromium()
 }, 120_000)
 afterAll(async () => {
   await browser?.close()
   await stack?.stop()
 })
 
-const admin = (method: string, path: string, body?: unknown) =>
-  call(stack.url, method, path, {
-    headers: { "x-admin-token": ADMIN_TOKEN },
-    ...(body === undefined ? {} : { body })
-  })
+const admin = (method: string, path: string, body?: unknown) => adminCall(stack.url, method, path, body)
 
 /** Accounts of bank 0102 with valid check digits (the split's approved accounts). */
 const ACCOUNTS: Record<number, string> = { 1: "01020194280000000001", 2: "01020194260000000002" }
@@ -52,47 +48,14 @@ const beneficiary = (n: number) => ({
   nombre: `Beneficiaria ${n}`
 })
 
-const axeViolations = async (page: Page): Promise<Array<string>> => {
-  await page.evaluate(AXE)
-  return page.evaluate<Array<string>>(
-    `axe.run(document, { rules: { "target-size": { enabled: true } } }).then((r) => r.violations.map((v) =>
-      v.id + ": " + v.nodes.map((n) => n.target.join(" ")).join(", ")))`
-  )
-}
+const open = (width: number) => openWindow(browser, width)
 
-const open = async (width: number) => {
-  const context = await browser.newContext({ viewport: { width, height: 900 } })
-  const page = await context.newPage()
-  const errors: Array<string> = []
-  page.on("console", (m) => {
-    if (m.type() === "error" && !/status of 40[13]/.test(m.text())) errors.push(m.text())
-  })
-  page.on("pageerror", (e) => errors.push(String(e)))
-  return { page, errors, close: () => context.close() }
-}
+const screen = (page: Page, title: string, shot: string) =>
+  expectScreen(page, title, title, `operador-${shot}.png`)
 
-const screen = async (page: Page, title: string, shot: string) => {
-  await expect.poll(() => page.locator("h1").textContent()).toBe(title)
-  await expect.poll(() => page.getByText("Cargando…").count()).toBe(0)
-  expect(await axeViolations(page), `${title}: axe`).toEqual([])
-  const overflow = await page.evaluate<number>("document.documentElement.scrollWidth - window.innerWidth")
-  expect(overflow, `${title}: sideways scroll`).toBeLessThanOrEqual(0)
-  await page.screenshot({ path: resolve(ARTIFACTS, `operador-${shot}.png`), fullPage: true })
-}
+const tesoreria = (rol = "tesoreria") => newOperator(stack.url, PASSWORD, rol)
 
-const tesoreria = async (rol = "tesoreria") => {
-  const email = `tes-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@switch.example`
-  const reply = await admin("POST", "/admin/v1/operadores", { email, password: PASSWORD, rol })
-  expect(reply.status).toBe(201)
-  return { email, secret: reply.body.totp_secret as string }
-}
-
-const signIn = async (page: Page, op: { email: string; secret: string }) => {
-  await page.getByLabel("Correo").fill(op.email)
-  await page.getByLabel("Contraseña").fill(PASSWORD)
-  await page.getByLabel("Código de tu autenticador").fill(totpCode(op.secret, totpStep(Date.now())))
-  await page.getByRole("button", { name: "Entrar" }).click()
-}
+const signIn = (page: Page, op: Operator) => signInOperator(page, op, PASSWORD)
 
 describe("split parts in review in the console", () => {
   it("shows each part; marking one paid and closing the other each take a second tesoreria operator, the split finishes and the history opens (1280 and 360 px)", async () => {

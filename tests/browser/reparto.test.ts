@@ -6,16 +6,18 @@
  * the link's detail then shows the parts paid and closed. axe-core at 1280 px and 360 px
  * (screenshots in artifacts/), no sideways scroll, no console errors.
  */
-import { mkdirSync, readFileSync } from "node:fs"
-import { createRequire } from "node:module"
-import { resolve } from "node:path"
-import { type Browser, chromium, type Page } from "playwright-core"
+import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { totpCode, totpStep } from "../../apps/server/src/platform/Totp.js"
-import { ADMIN_TOKEN, call, type Stack, startStack } from "../support/stack.js"
+import {
+  adminCall,
+  expectScreen,
+  launchChromium,
+  newOperator,
+  openWindow,
+  signInOperator
+} from "../support/browser.js"
+import { call, type Stack, startStack } from "../support/stack.js"
 
-const ARTIFACTS = resolve(__dirname, "artifacts")
-const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8")
 const PASSWORD = "clave-del-reparto-larga"
 
 let stack: Stack
@@ -24,22 +26,14 @@ let browser: Browser
 beforeAll(async () => {
   // Four eyes is not this suite's subject (browser/operadorCola.test.ts): one operator resolves a part.
   stack = await startStack({ SWITCH_API_POR_MINUTO: "100000", SWITCH_CUATRO_OJOS_DESDE: "1000000" })
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
-  })
-  mkdirSync(ARTIFACTS, { recursive: true })
+  browser = await launchChromium()
 }, 120_000)
 afterAll(async () => {
   await browser?.close()
   await stack?.stop()
 })
 
-const admin = (method: string, path: string, body?: unknown) =>
-  call(stack.url, method, path, {
-    headers: { "x-admin-token": ADMIN_TOKEN },
-    ...(body === undefined ? {} : { body })
-  })
+const admin = (method: string, path: string, body?: unknown) => adminCall(stack.url, method, path, body)
 
 const ACCOUNTS: Record<number, string> = { 1: "01020194280000000001", 2: "01020194260000000002" }
 const beneficiary = (n: number) => ({
@@ -50,40 +44,12 @@ const beneficiary = (n: number) => ({
   nombre: `Beneficiaria ${n}`
 })
 
-const axeViolations = async (page: Page): Promise<Array<string>> => {
-  await page.evaluate(AXE)
-  return page.evaluate<Array<string>>(
-    `axe.run(document, { rules: { "target-size": { enabled: true } } }).then((r) => r.violations.map((v) =>
-      v.id + ": " + v.nodes.map((n) => n.target.join(" ")).join(", ")))`
-  )
-}
+const open = (width: number) => openWindow(browser, width)
 
-const open = async (width: number) => {
-  const context = await browser.newContext({ viewport: { width, height: 900 } })
-  const page = await context.newPage()
-  const errors: Array<string> = []
-  page.on("console", (m) => {
-    if (m.type() === "error" && !/status of 40[13]/.test(m.text())) errors.push(m.text())
-  })
-  page.on("pageerror", (e) => errors.push(String(e)))
-  return { page, errors, close: () => context.close() }
-}
+const screen = (page: Page, title: string, shot: string) =>
+  expectScreen(page, title, shot, `reparto-${shot}.png`)
 
-const screen = async (page: Page, title: string, shot: string) => {
-  await expect.poll(() => page.locator("h1").textContent()).toBe(title)
-  await expect.poll(() => page.getByText("Cargando…").count()).toBe(0)
-  expect(await axeViolations(page), `${shot}: axe`).toEqual([])
-  const overflow = await page.evaluate<number>("document.documentElement.scrollWidth - window.innerWidth")
-  expect(overflow, `${shot}: sideways scroll`).toBeLessThanOrEqual(0)
-  await page.screenshot({ path: resolve(ARTIFACTS, `reparto-${shot}.png`), fullPage: true })
-}
-
-const operator = async () => {
-  const email = `tes-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@switch.example`
-  const reply = await admin("POST", "/admin/v1/operadores", { email, password: PASSWORD, rol: "tesoreria" })
-  expect(reply.status).toBe(201)
-  return { email, secret: reply.body.totp_secret as string }
-}
+const operator = () => newOperator(stack.url, PASSWORD)
 
 describe("a split from the portal's link detail to the console", () => {
   it("the owner sees each part in review, tesoreria resolves them, the detail shows them paid and closed (1280 and 360 px)", async () => {
@@ -149,10 +115,7 @@ describe("a split from the portal's link detail to the console", () => {
       const op = await operator()
       const other = await operator()
       await a.page.goto(`${stack.url}/operador/revision`)
-      await a.page.getByLabel("Correo").fill(op.email)
-      await a.page.getByLabel("Contraseña").fill(PASSWORD)
-      await a.page.getByLabel("Código de tu autenticador").fill(totpCode(op.secret, totpStep(Date.now())))
-      await a.page.getByRole("button", { name: "Entrar" }).click()
+      await signInOperator(a.page, op, PASSWORD)
       await a.page.getByRole("link", { name: "Dinero en revisión" }).click()
       await expect.poll(() => a.page.getByText("Parte del reparto de", { exact: false }).count()).toBe(2)
       expect(await a.page.getByText("la liquidación inmediata del comercio está desactivada").count()).toBe(2)
@@ -165,10 +128,7 @@ describe("a split from the portal's link detail to the console", () => {
         .toBe("Marcada pagada con la referencia EXTRACTO4242.")
 
       await b.page.goto(`${stack.url}/operador/revision`)
-      await b.page.getByLabel("Correo").fill(other.email)
-      await b.page.getByLabel("Contraseña").fill(PASSWORD)
-      await b.page.getByLabel("Código de tu autenticador").fill(totpCode(other.secret, totpStep(Date.now())))
-      await b.page.getByRole("button", { name: "Entrar" }).click()
+      await signInOperator(b.page, other, PASSWORD)
       await expect.poll(() => b.page.locator("h1").textContent()).toBe("Inicio")
       await b.page.goto(`${stack.url}/operador/revision`)
       await expect.poll(() => b.page.getByText("Parte del reparto de", { exact: false }).count()).toBe(1)
