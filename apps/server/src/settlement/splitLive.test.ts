@@ -148,6 +148,39 @@ const repartoIs = (key: string, id: string, estado: string) =>
     return link.reparto?.estado === estado ? link : null
   })
 
+/** An operator with role `rol`, signed in (its session's headers). */
+const operator = (rol: string) =>
+  signInOperator(rig.server.url, rol, { password: PASSWORD, checkCreated: true })
+
+/** Two `tesoreria` operators: one asks, the other confirms (four eyes). */
+const twoTesoreria = async () => {
+  const tesoreria = await operator("tesoreria")
+  const segundo = await operator("tesoreria")
+  return { tesoreria, segundo }
+}
+
+/** The console's review queue as `headers`' operator sees it. */
+const reviewQueue = async (headers: Record<string, string>) =>
+  (await call(rig.server.url, "GET", "/admin/v1/operador/revision", { headers })).body.data as Array<any>
+
+/** `asker` asks for `path` with `body`; if it needs a second operator (202), `confirmer` confirms. */
+const withFourEyes = async (
+  path: string,
+  body: Record<string, unknown>,
+  asker: Record<string, string>,
+  confirmer: Record<string, string>
+) => {
+  const asked = await call(rig.server.url, "POST", path, { headers: asker, body })
+  expect([200, 202], JSON.stringify(asked.body)).toContain(asked.status)
+  if (asked.status === 202) {
+    const confirmed = await call(rig.server.url, "POST", `${path}/confirmar`, {
+      headers: confirmer,
+      body: {}
+    })
+    expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200)
+  }
+}
+
 describe("creating a live link with a split", () => {
   it("is accepted with approved accounts; the link shows every account masked", async () => {
     const a = await beneficiary("0105")
@@ -264,9 +297,8 @@ describe("a paid live link's split", () => {
     expect(link.reparto.beneficiarios[0].estado).toBe("en_revision")
     expect(await balance(refuses)).toBe(0)
     expect(await balance(a)).toBe(1000)
-    const ops = await signInOperator(rig.server.url, "tesoreria", { password: PASSWORD, checkCreated: true })
-    const queue = (await call(rig.server.url, "GET", "/admin/v1/operador/revision", { headers: ops })).body
-      .data as Array<any>
+    const ops = await operator("tesoreria")
+    const queue = await reviewQueue(ops)
     const item = queue.find((i) => i.tipo === "reparto" && i.link_id === created.body.id)
     expect(item.motivo).toContain("CUENTA_NO_CREDITO")
     expect(await acreditados(created.body.id)).toEqual([])
@@ -290,14 +322,7 @@ describe("a paid live link's split", () => {
     })
     await pay(created.body.id, 80)
     await repartoIs(m.live, created.body.id, "en_revision")
-    const tesoreria = await signInOperator(rig.server.url, "tesoreria", {
-      password: PASSWORD,
-      checkCreated: true
-    })
-    const segundo = await signInOperator(rig.server.url, "tesoreria", {
-      password: PASSWORD,
-      checkCreated: true
-    })
+    const { tesoreria, segundo } = await twoTesoreria()
     const base = `/admin/v1/operador/revision/repartos/${created.body.id}/0`
     // The reconciler asks again; after the abandonment window the order is taken as never received.
     await eventually(
@@ -310,8 +335,7 @@ describe("a paid live link's split", () => {
         ).rows[0]?.estado === "fallido",
       20_000
     )
-    const queue = (await call(rig.server.url, "GET", "/admin/v1/operador/revision", { headers: tesoreria }))
-      .body.data as Array<any>
+    const queue = await reviewQueue(tesoreria)
     expect(queue.find((i) => i.tipo === "reparto" && i.link_id === created.body.id)?.motivo).toContain(
       "nunca recibió"
     )
@@ -396,10 +420,7 @@ describe("a paid live link's split", () => {
     const created = await createLink(m.live, 30, [{ cuenta: a, porcentaje: 50 }])
     expect(created.status).toBe(201)
     const path = `/admin/v1/operador/comercios/${m.codigo}`
-    const soporte = await signInOperator(rig.server.url, "soporte", {
-      password: PASSWORD,
-      checkCreated: true
-    })
+    const soporte = await operator("soporte")
     expect(
       (
         await call(rig.server.url, "PATCH", path, {
@@ -408,7 +429,7 @@ describe("a paid live link's split", () => {
         })
       ).status
     ).toBe(403)
-    const riesgo = await signInOperator(rig.server.url, "riesgo", { password: PASSWORD, checkCreated: true })
+    const riesgo = await operator("riesgo")
     const off = await call(rig.server.url, "PATCH", path, {
       headers: riesgo,
       body: { liquidacion_inmediata: false, tope_beneficiario_diario: 1000, nota: "pausa" }
@@ -454,25 +475,10 @@ describe("a refunded link's held split (issue 42's refunds)", () => {
     expect(refund.status, JSON.stringify(refund.body)).toBe(201)
     const held = await rig.db.query("select 1 from repartos_detenidos where link_id = $1", [created.body.id])
     expect(held.rows).toHaveLength(1)
-    const tesoreria = await signInOperator(rig.server.url, "tesoreria", {
-      password: PASSWORD,
-      checkCreated: true
-    })
-    const segundo = await signInOperator(rig.server.url, "tesoreria", {
-      password: PASSWORD,
-      checkCreated: true
-    })
+    const { tesoreria, segundo } = await twoTesoreria()
     for (const indice of [0, 1]) {
       const path = `/admin/v1/operador/revision/repartos/${created.body.id}/${indice}/cerrar`
-      const asked = await call(rig.server.url, "POST", path, {
-        headers: tesoreria,
-        body: { nota: "El cobro se reembolsó al cliente" }
-      })
-      expect([200, 202], JSON.stringify(asked.body)).toContain(asked.status)
-      if (asked.status === 202) {
-        const closed = await call(rig.server.url, "POST", `${path}/confirmar`, { headers: segundo, body: {} })
-        expect(closed.status, JSON.stringify(closed.body)).toBe(200)
-      }
+      await withFourEyes(path, { nota: "El cobro se reembolsó al cliente" }, tesoreria, segundo)
     }
     const link = await repartoIs(m.live, created.body.id, "cerrado")
     expect(link.reparto.beneficiarios.map((p: any) => p.estado)).toEqual(["descartado", "descartado"])
@@ -503,14 +509,7 @@ describe("an operator's four-eyes payment of a part in review (SPEC: re-checked 
     await admin(rig, "PATCH", `/admin/v1/comercios/${m.codigo}`, { liquidacion_inmediata: false })
     await pay(id, 100)
     await repartoIs(m.live, id, "en_revision")
-    const tesoreria = await signInOperator(rig.server.url, "tesoreria", {
-      password: PASSWORD,
-      checkCreated: true
-    })
-    const segundo = await signInOperator(rig.server.url, "tesoreria", {
-      password: PASSWORD,
-      checkCreated: true
-    })
+    const { tesoreria, segundo } = await twoTesoreria()
     const base = (indice: number) => `/admin/v1/operador/revision/repartos/${id}/${indice}`
     for (const indice of [0, 1, 2]) {
       const asked = await call(rig.server.url, "POST", `${base(indice)}/pagar`, {
@@ -565,8 +564,7 @@ describe("an operator's four-eyes payment of a part in review (SPEC: re-checked 
       { indice: 1, estado: "fallido" },
       { indice: 2, estado: "fallido" }
     ])
-    const queue = (await call(rig.server.url, "GET", "/admin/v1/operador/revision", { headers: tesoreria }))
-      .body.data as Array<any>
+    const queue = await reviewQueue(tesoreria)
     expect(queue.find((i) => i.link_id === id && i.indice === 0)?.motivo ?? "").toContain(
       "control de seguridad"
     )
@@ -653,32 +651,14 @@ describe("the merchant's part of a finished split in review", () => {
     })
     await pay(created.body.id, 40)
     await repartoIs(m.live, created.body.id, "repartido")
-    const tesoreria = await signInOperator(rig.server.url, "tesoreria", {
-      password: PASSWORD,
-      checkCreated: true
-    })
-    const segundo = await signInOperator(rig.server.url, "tesoreria", {
-      password: PASSWORD,
-      checkCreated: true
-    })
+    const { tesoreria, segundo } = await twoTesoreria()
     const item = await eventually("the merchant's settlement in review", async () =>
-      (
-        (await call(rig.server.url, "GET", "/admin/v1/operador/revision", { headers: tesoreria })).body
-          .data as Array<any>
-      ).find((i) => i.tipo === "liquidacion" && i.link_id === created.body.id)
+      (await reviewQueue(tesoreria)).find((i) => i.tipo === "liquidacion" && i.link_id === created.body.id)
     )
     expect(item).toMatchObject({ monto: 29.6, con_reparto: false })
     expect(await acreditados(created.body.id)).toEqual([])
     const path = `/admin/v1/operador/revision/liquidaciones/${item.id}/marcar-pagada`
-    const asked = await call(rig.server.url, "POST", path, {
-      headers: tesoreria,
-      body: { referencia_banco: "REF-12345", nota: "acreditado a mano" }
-    })
-    expect([200, 202], JSON.stringify(asked.body)).toContain(asked.status)
-    if (asked.status === 202) {
-      const done = await call(rig.server.url, "POST", `${path}/confirmar`, { headers: segundo, body: {} })
-      expect(done.status, JSON.stringify(done.body)).toBe(200)
-    }
+    await withFourEyes(path, { referencia_banco: "REF-12345", nota: "acreditado a mano" }, tesoreria, segundo)
     const event = await eventually("link.acreditado", async () => (await acreditados(created.body.id))[0])
     const link = await linkOf(m.live, created.body.id)
     expect(event).toMatchObject({ monto_acreditado: 29.6, liquidacion_txn_id: item.id, mode: "live" })
@@ -692,11 +672,8 @@ describe("the block list in the console (cuentas_bloqueadas, riesgo only)", () =
     const a = await beneficiary("0105")
     const m = await merchant([a])
     const base = "/admin/v1/operador/cuentas-bloqueadas"
-    const riesgo = await signInOperator(rig.server.url, "riesgo", { password: PASSWORD, checkCreated: true })
-    const tesoreria = await signInOperator(rig.server.url, "tesoreria", {
-      password: PASSWORD,
-      checkCreated: true
-    })
+    const riesgo = await operator("riesgo")
+    const tesoreria = await operator("tesoreria")
     const clave = `c-${a.banco}-${a.valor}`
     for (const [method, path] of [
       ["GET", base],
