@@ -12,15 +12,15 @@ import { totpCode, totpStep } from "../../apps/server/src/platform/Totp.js"
 import {
   allEvents,
   type Bank,
+  bankServerEnv,
   eventually,
   liveMerchant,
   newLink,
   openPage,
-  removeData,
   type ServerProcess,
-  serverEnv,
   startBank,
-  startServer
+  startServer,
+  stopBankServer
 } from "../support/live.js"
 import { ADMIN_TOKEN, call } from "../support/stack.js"
 
@@ -31,18 +31,9 @@ let server: ServerProcess | undefined
 
 beforeAll(async () => {
   bank = await startBank()
-  env = await serverEnv({
-    SWITCH_BANK_URL: bank.url,
-    SWITCH_BANK_TIMEOUT_MS: "30000",
-    SWITCH_CIERRE_BANCARIO: "0",
-    SWITCH_API_POR_MINUTO: "100000"
-  })
+  env = await bankServerEnv(bank, { SWITCH_BANK_TIMEOUT_MS: "30000" })
 })
-afterAll(async () => {
-  if (server !== undefined) await server.kill9()
-  await bank?.close()
-  removeData(env)
-})
+afterAll(() => stopBankServer(server, bank, env))
 
 /** A tesoreria operator signed in through the API: its calls carry the cookie and CSRF token. */
 const tesoreria = async (url: string) => {

@@ -12,15 +12,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
   allEvents,
   type Bank,
+  bankServerEnv,
   eventually,
   linkOf,
   liveMerchant,
   openPage,
-  removeData,
   type ServerProcess,
-  serverEnv,
   startBank,
-  startServer
+  startServer,
+  stopBankServer
 } from "../support/live.js"
 import { ADMIN_TOKEN, call } from "../support/stack.js"
 
@@ -30,19 +30,9 @@ let server: ServerProcess | undefined
 
 beforeAll(async () => {
   bank = await startBank()
-  env = await serverEnv({
-    SWITCH_BANK_URL: bank.url,
-    SWITCH_BANK_TIMEOUT_MS: "5000",
-    SWITCH_CONCILIAR_SEGUNDOS: "0.5",
-    SWITCH_CIERRE_BANCARIO: "0",
-    SWITCH_API_POR_MINUTO: "100000"
-  })
+  env = await bankServerEnv(bank, { SWITCH_BANK_TIMEOUT_MS: "5000", SWITCH_CONCILIAR_SEGUNDOS: "0.5" })
 })
-afterAll(async () => {
-  if (server !== undefined) await server.kill9()
-  await bank?.close()
-  removeData(env)
-})
+afterAll(() => stopBankServer(server, bank, env))
 
 const simAdmin = async (method: string, path: string, body?: unknown) => {
   const r = await fetch(`${bank.url}${path}`, {

@@ -9,17 +9,17 @@ import { randomUUID } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
   type Bank,
+  bankServerEnv,
   eventually,
   linkOf,
   liveMerchant,
   newLink,
   openPage,
   type Payer,
-  removeData,
   type ServerProcess,
-  serverEnv,
   startBank,
-  startServer
+  startServer,
+  stopBankServer
 } from "../support/live.js"
 import { ADMIN_TOKEN, call, OWN_ACCOUNT } from "../support/stack.js"
 
@@ -40,16 +40,14 @@ beforeAll(async () => {
     body: JSON.stringify({ mercantilClientId: CLIENT_ID, mercantilSecreto: SECRETO })
   })
   if (told.status !== 200) throw new Error(`bank config: ${told.status}`)
-  env = await serverEnv({
+  env = await bankServerEnv(bank, {
     SWITCH_MERCANTIL_CLIENT_ID: CLIENT_ID,
     SWITCH_MERCANTIL_SECRETO: SECRETO,
     SWITCH_MERCANTIL_INTEGRATOR_ID: "31",
     SWITCH_MERCANTIL_MERCHANT_ID: "200284",
     SWITCH_MERCANTIL_TERMINAL_ID: "caja-1",
-    SWITCH_BANK_URL: bank.url,
     SWITCH_BANK_TIMEOUT_MS: "1500",
     SWITCH_CONCILIAR_SEGUNDOS: "0.5",
-    SWITCH_API_POR_MINUTO: "100000",
     SWITCH_BANCO_ADAPTADORES: "0105=mercantil",
     // The stack's merchant collects into an account number; Mercantil's C2P names its phone.
     SWITCH_MERCANTIL_TELEFONO: "0424-1112233"
@@ -63,11 +61,7 @@ beforeAll(async () => {
   if (enabled.status !== 200)
     throw new Error(`pagar_habilitado: ${enabled.status} ${JSON.stringify(enabled.body)}`)
 })
-afterAll(async () => {
-  if (server !== undefined) await server.kill9()
-  await bank?.close()
-  removeData(env)
-})
+afterAll(() => stopBankServer(server, bank, env))
 
 const dialect = async () => {
   const c = await bank.counters()

@@ -285,6 +285,29 @@ export const removeData = (env: Record<string, string>) => {
   if (env.SWITCH_DATA_DIR) rmSync(env.SWITCH_DATA_DIR, { recursive: true, force: true })
 }
 
+/**
+ * Settings for a server of its own (a {@link serverEnv}) against the bank simulator `bank`, with
+ * the banks' daily close off and a per-minute API limit no suite reaches; `env` adds or overrides.
+ */
+export const bankServerEnv = (bank: Bank, env: Record<string, string> = {}) =>
+  serverEnv({
+    SWITCH_BANK_URL: bank.url,
+    SWITCH_CIERRE_BANCARIO: "0",
+    SWITCH_API_POR_MINUTO: "100000",
+    ...env
+  })
+
+/** The end of a suite with a server of its own: kill -9 if one runs, the bank closed, the data removed. */
+export const stopBankServer = async (
+  server: ServerProcess | undefined,
+  bank: Bank | undefined,
+  env: Record<string, string>
+) => {
+  if (server !== undefined) await server.kill9()
+  await bank?.close()
+  removeData(env)
+}
+
 /** Pids of the processes whose parent chain leads to `root` (from /proc). */
 const descendants = (root: number): Array<number> => {
   const children = new Map<number, Array<number>>()
