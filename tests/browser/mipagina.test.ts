@@ -8,15 +8,12 @@
  * cancelled as one job with its progress and summary, and exported as CSV. axe-core on every
  * screen, screenshots at 360 and 1280 px (artifacts/).
  */
-import { mkdirSync, readFileSync } from "node:fs"
-import { createRequire } from "node:module"
 import { resolve } from "node:path"
-import { type Browser, chromium, type Page } from "playwright-core"
+import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { ARTIFACTS, axeViolations, launchChromium } from "../support/browser.js"
 import { call, type Stack, startStack } from "../support/stack.js"
 
-const ARTIFACTS = resolve(__dirname, "artifacts")
-const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8")
 const PASSWORD = "clave-de-mi-pagina-1"
 
 let stack: Stack
@@ -24,24 +21,12 @@ let browser: Browser
 
 beforeAll(async () => {
   stack = await startStack()
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
-  })
-  mkdirSync(ARTIFACTS, { recursive: true })
+  browser = await launchChromium()
 })
 afterAll(async () => {
   await browser?.close()
   await stack?.stop()
 })
-
-const axeViolations = async (page: Page): Promise<Array<string>> => {
-  await page.evaluate(AXE)
-  return page.evaluate<Array<string>>(
-    `axe.run(document, { rules: { "target-size": { enabled: true } } }).then((r) => r.violations.map((v) =>
-      v.id + ": " + v.nodes.map((n) => n.target.join(" ")).join(", ")))`
-  )
-}
 
 const open = async (width: number) => {
   const context = await browser.newContext({ viewport: { width, height: 900 } })

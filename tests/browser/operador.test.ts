@@ -5,12 +5,11 @@
  * reviews and suspends it, and the audit log shows each action. axe-core on every screen, at
  * 1280 px and 360 px (screenshots in artifacts/), and no console errors (a CSP refusal is one).
  */
-import { mkdirSync, readFileSync } from "node:fs"
-import { createRequire } from "node:module"
 import { resolve } from "node:path"
-import { type Browser, chromium, type Page } from "playwright-core"
+import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { totpCode, totpStep } from "../../apps/server/src/platform/Totp.js"
+import { ARTIFACTS, axeViolations, launchChromium } from "../support/browser.js"
 import {
   allEvents,
   type Bank,
@@ -22,8 +21,6 @@ import {
 } from "../support/live.js"
 import { ADMIN_TOKEN, call, type Stack, startStack } from "../support/stack.js"
 
-const ARTIFACTS = resolve(__dirname, "artifacts")
-const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8")
 const PASSWORD = "clave-de-operador-larga"
 
 let stack: Stack
@@ -31,11 +28,7 @@ let browser: Browser
 
 beforeAll(async () => {
   stack = await startStack()
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
-  })
-  mkdirSync(ARTIFACTS, { recursive: true })
+  browser = await launchChromium()
 })
 afterAll(async () => {
   await browser?.close()
@@ -64,14 +57,6 @@ const pendingMerchant = async () => {
   })
   expect(reply.status).toBe(201)
   return { codigo, nombre: `Bodega ${codigo}` }
-}
-
-const axeViolations = async (page: Page): Promise<Array<string>> => {
-  await page.evaluate(AXE)
-  return page.evaluate<Array<string>>(
-    `axe.run(document, { rules: { "target-size": { enabled: true } } }).then((r) => r.violations.map((v) =>
-      v.id + ": " + v.nodes.map((n) => n.target.join(" ")).join(", ")))`
-  )
 }
 
 const open = async (width: number) => {

@@ -5,16 +5,13 @@
  * value is refused and changes nothing; `soporte` reads them with no form. axe-core on each
  * screen, at 1280 px and 360 px (screenshots in artifacts/), no sideways scroll, no console errors.
  */
-import { mkdirSync, readFileSync } from "node:fs"
-import { createRequire } from "node:module"
 import { resolve } from "node:path"
-import { type Browser, chromium, type Locator, type Page } from "playwright-core"
+import type { Browser, Locator, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { totpCode, totpStep } from "../../apps/server/src/platform/Totp.js"
+import { ARTIFACTS, axeViolations, launchChromium } from "../support/browser.js"
 import { ADMIN_TOKEN, call, type Stack, startStack } from "../support/stack.js"
 
-const ARTIFACTS = resolve(__dirname, "artifacts")
-const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8")
 const PASSWORD = "clave-de-operador-larga"
 
 let stack: Stack
@@ -22,11 +19,7 @@ let browser: Browser
 
 beforeAll(async () => {
   stack = await startStack()
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
-  })
-  mkdirSync(ARTIFACTS, { recursive: true })
+  browser = await launchChromium()
 })
 afterAll(async () => {
   await browser?.close()
@@ -63,14 +56,6 @@ const adminView = async (codigo: string) =>
       headers: { "x-admin-token": ADMIN_TOKEN }
     })
   ).body
-
-const axeViolations = async (page: Page): Promise<Array<string>> => {
-  await page.evaluate(AXE)
-  return page.evaluate<Array<string>>(
-    `axe.run(document, { rules: { "target-size": { enabled: true } } }).then((r) => r.violations.map((v) =>
-      v.id + ": " + v.nodes.map((n) => n.target.join(" ")).join(", ")))`
-  )
-}
 
 const open = async (width: number) => {
   const context = await browser.newContext({ viewport: { width, height: 900 } })

@@ -5,17 +5,14 @@
  * axe-core on every screen, at 1280 px and at 360 px (screenshots in artifacts/), the first
  * screen's weight, the cache and CSP headers, and no console errors (a CSP refusal is one).
  */
-import { mkdirSync, readFileSync } from "node:fs"
-import { createRequire } from "node:module"
 import { resolve } from "node:path"
 import { gzipSync } from "node:zlib"
-import { type Browser, chromium, type Page } from "playwright-core"
+import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { ARTIFACTS, axeViolations, launchChromium } from "../support/browser.js"
 import { ADMIN_TOKEN, call, OWN_ACCOUNT, type Stack, startStack } from "../support/stack.js"
 import { enrolTotp, totpNow } from "../support/totp.js"
 
-const ARTIFACTS = resolve(__dirname, "artifacts")
-const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8")
 const PASSWORD = "clave-del-panel-1"
 
 let stack: Stack
@@ -23,25 +20,12 @@ let browser: Browser
 
 beforeAll(async () => {
   stack = await startStack({ SWITCH_WEBHOOK_ALLOW_PRIVATE: "1" })
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
-  })
-  mkdirSync(ARTIFACTS, { recursive: true })
+  browser = await launchChromium()
 })
 afterAll(async () => {
   await browser?.close()
   await stack?.stop()
 })
-
-/** axe-core's violations on the page as it is now (WCAG 2.2 target size on), one line each. */
-const axeViolations = async (page: Page): Promise<Array<string>> => {
-  await page.evaluate(AXE)
-  return page.evaluate<Array<string>>(
-    `axe.run(document, { rules: { "target-size": { enabled: true } } }).then((r) => r.violations.map((v) =>
-      v.id + ": " + v.nodes.map((n) => n.target.join(" ")).join(", ")))`
-  )
-}
 
 const open = async (width: number) => {
   const context = await browser.newContext({ viewport: { width, height: 900 } })

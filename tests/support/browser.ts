@@ -31,6 +31,7 @@ export const adminCall = (base: string, method: string, path: string, body?: unk
     ...(body === undefined ? {} : { body })
   })
 
+/** axe-core's violations on the page as it is now (WCAG 2.2 target size on), one line each. */
 export const axeViolations = async (page: Page): Promise<Array<string>> => {
   await page.evaluate(AXE)
   return page.evaluate<Array<string>>(
