@@ -5,11 +5,10 @@
  * reviews and suspends it, and the audit log shows each action. axe-core on every screen, at
  * 1280 px and 360 px (screenshots in artifacts/), and no console errors (a CSP refusal is one).
  */
-import { resolve } from "node:path"
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { totpCode, totpStep } from "../../apps/server/src/platform/Totp.js"
-import { ARTIFACTS, axeViolations, launchChromium } from "../support/browser.js"
+import { expectScreen, launchChromium, openWindow } from "../support/browser.js"
 import {
   allEvents,
   type Bank,
@@ -59,26 +58,12 @@ const pendingMerchant = async () => {
   return { codigo, nombre: `Bodega ${codigo}` }
 }
 
-const open = async (width: number) => {
-  const context = await browser.newContext({ viewport: { width, height: 900 } })
-  const page = await context.newPage()
-  const errors: Array<string> = []
-  // The console asks whether a session exists (401 before sign-in) and a refused sign-in is a 401 too.
-  page.on("console", (m) => {
-    if (m.type() === "error" && !/status of 40[13]/.test(m.text())) errors.push(m.text())
-  })
-  page.on("pageerror", (e) => errors.push(String(e)))
-  return { page, errors, close: () => context.close() }
-}
+// The console asks whether a session exists (401 before sign-in) and a refused sign-in is a 401 too:
+// openWindow leaves 401 and 403 out of the errors.
+const open = (width: number) => openWindow(browser, width)
 
-const screen = async (page: Page, title: string, shot: string) => {
-  await expect.poll(() => page.locator("h1").textContent()).toBe(title)
-  await expect.poll(() => page.getByText("Cargando…").count()).toBe(0)
-  expect(await axeViolations(page), `${title}: axe`).toEqual([])
-  const overflow = await page.evaluate<number>("document.documentElement.scrollWidth - window.innerWidth")
-  expect(overflow, `${title}: sideways scroll`).toBeLessThanOrEqual(0)
-  await page.screenshot({ path: resolve(ARTIFACTS, `operador-${shot}.png`), fullPage: true })
-}
+const screen = (page: Page, title: string, shot: string) =>
+  expectScreen(page, title, title, `operador-${shot}.png`)
 
 const signIn = async (page: Page, op: { email: string; secret: string }, codigo?: string) => {
   await page.getByLabel("Correo").fill(op.email)
