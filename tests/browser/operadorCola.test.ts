@@ -20,6 +20,7 @@ import {
   signInOperator
 } from "../support/browser.js"
 import { allEvents } from "../support/live.js"
+import { simulatePaid, splitBeneficiary, splitMerchant } from "../support/split.js"
 import { call, type Stack, startStack } from "../support/stack.js"
 
 const PASSWORD = "clave-de-operador-larga"
@@ -38,16 +39,6 @@ afterAll(async () => {
 
 const admin = (method: string, path: string, body?: unknown) => adminCall(stack.url, method, path, body)
 
-/** Accounts of bank 0102 with valid check digits (the split's approved accounts). */
-const ACCOUNTS: Record<number, string> = { 1: "01020194280000000001", 2: "01020194260000000002" }
-const beneficiary = (n: number) => ({
-  tipo: "cuenta",
-  valor: ACCOUNTS[n],
-  banco: "0102",
-  identificacion: "V-12345678",
-  nombre: `Beneficiaria ${n}`
-})
-
 const open = (width: number) => openWindow(browser, width)
 
 const screen = (page: Page, title: string, shot: string) =>
@@ -60,48 +51,22 @@ const signIn = (page: Page, op: Operator) => signInOperator(page, op, PASSWORD)
 describe("split parts in review in the console", () => {
   it("shows each part; marking one paid and closing the other each take a second tesoreria operator, the split finishes and the history opens (1280 and 360 px)", async () => {
     const codigo = `rep${Date.now().toString(36)}`
-    const registered = await call(stack.url, "POST", "/switch/v1/comercios/registrar", {
-      body: {
-        codigo,
-        nombre: `Bodega ${codigo}`,
-        identificacion: "J-07013380-5",
-        email: `${codigo}@tienda.example`
-      }
-    })
-    expect(registered.status).toBe(201)
-    const key = `${codigo}:${registered.body.api_key}`
-    expect(
-      (
-        await admin("PATCH", `/admin/v1/comercios/${codigo}`, {
-          split_habilitado: true,
-          liquidacion_inmediata: true
-        })
-      ).status
-    ).toBe(200)
-    for (const n of [1, 2])
-      await admin("POST", `/admin/v1/comercios/${codigo}/cuentas-aprobadas`, beneficiary(n))
+    const key = await splitMerchant(stack.url, codigo)
     const created = await call(stack.url, "POST", "/switch/v1/links", {
       key,
       body: {
         monto: 100,
         concepto: "Con reparto",
         split: [
-          { cuenta: beneficiary(1), monto: 60 },
-          { cuenta: beneficiary(2), monto: 38 }
+          { cuenta: splitBeneficiary(1), monto: 60 },
+          { cuenta: splitBeneficiary(2), monto: 38 }
         ]
       }
     })
     expect(created.status, JSON.stringify(created.body)).toBe(201)
     const linkId = created.body.id as string
     await admin("PATCH", `/admin/v1/comercios/${codigo}`, { comision_pct: 5 })
-    expect(
-      (
-        await call(stack.url, "POST", `/switch/v1/links/${linkId}/simular`, {
-          key,
-          body: { resultado: "pagado" }
-        })
-      ).status
-    ).toBe(200)
+    await simulatePaid(stack.url, key, linkId)
 
     const op = await tesoreria()
     // A code is accepted once: the phone signs in as a second tesoreria operator.

@@ -16,6 +16,7 @@ import {
   openWindow,
   signInOperator
 } from "../support/browser.js"
+import { SPLIT_ACCOUNTS, simulatePaid, splitBeneficiary, splitMerchant } from "../support/split.js"
 import { call, type Stack, startStack } from "../support/stack.js"
 
 const PASSWORD = "clave-del-reparto-larga"
@@ -35,15 +36,6 @@ afterAll(async () => {
 
 const admin = (method: string, path: string, body?: unknown) => adminCall(stack.url, method, path, body)
 
-const ACCOUNTS: Record<number, string> = { 1: "01020194280000000001", 2: "01020194260000000002" }
-const beneficiary = (n: number) => ({
-  tipo: "cuenta",
-  valor: ACCOUNTS[n],
-  banco: "0102",
-  identificacion: "V-12345678",
-  nombre: `Beneficiaria ${n}`
-})
-
 const open = (width: number) => openWindow(browser, width)
 
 const screen = (page: Page, title: string, shot: string) =>
@@ -55,29 +47,15 @@ describe("a split from the portal's link detail to the console", () => {
   it("the owner sees each part in review, tesoreria resolves them, the detail shows them paid and closed (1280 and 360 px)", async () => {
     const codigo = `split${Date.now().toString(36)}`
     const email = `${codigo}@tienda.example`
-    const registered = await call(stack.url, "POST", "/switch/v1/comercios/registrar", {
-      body: { codigo, nombre: `Bodega ${codigo}`, identificacion: "J-07013380-5", email, password: PASSWORD }
-    })
-    expect(registered.status).toBe(201)
-    const key = `${codigo}:${registered.body.api_key}`
-    expect(
-      (
-        await admin("PATCH", `/admin/v1/comercios/${codigo}`, {
-          split_habilitado: true,
-          liquidacion_inmediata: true
-        })
-      ).status
-    ).toBe(200)
-    for (const n of [1, 2])
-      await admin("POST", `/admin/v1/comercios/${codigo}/cuentas-aprobadas`, beneficiary(n))
+    const key = await splitMerchant(stack.url, codigo, PASSWORD)
     const created = await call(stack.url, "POST", "/switch/v1/links", {
       key,
       body: {
         monto: 100,
         concepto: "Pedido con reparto",
         split: [
-          { cuenta: beneficiary(1), porcentaje: 30 },
-          { cuenta: beneficiary(2), monto: 20 }
+          { cuenta: splitBeneficiary(1), porcentaje: 30 },
+          { cuenta: splitBeneficiary(2), monto: 20 }
         ]
       }
     })
@@ -85,14 +63,7 @@ describe("a split from the portal's link detail to the console", () => {
     const linkId = created.body.id as string
     // Immediate settlement turned off before the payment: the split goes to review.
     await admin("PATCH", `/admin/v1/comercios/${codigo}`, { liquidacion_inmediata: false })
-    expect(
-      (
-        await call(stack.url, "POST", `/switch/v1/links/${linkId}/simular`, {
-          key,
-          body: { resultado: "pagado" }
-        })
-      ).status
-    ).toBe(200)
+    await simulatePaid(stack.url, key, linkId)
 
     const owner = await open(1280)
     const small = await open(360)
@@ -108,8 +79,8 @@ describe("a split from the portal's link detail to the console", () => {
       await owner.page.goto(`${stack.url}/panel/links/${linkId}`)
       const reparto = owner.page.getByRole("region", { name: "Reparto del pago" })
       await expect.poll(() => reparto.getByText("En revisión").count()).toBe(3)
-      expect(await reparto.textContent()).toContain(`···${ACCOUNTS[1]?.slice(-4)}`)
-      expect(await owner.page.content()).not.toContain(ACCOUNTS[1])
+      expect(await reparto.textContent()).toContain(`···${SPLIT_ACCOUNTS[1]?.slice(-4)}`)
+      expect(await owner.page.content()).not.toContain(SPLIT_ACCOUNTS[1])
       await screen(owner.page, "Detalle del link", "detalle-revision-1280")
 
       const op = await operator()
