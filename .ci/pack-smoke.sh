@@ -69,7 +69,7 @@ echo "effect types ok"
 npm install -g --prefix "$work/global" "$cli"
 echo "installed with the CLI: $(du -sk "$work/global/lib/node_modules" | cut -f1) kB"
 PATH="$work/global/bin:$PATH"
-switch --help | grep -q "Usage: switch"
+switch --help | grep -q "Uso: switch"
 switch --version
 switch completion bash | grep -q "complete"
 echo "pack and install ok"

@@ -3,8 +3,9 @@
  * and every command's help ends with examples of that command. The commands are read from the
  * completion script, so a new command is covered without being listed here.
  */
+import { spawnSync } from "node:child_process"
 import { afterAll, describe, expect, it } from "vitest"
-import { makeCli } from "./support.js"
+import { BIN, makeCli } from "./support.js"
 
 // Nothing here reaches a server: help and usage errors are decided before any request.
 const cli = makeCli("http://127.0.0.1:9", { SWITCH_KEY: "demo:sk_test_123" })
@@ -95,5 +96,17 @@ describe("help", () => {
       error: "uso_invalido",
       detail: "comando desconocido 'crate'\n(¿quiso decir create?)"
     })
+  })
+})
+
+describe("a reader that stops early", () => {
+  it("ends `switch --help | true` (the reader gone before the help is written) quietly: exit 0, no EPIPE", () => {
+    const piped = spawnSync(
+      "bash",
+      ["-o", "pipefail", "-c", `"${process.execPath}" "${BIN}" --help | true`],
+      { encoding: "utf8" }
+    )
+    expect(piped.stderr).not.toMatch(/EPIPE|Unhandled/)
+    expect(piped.status, piped.stderr).toBe(0)
   })
 })
