@@ -20,6 +20,7 @@ import { type MercantilSettings, type ServerSettings, Settings } from "../../Con
 import { LiveBank } from "./Banks.js"
 import { bitacoraSql } from "./mercantil/Bitacora.js"
 import { bitacoraEnMemoria, makeMercantilBank } from "./mercantil/Mercantil.js"
+import { neverSent } from "./NotSent.js"
 import { porBanco } from "./PorBanco.js"
 
 type Gateway = Context.Tag.Service<LiveBank>
@@ -97,26 +98,6 @@ export const normalise = (body: unknown): Ports.BankAnswer => {
   }
 }
 
-/** Errors raised before a single byte of the request could reach the bank. */
-const NOT_SENT = new Set([
-  "ECONNREFUSED",
-  "ENOTFOUND",
-  "EAI_AGAIN",
-  "EHOSTUNREACH",
-  "ENETUNREACH",
-  "UND_ERR_CONNECT_TIMEOUT"
-])
-
-const errorCode = (error: unknown): string => {
-  let e: unknown = error
-  for (let depth = 0; depth < 4 && typeof e === "object" && e !== null; depth++) {
-    const code = (e as { code?: unknown }).code
-    if (typeof code === "string") return code
-    e = (e as { cause?: unknown }).cause
-  }
-  return ""
-}
-
 type Outcome =
   | { readonly _tag: "Answered"; readonly status: number; readonly body: unknown }
   | { readonly _tag: "NotSent" }
@@ -149,9 +130,7 @@ export const makeHttpBank = (options: {
         } catch {}
         return { _tag: "Answered", status: res.statusCode, body: parsed } as const
       } catch (error) {
-        return NOT_SENT.has(errorCode(error))
-          ? ({ _tag: "NotSent" } as const)
-          : ({ _tag: "NoAnswer" } as const)
+        return neverSent(error) ? ({ _tag: "NotSent" } as const) : ({ _tag: "NoAnswer" } as const)
       }
     })
 

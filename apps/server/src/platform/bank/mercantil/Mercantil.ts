@@ -15,10 +15,11 @@
  * date, not by our id, so what each order sent is kept in a {@link Bitacora} before it leaves:
  * an unclear order is settled by searching for exactly what was sent, never by resending it.
  */
-import type { Ports } from "@switch/core"
+import { BankCalendar, type Ports } from "@switch/core"
 import { type Context, Duration, Effect, Redacted } from "effect"
 import { type Agent, request } from "undici"
 import type { LiveBank } from "../Banks.js"
+import { neverSent } from "../NotSent.js"
 import { cifrar, claveDe } from "./Cifrado.js"
 import { DESCONOCIDA, leer, leerBusqueda, type Salida } from "./Tabla.js"
 
@@ -91,30 +92,6 @@ export const idMercantil = (identificacion: string, tipo?: string): string => {
 
 /** Bolivars with two decimals as a JSON number, from cents. */
 export const montoMercantil = (centavos: number): number => Math.round(centavos) / 100
-
-/** The Caracas (UTC-4, no DST) day of `at`. */
-export const diaCaracas = (at: Date): string =>
-  new Date(at.getTime() - 4 * 3_600_000).toISOString().slice(0, 10)
-
-/** Errors raised before a single byte of the request could reach the bank. */
-const NO_ENVIADA = new Set([
-  "ECONNREFUSED",
-  "ENOTFOUND",
-  "EAI_AGAIN",
-  "EHOSTUNREACH",
-  "ENETUNREACH",
-  "UND_ERR_CONNECT_TIMEOUT"
-])
-
-const codigoError = (error: unknown): string => {
-  let e: unknown = error
-  for (let depth = 0; depth < 4 && typeof e === "object" && e !== null; depth++) {
-    const code = (e as { code?: unknown }).code
-    if (typeof code === "string") return code
-    e = (e as { cause?: unknown }).cause
-  }
-  return ""
-}
 
 const PAUSAS_MS = [200, 600]
 
@@ -222,9 +199,7 @@ export const makeMercantilBank = (opciones: OpcionesMercantil): Gateway => {
         } catch {}
         return { _tag: "Respuesta", status: res.statusCode, body: parsed } as const
       } catch (error) {
-        return NO_ENVIADA.has(codigoError(error))
-          ? ({ _tag: "NoEnviada" } as const)
-          : ({ _tag: "SinRespuesta" } as const)
+        return neverSent(error) ? ({ _tag: "NoEnviada" } as const) : ({ _tag: "SinRespuesta" } as const)
       }
     })
 
@@ -275,7 +250,7 @@ export const makeMercantilBank = (opciones: OpcionesMercantil): Gateway => {
       telefonoCliente: telefonoMercantil(cliente.valor),
       idCliente: idMercantil(cliente.identificacion, cliente.tipo_doc),
       bancoCliente: cliente.banco,
-      fecha: diaCaracas(ahora()),
+      fecha: BankCalendar.caracasDayKey(ahora()),
       referencia: null
     }
   }
@@ -294,7 +269,7 @@ export const makeMercantilBank = (opciones: OpcionesMercantil): Gateway => {
       operacionId: id,
       operacion: "vuelto",
       monto,
-      fecha: diaCaracas(ahora()),
+      fecha: BankCalendar.caracasDayKey(ahora()),
       referencia: null
     }
     return ordenar(v, "/v1/payment/c2p", cuerpo.c2p(v, ""))
@@ -330,7 +305,7 @@ export const makeMercantilBank = (opciones: OpcionesMercantil): Gateway => {
           ...original,
           operacionId: o.operacionId,
           operacion: "anulacion",
-          fecha: diaCaracas(ahora())
+          fecha: BankCalendar.caracasDayKey(ahora())
         }
         return yield* ordenar(a, "/v1/payment/c2p", cuerpo.c2p(a, ""))
       }),
