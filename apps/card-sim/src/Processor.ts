@@ -61,6 +61,8 @@ export interface Config {
   omitirDelCierre: Array<string>
   /** How long after a Caracas day ends its close is run on the first read (1 h). */
   cierreTrasMs: number
+  /** How many of the next form openings fail with 503 before anything is recorded (an outage). */
+  fallarAperturas: number
 }
 
 /** The outcome of a form submission. */
@@ -73,7 +75,7 @@ export class Processor {
   readonly cargos = new Map<string, Cargo>()
   readonly cierres = new Map<string, ReadonlyArray<Credito>>()
   readonly callbacksEnviados: Array<Callback> = []
-  config: Config = { relojDesfaseMs: 0, omitirDelCierre: [], cierreTrasMs: 3600_000 }
+  config: Config = { relojDesfaseMs: 0, omitirDelCierre: [], cierreTrasMs: 3600_000, fallarAperturas: 0 }
   private secuencia = 0
 
   now(): Date {
@@ -182,6 +184,6 @@ export class Processor {
     this.cargos.clear()
     this.cierres.clear()
     this.callbacksEnviados.length = 0
-    this.config = { relojDesfaseMs: 0, omitirDelCierre: [], cierreTrasMs: 3600_000 }
+    this.config = { relojDesfaseMs: 0, omitirDelCierre: [], cierreTrasMs: 3600_000, fallarAperturas: 0 }
   }
 }

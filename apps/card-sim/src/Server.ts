@@ -18,7 +18,7 @@
  * `x-card-signature` (@switch/core CardSignature); retried up to 5 times until a 2xx.
  *
  * Admin: `GET /admin/estado`, `PATCH /admin/config` ({relojDesfaseMs, omitirDelCierre,
- * cierreTrasMs}), `POST /admin/cierres/:dia` (run the close now), `POST /admin/reiniciar`.
+ * cierreTrasMs, fallarAperturas}), `POST /admin/cierres/:dia` (run the close now), `POST /admin/reiniciar`.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { Socket } from "node:net"
@@ -217,6 +217,10 @@ export const startCardSim = async (options: Options): Promise<CardSim> => {
       if (!authorized(req)) return json(res, 401, { error: "no_autorizado" })
       if (path === "/v1/cargos" && method === "POST") {
         const b = await readJson(req)
+        if (processor.config.fallarAperturas > 0) {
+          processor.config.fallarAperturas--
+          return json(res, 503, { error: "no_disponible" })
+        }
         const expira = typeof b.expira_en === "string" ? new Date(b.expira_en) : new Date(Number.NaN)
         if (
           typeof b.cargo_id !== "string" ||

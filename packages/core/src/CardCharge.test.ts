@@ -9,6 +9,7 @@ import {
   FinalCardStates,
   FORM_DURATION_MS,
   formExpiresAt,
+  forTakenLink,
   isOverdue,
   transition
 } from "./CardCharge.js"
@@ -40,7 +41,8 @@ const event: fc.Arbitrary<CardChargeEvent> = fc.oneof(
   fc.constant(CardChargeEvent.Acreditada({ referencia: "TJ-1" })),
   fc.constant(CardChargeEvent.FaltaEnCierre()),
   fc.constant(CardChargeEvent.MarcarAcreditada({ referencia: "TJ-1" })),
-  fc.constant(CardChargeEvent.CerrarConNota({ nota: "sin crédito" }))
+  fc.constant(CardChargeEvent.CerrarConNota({ nota: "sin crédito" })),
+  fc.constant(CardChargeEvent.Duplicada({ referencia: "TJ-1" }))
 )
 const history = fc.array(event, { maxLength: 12 })
 
@@ -147,6 +149,31 @@ describe("card charge", () => {
     expect(Either.isLeft(transition({ ...open, estado, referencia: "TJ-1" }, e))).toBe(true)
   })
 
+  it("an approval whose link was paid another way goes to review; its credit never settles; an operator closes it", () => {
+    const approved = CardChargeEvent.Aprobada({ referencia: "TJ-9" })
+    expect(forTakenLink(approved)).toEqual(CardChargeEvent.Duplicada({ referencia: "TJ-9" }))
+    expect(forTakenLink(CardChargeEvent.SinCobro())).toEqual(CardChargeEvent.SinCobro())
+    const { charge, effects } = run([
+      CardChargeEvent.SinCobro(),
+      forTakenLink(approved),
+      approved,
+      CardChargeEvent.Acreditada({ referencia: "TJ-9" }),
+      CardChargeEvent.FaltaEnCierre(),
+      CardChargeEvent.MarcarAcreditada({ referencia: "TJ-9" })
+    ])
+    expect(charge.estado).toBe("duplicado")
+    expect(effects.map((e) => e._tag)).toEqual(["LiberarLink", "AbrirRevision"])
+    const closed = transition(charge, CardChargeEvent.CerrarConNota({ nota: "reembolsado en el procesador" }))
+    expect(Either.getOrThrow(closed).to).toBe("cerrado")
+    expect(Either.getOrThrow(closed).effects).toEqual([CardChargeEffect.CerrarRevision()])
+  })
+
+  it.prop("a charge whose link was taken never pays it nor settles the merchant", [history], ([events]) => {
+    const { effects } = run([CardChargeEvent.Duplicada({ referencia: "TJ-1" }), ...events])
+    expect(count(effects, "PagarLink")).toBe(0)
+    expect(count(effects, "Liquidar")).toBe(0)
+  })
+
   it("every state is reachable from an open form", () => {
     const reached = new Set<string>(["abierto"])
     const frontier: Array<CardChargeSnapshot> = [open]
@@ -156,7 +183,8 @@ describe("card charge", () => {
       CardChargeEvent.Acreditada({ referencia: "TJ-1" }),
       CardChargeEvent.FaltaEnCierre(),
       CardChargeEvent.MarcarAcreditada({ referencia: "TJ-1" }),
-      CardChargeEvent.CerrarConNota({ nota: "n" })
+      CardChargeEvent.CerrarConNota({ nota: "n" }),
+      CardChargeEvent.Duplicada({ referencia: "TJ-1" })
     ]
     while (frontier.length > 0) {
       const charge = frontier.pop() as CardChargeSnapshot

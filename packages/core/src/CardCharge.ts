@@ -32,7 +32,14 @@ export const CardChargeStates = [
   /** An approved charge missing from the nightly close: in the operators' review queue. */
   "faltante",
   /** Closed by an operator with a note, never credited. Final. */
-  "cerrado"
+  "cerrado",
+  /**
+   * Approved (or credited) when its link could no longer take it: paid another way meanwhile, or
+   * closed. The payer may be charged twice, so the charge waits in the operators' review queue;
+   * its credit never settles the merchant, and an operator closes it with a note (the refund at
+   * the processor, say).
+   */
+  "duplicado"
 ] as const
 export type CardChargeState = (typeof CardChargeStates)[number]
 
@@ -57,8 +64,13 @@ export type CardChargeEvent = Data.TaggedEnum<{
   FaltaEnCierre: {}
   /** An operator marks a missing charge as credited, with the credit's reference. */
   MarcarAcreditada: { readonly referencia: string }
-  /** An operator closes a missing charge with a note. */
+  /** An operator closes a charge in review (missing or duplicated) with a note. */
   CerrarConNota: { readonly nota: string }
+  /**
+   * The processor approved or credited the charge, but its link can no longer be paid by it (the
+   * server states this instead of `Aprobada`/`Acreditada` when the link is paid, closed or taken).
+   */
+  Duplicada: { readonly referencia: string }
 }>
 export const CardChargeEvent = Data.taggedEnum<CardChargeEvent>()
 
@@ -160,11 +172,25 @@ export const transition = (charge: CardChargeSnapshot, event: CardChargeEvent): 
               ])
             : refuse(charge, event)
         case "acreditado":
+        case "duplicado":
+          // A duplicated charge's credit is not the merchant's: it waits for the operator.
           return sameCharge(charge, event.referencia) ? repeated(charge) : refuse(charge, event)
         case "cerrado":
           return refuse(charge, event)
       }
       break
+
+    case "Duplicada":
+      switch (estado) {
+        case "abierto":
+        case "sin_cobro":
+          return move(charge, "duplicado", event.referencia, [CardChargeEffect.AbrirRevision()])
+        case "duplicado":
+          return sameCharge(charge, event.referencia) ? repeated(charge) : refuse(charge, event)
+        default:
+          // The charge already paid its link: the link cannot have been taken by another payment.
+          return refuse(charge, event)
+      }
 
     case "FaltaEnCierre":
       switch (estado) {
@@ -185,11 +211,20 @@ export const transition = (charge: CardChargeSnapshot, event: CardChargeEvent): 
         : refuse(charge, event)
 
     case "CerrarConNota":
-      return estado === "faltante"
+      return estado === "faltante" || estado === "duplicado"
         ? move(charge, "cerrado", charge.referencia, [CardChargeEffect.CerrarRevision()])
         : refuse(charge, event)
   }
 }
+
+/**
+ * What `event` means when the charge's link can no longer be paid by it: an approval or a credit
+ * becomes {@link CardChargeEvent.Duplicada}; any other fact is unchanged.
+ */
+export const forTakenLink = (event: CardChargeEvent): CardChargeEvent =>
+  event._tag === "Aprobada" || event._tag === "Acreditada"
+    ? CardChargeEvent.Duplicada({ referencia: event.referencia })
+    : event
 
 /** Whether a form still open at `now` has outlived its 6 minutes and must be asked about. */
 export const isOverdue = (charge: CardChargeSnapshot, now: Date): boolean =>

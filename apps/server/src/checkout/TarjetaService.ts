@@ -57,6 +57,20 @@ export interface CargoRow {
   readonly created_at: Date
 }
 
+/** The Caracas days the processor may have approved a charge on: while its form was open. */
+const approvalDays = (charge: { readonly created_at: Date; readonly expires_at: Date }) => {
+  const opened = BankCalendar.caracasDayKey(charge.created_at)
+  const expired = BankCalendar.caracasDayKey(charge.expires_at)
+  return opened === expired ? [opened] : [opened, expired]
+}
+
+/** A charge's link that its approval can pay, and the hold that takes it back for the card first. */
+interface Payable {
+  readonly link: CheckoutLink
+  readonly snap: LinkMachine.LinkSnapshot
+  readonly hold: Option.Option<LinkMachine.Transition>
+}
+
 export interface OpenReply {
   readonly url_formulario: string
   readonly expira_en: string
@@ -159,30 +173,57 @@ export const TarjetaLive = Layer.effect(
         (rows) => Option.fromNullable(rows[0])
       ).pipe(Effect.orDie)
 
+    /**
+     * The charge's link, locked for the transaction, as the card's approval would find it: held
+     * for the card again when it was released meanwhile (the processor holds the money); none
+     * when the approval can no longer pay it (paid another way, a debit under way, closed).
+     */
+    const payableLink = (cargo: CargoRow, at: Date) =>
+      Effect.gen(function* () {
+        yield* sql`select 1 from links where id = ${cargo.link_id} for update`.pipe(Effect.orDie)
+        const { link, merchant } = yield* load(cargo.link_id)
+        const snap = snapshot(link, merchant)
+        const approve = (from: LinkMachine.LinkSnapshot) =>
+          LinkMachine.transition(
+            from,
+            LinkMachine.LinkEvent.TarjetaAprobada({ referencia: "", recargo: cargo.recargo }),
+            at
+          )
+        if (snap.estado === "pendiente") {
+          const hold = LinkMachine.transition(snap, LinkMachine.LinkEvent.AbrirTarjeta(), at)
+          if (Either.isLeft(hold)) return Option.none<Payable>()
+          const held: LinkMachine.LinkSnapshot = { ...snap, estado: "cobrando", metodo: "tarjeta" }
+          return Either.isRight(approve(held))
+            ? Option.some<Payable>({ link, snap: held, hold: Option.some(hold.right) })
+            : Option.none<Payable>()
+        }
+        return Either.isRight(approve(snap))
+          ? Option.some<Payable>({ link, snap, hold: Option.none() })
+          : Option.none<Payable>()
+      })
+
     /** Carries out one effect of the charge machine, inside {@link apply}'s transaction. */
     const carryOut = (cargo: CargoRow, effect: CardCharge.CardChargeEffect, at: Date) =>
       Effect.gen(function* () {
         switch (effect._tag) {
           case "PagarLink": {
-            const { link, merchant } = yield* load(cargo.link_id)
-            let snap = snapshot(link, merchant)
-            // A late approval after the link was released: the processor holds the money, so the
-            // link is held for the card again and paid, if nothing else took it meanwhile.
-            if (snap.estado === "pendiente") {
-              const hold = LinkMachine.transition(snap, LinkMachine.LinkEvent.AbrirTarjeta(), at)
-              if (Either.isRight(hold)) {
-                const held = yield* provide(
-                  LinksRepo.startCard({
-                    id: link.id,
-                    comercioId: link.comercio_id,
-                    t: hold.right,
-                    propina: cargo.propina,
-                    at
-                  })
-                )
-                if (held.length > 0) snap = { ...snap, estado: "cobrando", metodo: "tarjeta" }
-              }
-            }
+            // apply checked under the link's lock that the approval can pay it.
+            const payable = yield* payableLink(cargo, at)
+            if (Option.isNone(payable))
+              return yield* Effect.dieMessage(
+                `cargo ${cargo.id}: el link dejó de poder pagarse con la tarjeta`
+              )
+            const { link, snap, hold } = payable.value
+            if (Option.isSome(hold))
+              yield* provide(
+                LinksRepo.startCard({
+                  id: link.id,
+                  comercioId: link.comercio_id,
+                  t: hold.value,
+                  propina: cargo.propina,
+                  at
+                })
+              )
             const paid = LinkMachine.transition(
               snap,
               LinkMachine.LinkEvent.TarjetaAprobada({
@@ -191,12 +232,8 @@ export const TarjetaLive = Layer.effect(
               }),
               at
             )
-            if (Either.isLeft(paid)) {
-              yield* Effect.logWarning(
-                `cargo de tarjeta ${cargo.id} aprobado pero el link ${link.id} está ${snap.estado}: requiere revisión`
-              )
-              return
-            }
+            if (Either.isLeft(paid))
+              return yield* Effect.dieMessage(`cargo ${cargo.id}: el link ${link.id} no acepta el pago`)
             yield* provide(
               markPaid({
                 linkId: link.id,
@@ -241,11 +278,21 @@ export const TarjetaLive = Layer.effect(
             const rows = yield* sql<CargoRow>`select * from cargos_tarjeta where id = ${cargoId} for update`
             const cargo = rows[0]
             if (cargo === undefined) return Option.none<CardCharge.CardChargeTransition>()
-            const t = CardCharge.transition(
-              { estado: cargo.estado, referencia: cargo.referencia, expiresAt: cargo.expires_at },
-              event
-            )
+            const charge = { estado: cargo.estado, referencia: cargo.referencia, expiresAt: cargo.expires_at }
+            let t = CardCharge.transition(charge, event)
             if (Either.isLeft(t)) return Option.none<CardCharge.CardChargeTransition>()
+            // An approval whose link was paid another way (or closed) cannot pay it: the payer may
+            // be charged twice, so the charge goes to the operators' review queue instead.
+            if (
+              t.right.effects.some((e) => e._tag === "PagarLink") &&
+              Option.isNone(yield* payableLink(cargo, at))
+            ) {
+              t = CardCharge.transition(charge, CardCharge.forTakenLink(event))
+              if (Either.isLeft(t)) return Option.none<CardCharge.CardChargeTransition>()
+              yield* Effect.logWarning(
+                `cargo de tarjeta ${cargo.id} aprobado con el link ${cargo.link_id} ya pagado o cerrado: a revisión por posible doble cobro`
+              )
+            }
             yield* sql`update cargos_tarjeta set estado = ${t.right.to}, referencia = ${t.right.referencia},
               aprobado_at = case when ${t.right.to} in ('aprobado', 'acreditado') then coalesce(aprobado_at, ${at}) else aprobado_at end,
               acreditado_at = case when ${t.right.to} = 'acreditado' then ${at} else acreditado_at end,
@@ -441,8 +488,18 @@ export const TarjetaLive = Layer.effect(
       return due.length
     })
 
-    /** The close of Caracas day `dia`, applied: credits settle, approved charges left out go to review. */
-    const applyClose = (dia: string, close: Ports.CardClose & { _tag: "Cerrado" }) =>
+    /**
+     * The close of Caracas day `dia`, applied: credits settle; an approved charge left out goes to
+     * review once the closes of every day the processor may have approved it on were read without
+     * it. The processor can only approve while the form is open, so that is the day the form
+     * opened and the day it expired (two days for a form open at midnight), whatever our clock
+     * said when the approval reached us.
+     */
+    const applyClose = (
+      dia: string,
+      close: Ports.CardClose & { _tag: "Cerrado" },
+      read: ReadonlySet<string>
+    ) =>
       Effect.gen(function* () {
         const credited = new Set<string>()
         for (const credit of close.creditos) {
@@ -453,44 +510,43 @@ export const TarjetaLive = Layer.effect(
               CardCharge.CardChargeEvent.Acreditada({ referencia: credit.referencia })
             )
         }
-        const approved = yield* sql<{ id: string; aprobado_at: Date }>`
-          select id, aprobado_at from cargos_tarjeta where estado = 'aprobado'`.pipe(Effect.orDie)
-        const missing = approved.filter(
-          (r) => BankCalendar.caracasDayKey(r.aprobado_at) === dia && !credited.has(r.id)
-        )
+        const approved = yield* sql<{ id: string; created_at: Date; expires_at: Date }>`
+          select id, created_at, expires_at from cargos_tarjeta where estado = 'aprobado'`.pipe(Effect.orDie)
+        const missing = approved.filter((r) => {
+          const days = approvalDays(r)
+          return !credited.has(r.id) && days.includes(dia) && days.every((d) => d === dia || read.has(d))
+        })
         for (const r of missing) yield* apply(r.id, CardCharge.CardChargeEvent.FaltaEnCierre())
         return { creditos: close.creditos.length, faltantes: missing.length }
       })
 
     /**
-     * Reads the processor's nightly close of every ended Caracas day of the last week that had
-     * charges and was not read yet, and applies it once (the day's row in `cierres_tarjeta`).
+     * Reads the processor's nightly close of every ended Caracas day of the last week on which a
+     * charge may have been approved and not read yet, and applies it once (the day's row in
+     * `cierres_tarjeta`).
      */
     const closeDue = Effect.gen(function* () {
       const at = yield* now
       const since = new Date(at.getTime() - 8 * BankCalendar.DAY_MS)
-      const charges = yield* sql<{ created_at: Date; aprobado_at: Date | null }>`
-        select created_at, aprobado_at from cargos_tarjeta where created_at > ${since}`.pipe(Effect.orDie)
-      const read = yield* sql<{ dia: string }>`
+      const charges = yield* sql<{ created_at: Date; expires_at: Date }>`
+        select created_at, expires_at from cargos_tarjeta where created_at > ${since}`.pipe(Effect.orDie)
+      const rows = yield* sql<{ dia: string }>`
         select to_char(dia, 'YYYY-MM-DD') as dia from cierres_tarjeta where dia >= ${since}::date`.pipe(
         Effect.orDie
       )
-      const done = new Set(read.map((r) => r.dia))
+      const read = new Set(rows.map((r) => r.dia))
       const today = BankCalendar.caracasDayKey(at)
-      const days = new Set(
-        charges
-          .map((c) => BankCalendar.caracasDayKey(c.aprobado_at ?? c.created_at))
-          .filter((dia) => dia < today && !done.has(dia))
-      )
+      const days = new Set(charges.flatMap(approvalDays).filter((dia) => dia < today && !read.has(dia)))
       let applied = 0
       for (const dia of [...days].sort()) {
         const close = yield* processor.nightlyClose(dia)
         if (close._tag !== "Cerrado") continue
-        const counts = yield* applyClose(dia, close)
+        const counts = yield* applyClose(dia, close, read)
         yield* sql`insert into cierres_tarjeta (dia, creditos, faltantes, leido_at)
           values (${dia}::date, ${counts.creditos}, ${counts.faltantes}, ${at}) on conflict (dia) do nothing`.pipe(
           Effect.orDie
         )
+        read.add(dia)
         applied++
       }
       return applied
@@ -498,8 +554,8 @@ export const TarjetaLive = Layer.effect(
 
     const estadoDe = (cargoId: string) =>
       Effect.map(
-        sql<{ estado: CardCharge.CardChargeState; aprobado_at: Date | null }>`
-          select estado, aprobado_at from cargos_tarjeta where id = ${cargoId}`,
+        sql<{ estado: CardCharge.CardChargeState; created_at: Date; expires_at: Date }>`
+          select estado, created_at, expires_at from cargos_tarjeta where id = ${cargoId}`,
         (rows) => rows[0] ?? null
       ).pipe(Effect.orDie)
 
@@ -510,8 +566,7 @@ export const TarjetaLive = Layer.effect(
           const before = yield* estadoDe(cargoId)
           if (before === null) return null
           const status = yield* processor.query(cargoId, { close: false })
-          if (before.aprobado_at !== null) {
-            const dia = BankCalendar.caracasDayKey(before.aprobado_at)
+          for (const dia of approvalDays(before)) {
             const close = yield* processor.nightlyClose(dia)
             const credit =
               close._tag === "Cerrado" ? close.creditos.find((c) => c.chargeId === cargoId) : undefined

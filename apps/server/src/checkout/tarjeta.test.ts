@@ -320,7 +320,20 @@ describe("card payment (pilot)", () => {
       procesador: "Cobrado"
     })
     expect((await operator("POST", `${base}/marcar-acreditado`, {})).status).toBe(400)
-    const marked = await operator("POST", `${base}/marcar-acreditado`, { referencia: "CRED-2231" })
+    // Four eyes: the first operator's request waits; the same operator cannot confirm it.
+    const asked = await operator("POST", `${base}/marcar-acreditado`, { referencia: "CRED-2231" })
+    expect(asked.status, JSON.stringify(asked.body)).toBe(202)
+    expect(asked.body.estado).toBe("pendiente_confirmacion")
+    expect((await operator("POST", `${base}/cerrar`, { nota: "otra cosa" })).body.error).toBe(
+      "accion_pendiente"
+    )
+    expect((await operator("POST", `${base}/marcar-acreditado/confirmar`, {})).body.error).toBe("cuatro_ojos")
+    expect(await acreditado(missing.id)).toHaveLength(0)
+    const second = await signInOperator(server.url, "tesoreria", { password: PASSWORD, checkCreated: true })
+    const marked = await call(server.url, "POST", `${base}/marcar-acreditado/confirmar`, {
+      body: {},
+      headers: second
+    })
     expect(marked.status, JSON.stringify(marked.body)).toBe(200)
     expect(marked.body.estado).toBe("acreditado")
     expect((await operator("POST", `${base}/cerrar`, { nota: "ya acreditado" })).status).toBe(409)
@@ -343,5 +356,120 @@ describe("card payment (pilot)", () => {
     clock.offsetMs = 6 * 60_000 + 1_000
     await until(id, "pendiente")
     clock.offsetMs = 0
+  })
+  it("the processor failing to open the form answers 503 and leaves the link free for immediate debit", async () => {
+    const id = await newLink(liveKey)
+    const page = await openPage(server.url, id)
+    sim.processor.config.fallarAperturas = 1
+    const down = await page.post("/tarjeta", {})
+    expect(down.status).toBe(503)
+    expect(down.body.error).toBe("procesador_no_disponible")
+    expect(await estado(id)).toBe("pendiente")
+    const paid = await page.post("/pagar", { ...payer(), otp: "11112222" })
+    expect(paid.body.estado).toBe("pagado")
+    expect(await pagado(id)).toHaveLength(1)
+  })
+
+  it("an approval arriving after the link was paid another way pays nothing twice: it waits in the review queue as a possible double charge, never settles, and closes with four eyes", async () => {
+    const id = await newLink(liveKey)
+    const page = await openPage(server.url, id)
+    const form = await page.post("/tarjeta", {})
+    const cargoId = new URL(form.body.url_formulario).pathname.split("/").pop() as string
+    expect((await page.post("/tarjeta/otra-forma", {})).body).toEqual({ estado: "pendiente" })
+    expect((await page.post("/pagar", { ...payer(), otp: "11112222" })).body.estado).toBe("pagado")
+    // The processor states, late, that it charged the card after all.
+    const body = JSON.stringify({
+      id: "evt_tardio",
+      evento: "cargo.aprobado",
+      cargo_id: cargoId,
+      referencia: "TJTARDE1",
+      monto: 10_300,
+      creado_en: new Date().toISOString()
+    })
+    const late = await call(server.url, "POST", "/tarjeta/callbacks", {
+      body: JSON.parse(body),
+      headers: { "x-card-signature": CardSignature.header(CLAVE, Math.floor(Date.now() / 1000), body) }
+    })
+    expect(late.status).toBe(200)
+    const events = await pagado(id)
+    expect(events).toHaveLength(1)
+    expect(events[0]?.data.metodo).toBeUndefined()
+
+    const first = await signInOperator(server.url, "tesoreria", { password: PASSWORD, checkCreated: true })
+    const second = await signInOperator(server.url, "tesoreria", { password: PASSWORD, checkCreated: true })
+    const as = (headers: Record<string, string>) => (method: string, path: string, b?: unknown) =>
+      call(server.url, method, path, { body: b, headers })
+    const queue = await as(first)("GET", "/admin/v1/operador/revision")
+    const item = queue.body.data.find((i: { id: string }) => i.id === cargoId)
+    expect(item).toMatchObject({
+      tipo: "cargo_tarjeta",
+      link_id: id,
+      estado: "duplicado",
+      referencia: "TJTARDE1"
+    })
+    expect(item.motivo).toContain("doble cobro")
+    const base = `/admin/v1/operador/revision/cargos-tarjeta/${cargoId}`
+    const credit = await as(first)("POST", `${base}/marcar-acreditado`, { referencia: "CRED-9" })
+    expect(credit.status).toBe(409)
+    expect(credit.body.error).toBe("cargo_duplicado")
+    expect((await as(first)("POST", `${base}/cerrar`, { nota: "reembolsado en el procesador" })).status).toBe(
+      202
+    )
+    expect((await as(first)("POST", `${base}/cerrar/confirmar`, {})).body.error).toBe("cuatro_ojos")
+    const closed = await as(second)("POST", `${base}/cerrar/confirmar`, {})
+    expect(closed.status, JSON.stringify(closed.body)).toBe(200)
+    expect(closed.body).toEqual({ id: cargoId, estado: "cerrado" })
+    const after = await as(second)("GET", "/admin/v1/operador/revision")
+    expect(after.body.data.some((i: { id: string }) => i.id === cargoId)).toBe(false)
+    const audit = await as(second)(
+      "GET",
+      `/admin/v1/operador/auditoria?objeto_tipo=cargo_tarjeta&objeto_id=${cargoId}`
+    )
+    expect(audit.status).toBe(200)
+    expect(audit.body.data.map((a: { accion: string }) => a.accion)).toEqual(
+      expect.arrayContaining(["cargo_tarjeta.cerrar_solicitado", "cargo_tarjeta.cerrar_confirmado"])
+    )
+  })
+
+  it("a charge the processor approved just before Caracas midnight, learned of after it, is credited by its day's close and never flagged missing", async () => {
+    // A Caracas midnight (04:00 UTC) three days ahead, so no close of its days was read yet.
+    const midnight = new Date(
+      Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate() + 3, 4)
+    )
+    const at = (target: number) => target - Date.now()
+    const id = await newLink(liveKey)
+    clock.offsetMs = at(midnight.getTime() - 2 * 60_000)
+    const page = await openPage(server.url, id)
+    const form = await page.post("/tarjeta", {})
+    expect(form.status).toBe(200)
+    const cargoId = new URL(form.body.url_formulario).pathname.split("/").pop() as string
+    // The processor approves at 23:59:30; the callback reaches the service at 00:01.
+    sim.processor.config.relojDesfaseMs = at(midnight.getTime() - 30_000)
+    clock.offsetMs = at(midnight.getTime() + 60_000)
+    await payOnForm(form.body.url_formulario, TARJETAS.aprobada)
+    await until(id, "pagado")
+    // Both days end; their closes run.
+    sim.processor.config.relojDesfaseMs = at(midnight.getTime() + 26 * 3600_000)
+    clock.offsetMs = at(midnight.getTime() + 26 * 3600_000)
+    try {
+      const deadline = Date.now() + 15_000
+      const credited = async () => {
+        const events = await call(server.url, "GET", "/switch/v1/eventos?evento=link.acreditado", {
+          key: liveKey
+        })
+        return (events.body as Array<{ data: Record<string, unknown> }>).some((e) => e.data.link_id === id)
+      }
+      while (Date.now() < deadline && !(await credited())) await new Promise((r) => setTimeout(r, 200))
+      expect(await credited()).toBe(true)
+      const headers = await signInOperator(server.url, "tesoreria", {
+        password: PASSWORD,
+        checkCreated: true
+      })
+      const queue = await call(server.url, "GET", "/admin/v1/operador/revision", { headers })
+      expect(queue.body.data.some((i: { id: string }) => i.id === cargoId)).toBe(false)
+    } finally {
+      sim.processor.config.relojDesfaseMs = 0
+      clock.offsetMs = 0
+    }
   })
 })

@@ -247,13 +247,25 @@ export const ADMIN_OPERATIONS: ReadonlyArray<Op> = [
   [
     "post",
     "/admin/v1/operador/revision/cargos-tarjeta/{id}/marcar-acreditado",
-    "Dar por acreditado un cargo con tarjeta con la referencia del crédito: se liquida al comercio y se envía link.acreditado (rol tesorería)",
+    "Dar por acreditado un cargo con tarjeta faltante con la referencia del crédito: se liquida al comercio y se envía link.acreditado (rol tesorería; no aplica a un cargo duplicado)",
+    "operador"
+  ],
+  [
+    "post",
+    "/admin/v1/operador/revision/cargos-tarjeta/{id}/marcar-acreditado/confirmar",
+    "Confirmar el dar por acreditado un cargo con tarjeta que pidió otro operador (rol tesorería; cuatro ojos)",
     "operador"
   ],
   [
     "post",
     "/admin/v1/operador/revision/cargos-tarjeta/{id}/cerrar",
-    "Cerrar con una nota un cargo con tarjeta que no llegó en el cierre, sin liquidarlo (rol tesorería)",
+    "Cerrar con una nota un cargo con tarjeta faltante o duplicado (reembolsado en el procesador), sin liquidarlo (rol tesorería)",
+    "operador"
+  ],
+  [
+    "post",
+    "/admin/v1/operador/revision/cargos-tarjeta/{id}/cerrar/confirmar",
+    "Confirmar el cierre con nota de un cargo con tarjeta que pidió otro operador (rol tesorería; cuatro ojos)",
     "operador"
   ],
   [
@@ -482,8 +494,7 @@ export const adminOpenApi = () => {
       }
     }
     // Marking paid and closing from the queue: four eyes from SWITCH_CUATRO_OJOS_DESDE (cola/Cola.ts).
-    // The card pilot's charges (issue 43) do not take four eyes yet.
-    if (/\/revision\/.+\/(marcar-pagada|cerrar)$/.test(path) && !path.includes("/cargos-tarjeta/"))
+    if (/\/revision\/.+\/(marcar-pagada|marcar-acreditado|cerrar)$/.test(path))
       Object.assign(operation.responses, {
         "202": {
           description:

@@ -415,10 +415,10 @@ describe("the admin reference", () => {
     )
     expect(aprobar.description).toContain("emitir_llave")
     // Four eyes on marking paid and closing, on every source, with their confirmation.
-    const manual = Object.keys(doc.body.paths).filter(
-      (p) => /\/revision\/.+\/(marcar-pagada|cerrar)$/.test(p) && !p.includes("/cargos-tarjeta/")
+    const manual = Object.keys(doc.body.paths).filter((p) =>
+      /\/revision\/.+\/(marcar-pagada|marcar-acreditado|cerrar)$/.test(p)
     )
-    expect(manual).toHaveLength(10)
+    expect(manual).toHaveLength(12)
     for (const path of manual) {
       expect(doc.body.paths[path].post.responses["202"], path).toBeDefined()
       expect(doc.body.paths[`${path}/confirmar`]?.post, `${path}/confirmar`).toBeDefined()

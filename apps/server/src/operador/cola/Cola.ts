@@ -330,8 +330,11 @@ export const manuales = <K, Row, IP, EP, IC, EC>(spec: {
   readonly vista: (row: Row) => unknown
   readonly marcarPagada: Manual<Row, IP, EP>
   readonly cerrar: Manual<Row, IC, EC>
+  /** The last segment of "marcar pagado"'s route when the source names it otherwise (`marcar-acreditado`). */
+  readonly rutaMarcarPagada?: string
 }): ReadonlyArray<Ruta> => {
   const { ctx, sql, settings, objetoTipo } = spec
+  const marcar = spec.rutaMarcarPagada ?? RUTA.marcar_pagada
 
   const solicitar = <I, E>(accion: AccionManual, manual: Manual<Row, I, E>): Ruta["handler"] =>
     Effect.gen(function* () {
@@ -444,12 +447,12 @@ export const manuales = <K, Row, IP, EP, IC, EC>(spec: {
   return [
     {
       method: "post",
-      path: `${spec.base}/${RUTA.marcar_pagada}`,
+      path: `${spec.base}/${marcar}`,
       handler: solicitar("marcar_pagada", spec.marcarPagada)
     },
     {
       method: "post",
-      path: `${spec.base}/${RUTA.marcar_pagada}/confirmar`,
+      path: `${spec.base}/${marcar}/confirmar`,
       handler: confirmar("marcar_pagada", spec.marcarPagada)
     },
     { method: "post", path: `${spec.base}/${RUTA.cerrar}`, handler: solicitar("cerrar", spec.cerrar) },
