@@ -38,6 +38,8 @@ export interface Configuracion {
   readonly tope_beneficiario_diario?: number | null
   readonly tope_beneficiario_diario_efectivo?: number
   readonly tarjeta_habilitada: boolean
+  /** The card surcharge the payer pays, in % (3 by default); absent from a server before the card pilot. */
+  readonly recargo_tarjeta_pct?: number
   /** Absent from a server older than the refunds pilot: read as off. */
   readonly reembolsos_habilitado?: boolean
   readonly monto_min: Limite | null
@@ -55,6 +57,7 @@ const NOMBRE: Record<string, string> = {
   tope_beneficiario_diario: "Tope diario por beneficiario del reparto",
   split_habilitado: "Pagos con reparto",
   tarjeta_habilitada: "Pagos con tarjeta",
+  recargo_tarjeta_pct: "Recargo por pago con tarjeta",
   reembolsos_habilitado: "Reembolsos desde el panel"
 }
 
@@ -96,6 +99,7 @@ interface Borrador {
   topeBeneficiario: string
   split: boolean
   tarjeta: boolean
+  recargo: string
   reembolsos: boolean
   limites: Record<CampoLimite, { monto: string; moneda: Moneda }>
   nota: string
@@ -111,6 +115,7 @@ const borrador = (c: Configuracion): Borrador => ({
       : montoTexto(c.tope_beneficiario_diario),
   split: c.split_habilitado,
   tarjeta: c.tarjeta_habilitada,
+  recargo: c.recargo_tarjeta_pct === undefined ? "" : String(c.recargo_tarjeta_pct).replace(".", ","),
   reembolsos: c.reembolsos_habilitado === true,
   limites: Object.fromEntries(
     LIMITES.map((campo) => {
@@ -151,6 +156,12 @@ const cambios = (c: Configuracion, b: Borrador): Record<string, unknown> | strin
     out.liquidacion_inmediata = b.inmediata
   if (b.split !== c.split_habilitado) out.split_habilitado = b.split
   if (b.tarjeta !== c.tarjeta_habilitada) out.tarjeta_habilitada = b.tarjeta
+  if (c.recargo_tarjeta_pct !== undefined) {
+    const recargo = parsePorcentaje(b.recargo)
+    if (recargo === undefined || recargo > 100)
+      return "Recargo por pago con tarjeta: escribe un porcentaje de 0 a 100 como 3 o 2,5."
+    if (recargo !== c.recargo_tarjeta_pct) out.recargo_tarjeta_pct = recargo
+  }
   if (b.reembolsos !== (c.reembolsos_habilitado === true)) out.reembolsos_habilitado = b.reembolsos
   return out
 }
@@ -304,6 +315,21 @@ const Editar = (props: {
           checked={b.tarjeta}
           onChange={(tarjeta) => setB({ ...b, tarjeta })}
         />
+        {props.configuracion.recargo_tarjeta_pct === undefined ? null : (
+          <div className="campo">
+            <label htmlFor={`${id}-recargo`}>Recargo por pago con tarjeta (%)</label>
+            <input
+              id={`${id}-recargo`}
+              inputMode="decimal"
+              aria-describedby={`${id}-recargo-ayuda`}
+              value={b.recargo}
+              onChange={(e) => setB({ ...b, recargo: e.target.value })}
+            />
+            <small id={`${id}-recargo-ayuda`} className="nota">
+              Lo paga el pagador sobre el total y no es del comercio: con 3 %, Bs 100 se cobran Bs 103.
+            </small>
+          </div>
+        )}
         <Interruptor
           id={`${id}-reembolsos`}
           label="Reembolsos desde el panel"
@@ -403,7 +429,12 @@ export const ConfiguracionComercio = (props: { readonly codigo: string; readonly
             </div>
             <div>
               <dt>Pagos con tarjeta</dt>
-              <dd>{configuracion.tarjeta_habilitada ? "Activado" : "Desactivado"}</dd>
+              <dd>
+                {configuracion.tarjeta_habilitada ? "Activado" : "Desactivado"}
+                {configuracion.recargo_tarjeta_pct === undefined
+                  ? ""
+                  : `, recargo ${porcentaje(configuracion.recargo_tarjeta_pct)}`}
+              </dd>
             </div>
             <div>
               <dt>Reembolsos desde el panel</dt>

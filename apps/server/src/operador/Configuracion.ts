@@ -33,6 +33,7 @@ export const CAMPOS_CONFIGURACION = [
   "liquidacion_inmediata",
   "split_habilitado",
   "tarjeta_habilitada",
+  "recargo_tarjeta_pct",
   "reembolsos_habilitado"
 ] as const
 
@@ -50,6 +51,7 @@ const ConfiguracionBody = Schema.Struct({
   liquidacion_inmediata: Campo,
   split_habilitado: Campo,
   tarjeta_habilitada: Campo,
+  recargo_tarjeta_pct: Campo,
   reembolsos_habilitado: Campo,
   nota: Schema.optional(Schema.String.pipe(Schema.maxLength(2000)))
 })

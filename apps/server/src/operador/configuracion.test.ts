@@ -130,17 +130,30 @@ describe("a merchant's commission, limits and pilots from the console", () => {
     // Only the configuration is kept, not the whole merchant.
     expect(row?.despues).not.toHaveProperty("email")
 
+    // The card surcharge is the merchant's own: riesgo sets it, a bad one changes nothing.
+    const recargo = await as(riesgo, "PATCH", path, { recargo_tarjeta_pct: 2.5 })
+    expect(recargo.status, JSON.stringify(recargo.body)).toBe(200)
+    expect(recargo.body.recargo_tarjeta_pct).toBe(2.5)
+    for (const bad of [101, -1, "tres", 1.234]) {
+      const refused = await as(riesgo, "PATCH", path, { recargo_tarjeta_pct: bad, comision_pct: 3 })
+      expect(refused.status, String(bad)).toBe(400)
+    }
+    expect(await columns(codigo)).toMatchObject({ comision_bp: 175 })
+    const [, surcharge] = await auditRows(codigo)
+    expect(surcharge?.antes).toMatchObject({ recargo_tarjeta_pct: 3 })
+    expect(surcharge?.despues).toMatchObject({ recargo_tarjeta_pct: 2.5 })
+
     // A pilot off again and a limit cleared with null.
     const off = await as(riesgo, "PATCH", path, { tarjeta_habilitada: false, monto_max: null })
     expect(off.status).toBe(200)
     expect(off.body).toMatchObject({ tarjeta_habilitada: false, split_habilitado: true, monto_max: null })
     const rows = await auditRows(codigo)
-    expect(rows).toHaveLength(2)
-    expect(rows[1]?.antes).toMatchObject({
+    expect(rows).toHaveLength(3)
+    expect(rows[2]?.antes).toMatchObject({
       tarjeta_habilitada: true,
       monto_max: { monto: 500, moneda: "USD" }
     })
-    expect(rows[1]?.despues).toMatchObject({ tarjeta_habilitada: false, monto_max: null })
+    expect(rows[2]?.despues).toMatchObject({ tarjeta_habilitada: false, monto_max: null })
   })
 
   it("soporte and tesoreria are refused 403 and nothing changes", async () => {
