@@ -2,11 +2,16 @@
  * The card pilot on the payment page in real Chromium, against the built server on embedded
  * Postgres, apps/card-sim (the external processor's hosted form) and apps/bank-sim, both in this
  * process. Build first: `npx turbo run build`. axe-core checks the card option and the screen
- * while the processor's form holds the link.
+ * while the processor's form holds the link. The server's clock is moved through
+ * SWITCH_RELOJ_ARCHIVO and the processor's with its own setting, for the 6-minute form and the
+ * nightly close.
  */
-import { readFileSync } from "node:fs"
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { type CardSim, startCardSim, TARJETAS } from "@switch/card-sim"
+import { CardSignature } from "@switch/core"
 import { type Browser, chromium, type Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type Bank, liveMerchant, startBank } from "../support/live.js"
@@ -14,6 +19,16 @@ import { ADMIN_TOKEN, call, type Stack, startStack } from "../support/stack.js"
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8")
 const CLAVE = "clave-del-procesador-de-prueba"
+const RELOJ = join(mkdtempSync(join(tmpdir(), "switch-reloj-")), "desfase")
+writeFileSync(RELOJ, "0")
+
+/** Moves the server's and the processor's clocks `ms` ahead of the machine's. */
+const moveClocks = async (ms: number) => {
+  writeFileSync(RELOJ, String(ms))
+  card.processor.config.relojDesfaseMs = ms
+  // The server re-reads the file every 50 ms.
+  await new Promise((r) => setTimeout(r, 300))
+}
 
 let stack: Stack
 let bank: Bank
@@ -28,7 +43,11 @@ beforeAll(async () => {
     SWITCH_BANK_URL: bank.url,
     SWITCH_CARD_URL: card.url,
     SWITCH_CARD_CLAVE: CLAVE,
-    SWITCH_TARJETA_TECHO: "5000"
+    SWITCH_TARJETA_TECHO: "5000",
+    SWITCH_RELOJ_ARCHIVO: RELOJ,
+    SWITCH_TARJETA_CIERRE_SEGUNDOS: "0.3",
+    // The bank simulator accepts a settlement first; it is asked again after 30 s times this.
+    SWITCH_WEBHOOK_BACKOFF_ESCALA: "0.05"
   })
   browser = await chromium.launch({
     executablePath: "/usr/bin/chromium",
@@ -190,6 +209,142 @@ describe("card payment on the payer's page", () => {
     ).toHaveLength(1)
     await cardTab.close()
     await debitTab.close()
+  })
+
+  it("the nightly close credits the card payment to the merchant, without the surcharge", async () => {
+    const id = await newLink(liveKey)
+    const { page, close } = await openPage()
+    await page.goto(`${stack.url}/l/${id}`)
+    await page.getByRole("button", { name: "Pagar Bs 103,00 con tarjeta" }).click()
+    await payOnProcessorForm(page, TARJETAS.aprobada)
+    await page.locator("#recibo").waitFor({ timeout: 15_000 })
+    const credited = async () =>
+      (
+        (await call(stack.url, "GET", "/switch/v1/eventos?evento=link.acreditado", { key: liveKey }))
+          .body as Array<{
+          data: Record<string, unknown>
+        }>
+      ).find((e) => e.data.link_id === id)
+    expect(await credited()).toBeUndefined()
+    // The next day, past the processor's close of the day that ended.
+    await moveClocks(30 * 3600_000)
+    try {
+      await expect.poll(credited, { timeout: 20_000, interval: 250 }).toBeDefined()
+      const event = await credited()
+      // The merchant gets the amount less the commission; the Bs 3 surcharge is not theirs.
+      expect(event?.data.monto_acreditado).toBeLessThanOrEqual(100)
+      expect(event?.data.monto_acreditado).toBeGreaterThan(90)
+    } finally {
+      await moveClocks(0)
+    }
+    await close()
+  })
+
+  it("a form left open for 6 minutes expires: the processor refuses it and the payer's page offers immediate debit again", async () => {
+    const id = await newLink(liveKey)
+    const { page, close } = await openPage()
+    await page.goto(`${stack.url}/l/${id}`)
+    await page.getByRole("button", { name: /con tarjeta/ }).click()
+    await page.waitForURL(`${card.url}/formulario/**`)
+    const form = page.url()
+    await page.goto(`${stack.url}/l/${id}`)
+    await page.locator("#tarjeta-en-curso").waitFor()
+    await moveClocks(5 * 60_000)
+    await page.waitForTimeout(2_500)
+    expect(await page.locator("#tarjeta-en-curso").count()).toBe(1)
+    await moveClocks(6 * 60_000 + 1_000)
+    try {
+      // The page follows by itself once the service released the link.
+      await page.locator("#pago").waitFor({ timeout: 15_000 })
+      expect(await page.locator("#tarjeta").isVisible()).toBe(true)
+      expect(await axeViolations(page)).toEqual([])
+      const late = await fetch(form, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ numero: TARJETAS.aprobada, vence: "12/30", cvv: "123" }).toString(),
+        redirect: "manual"
+      })
+      expect(late.status).toBe(410)
+    } finally {
+      await moveClocks(0)
+    }
+    await close()
+  })
+
+  it("pay another way after the card was charged without an answer: the page shows the card receipt", async () => {
+    const id = await newLink(liveKey)
+    const { page, close } = await openPage()
+    await page.goto(`${stack.url}/l/${id}`)
+    await page.getByRole("button", { name: /con tarjeta/ }).click()
+    await page.waitForURL(`${card.url}/formulario/**`)
+    // The card is charged, but the payer's browser never comes back and no callback is sent.
+    const paid = await fetch(page.url(), {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ numero: TARJETAS.sinRespuesta, vence: "12/30", cvv: "123" }).toString(),
+      redirect: "manual"
+    })
+    expect(paid.status).toBe(303)
+    await page.goto(`${stack.url}/l/${id}`)
+    await page.locator("#tarjeta-en-curso").waitFor()
+    await page.getByRole("button", { name: "Pagar de otra forma" }).click()
+    await page.locator("#recibo").waitFor({ timeout: 15_000 })
+    expect(await page.locator("#recibo-recargo").textContent()).toBe("Bs 3,00")
+    expect(await axeViolations(page)).toEqual([])
+    await close()
+  })
+
+  it("a forged and a replayed callback are refused: the page keeps waiting until the processor's own approval", async () => {
+    const id = await newLink(liveKey)
+    const { page, close } = await openPage()
+    await page.goto(`${stack.url}/l/${id}`)
+    await page.getByRole("button", { name: /con tarjeta/ }).click()
+    await page.waitForURL(`${card.url}/formulario/**`)
+    const cargoId = new URL(page.url()).pathname.split("/").pop() as string
+    const body = JSON.stringify({
+      id: `evt_${cargoId}`,
+      evento: "cargo.aprobado",
+      cargo_id: cargoId,
+      referencia: "TJ99999999",
+      monto: 10_300,
+      creado_en: new Date().toISOString()
+    })
+    const send = (signature: string) =>
+      fetch(`${stack.url}/tarjeta/callbacks`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-card-signature": signature },
+        body
+      })
+    const now = Math.floor(Date.now() / 1000)
+    expect((await send(CardSignature.header("otra-clave", now, body))).status).toBe(401)
+    expect((await send(CardSignature.header(CLAVE, now - 3600, body))).status).toBe(401)
+    const waiting = await openPage()
+    await waiting.page.goto(`${stack.url}/l/${id}`)
+    await waiting.page.locator("#tarjeta-en-curso").waitFor()
+    await waiting.page.waitForTimeout(1_500)
+    expect(await waiting.page.locator("#recibo").count()).toBe(0)
+    // The processor's own signed approval pays it; the waiting page follows by itself.
+    await payOnProcessorForm(page, TARJETAS.aprobada)
+    await waiting.page.locator("#recibo").waitFor({ timeout: 15_000 })
+    expect(await waiting.page.locator("#recibo-referencia").textContent()).not.toBe("TJ99999999")
+    await waiting.close()
+    await close()
+  })
+
+  it("the processor failing to open its form shows the payer why, and immediate debit stays available", async () => {
+    const id = await newLink(liveKey)
+    const { page, close } = await openPage()
+    await page.goto(`${stack.url}/l/${id}`)
+    card.processor.config.fallarAperturas = 1
+    await page.getByRole("button", { name: /con tarjeta/ }).click()
+    await expect
+      .poll(() => page.getByRole("alert").filter({ hasText: "procesador de tarjetas no respondió" }).count())
+      .toBe(1)
+    expect(page.url()).toBe(`${stack.url}/l/${id}`)
+    expect(await page.locator("#pago").isVisible()).toBe(true)
+    expect(await axeViolations(page)).toEqual([])
+    expect((await call(stack.url, "GET", `/l/${id}/estado`)).body.estado).toBe("pendiente")
+    await close()
   })
 
   it("is not offered on test links", async () => {

@@ -162,6 +162,8 @@ export interface StartupSettings {
   readonly cardUrl: string | null
   /** SWITCH_CARD_CLAVE; null: derived from the server secret ({@link cardClaveFrom}). */
   readonly cardClave: string | null
+  /** SWITCH_RELOJ_ARCHIVO (development only): a file holding how many ms the server's clock runs ahead (platform/Reloj.ts). */
+  readonly relojArchivo: string | null
 }
 
 const ABIERTO: BankCalendar.BankCloseStatus = { _tag: "Abierto" }
@@ -301,6 +303,7 @@ const DEVELOPMENT_SWITCHES: ReadonlyArray<readonly [name: string, on: (value: st
   ["SWITCH_WEBHOOK_ALLOW_PRIVATE", (value) => value !== "0"],
   ["SWITCH_CIERRE_BANCARIO", (value) => value !== "1"],
   ["SWITCH_WEBHOOK_BACKOFF_ESCALA", (value) => positiveNumber(value, 1) !== 1],
+  ["SWITCH_RELOJ_ARCHIVO", (value) => value !== ""],
   ...Object.entries(DEFAULT_LIMITS).map(
     ([name, limit]) => [name, (value: string) => positiveInt(value, limit) > limit] as const
   )
@@ -353,7 +356,8 @@ export const startupFromEnv = (env: NodeJS.ProcessEnv, environment: Environment)
   bankUrl: env.SWITCH_BANK_URL ? env.SWITCH_BANK_URL : null,
   migrationsDatabaseUrl: env.SWITCH_MIGRATIONS_DATABASE_URL ? env.SWITCH_MIGRATIONS_DATABASE_URL : null,
   cardUrl: env.SWITCH_CARD_URL ? env.SWITCH_CARD_URL : null,
-  cardClave: env.SWITCH_CARD_CLAVE ? env.SWITCH_CARD_CLAVE : null
+  cardClave: env.SWITCH_CARD_CLAVE ? env.SWITCH_CARD_CLAVE : null,
+  relojArchivo: env.SWITCH_RELOJ_ARCHIVO ? resolve(env.SWITCH_RELOJ_ARCHIVO) : null
 })
 
 /** Reads the settings from `env`; `secret` comes from SWITCH_SECRET or the data directory. */

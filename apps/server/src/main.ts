@@ -31,6 +31,7 @@ import { ensureDatabase } from "./platform/Database.js"
 import { describeMail } from "./platform/Mailer.js"
 import { aggregateWorkers } from "./platform/Metrics.js"
 import { PostgresStartError, type RunningPostgres, startPostgres } from "./platform/Postgres.js"
+import { relojDesdeArchivo } from "./platform/Reloj.js"
 import { checkRuntimeRole, grantRuntimeRole, RuntimeRoleError } from "./platform/RuntimeRole.js"
 import { PgLive } from "./platform/Sql.js"
 
@@ -79,6 +80,7 @@ const serve = (databaseUrl: string, settings: ServerSettings) =>
     Layer.provide(Layer.succeed(Settings, settings)),
     Layer.provide(Logger.minimumLogLevel(logLevel)),
     Layer.provide(LoggerLive),
+    Layer.provide(startup.relojArchivo === null ? Layer.empty : relojDesdeArchivo(startup.relojArchivo)),
     Layer.locally(FiberRef.currentTracerEnabled, false)
   )
 

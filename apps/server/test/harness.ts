@@ -4,7 +4,7 @@
  */
 import { randomInt, randomUUID } from "node:crypto"
 import { HttpServer } from "@effect/platform"
-import { Clock, Effect, Layer, Logger, LogLevel, ManagedRuntime } from "effect"
+import { Effect, Layer, Logger, LogLevel, ManagedRuntime } from "effect"
 import type Pg from "pg"
 import { inject } from "vitest"
 import { type ServerSettings, Settings } from "../src/Config.js"
@@ -29,24 +29,8 @@ export const freshDatabase = async (): Promise<string> => {
   return admin.replace(/\/postgres$/, `/${name}`)
 }
 
+export { movedClock } from "../src/platform/Reloj.js"
 export { testSettings }
-
-/**
- * Effect's Clock for a server whose time a test moves or stops: it reads `millis()`. Sleeping
- * still takes real time (the server's waits and schedules are not skipped).
- */
-export const movedClock = (millis: () => number): Layer.Layer<never> => {
-  const real = Clock.make()
-  const nanos = () => BigInt(millis()) * 1_000_000n
-  return Layer.setClock({
-    [Clock.ClockTypeId]: Clock.ClockTypeId,
-    unsafeCurrentTimeMillis: millis,
-    unsafeCurrentTimeNanos: nanos,
-    currentTimeMillis: Effect.sync(millis),
-    currentTimeNanos: Effect.sync(nanos),
-    sleep: (duration) => real.sleep(duration)
-  })
-}
 
 /** Starts the whole HTTP server in this process on a free loopback port. */
 export const startServer = async (
