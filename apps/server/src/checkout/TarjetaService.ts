@@ -7,13 +7,16 @@
  * asks @switch/core's CardCharge machine what the fact means in the charge's state, stores the
  * new state and carries out the effects (pay the link through the payment recorder, release it,
  * queue the merchant's settlement). Facts received twice or out of order are therefore harmless:
- * the machine refuses a repeated fact, and the link moves only with a conditional update.
+ * the machine refuses a repeated fact, and the link moves only with a conditional update. An
+ * approval whose link can no longer take it (paid another way meanwhile) becomes a `duplicado`
+ * charge for the operators' review queue, never a second payment. The processor's nightly close
+ * and the console's questions apply their facts through the same path (TarjetaCierre.ts).
  */
 import { randomUUID } from "node:crypto"
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { CardCallbackRefused, CardProcessorUnavailable, PageConflict } from "@switch/api"
-import { BankCalendar, CardCharge, CardSignature, Fees, LinkMachine, Money, Ports } from "@switch/core"
+import { CardCharge, CardSignature, Fees, LinkMachine, Money, Ports } from "@switch/core"
 import { Clock, Context, Effect, Either, Layer, Option, Redacted } from "effect"
 import { cardClaveFrom, Settings } from "../Config.js"
 import { CargosTarjeta } from "../platform/card/CargosTarjeta.js"
@@ -36,6 +39,7 @@ import {
   validation
 } from "./Model.js"
 import { CHECKOUT_COLUMNS, type CheckoutLink } from "./Settle.js"
+import { cierre } from "./TarjetaCierre.js"
 
 /** The pilot's ceiling when SWITCH_TARJETA_TECHO is unset: Bs 10.000, in cents. */
 export const TARJETA_TECHO = 1_000_000
@@ -55,13 +59,6 @@ export interface CargoRow {
   readonly referencia: string | null
   readonly expires_at: Date
   readonly created_at: Date
-}
-
-/** The Caracas days the processor may have approved a charge on: while its form was open. */
-const approvalDays = (charge: { readonly created_at: Date; readonly expires_at: Date }) => {
-  const opened = BankCalendar.caracasDayKey(charge.created_at)
-  const expired = BankCalendar.caracasDayKey(charge.expires_at)
-  return opened === expired ? [opened] : [opened, expired]
 }
 
 /** A charge's link that its approval can pay, and the hold that takes it back for the card first. */
@@ -488,107 +485,7 @@ export const TarjetaLive = Layer.effect(
       return due.length
     })
 
-    /**
-     * The close of Caracas day `dia`, applied: credits settle; an approved charge left out goes to
-     * review once the closes of every day the processor may have approved it on were read without
-     * it. The processor can only approve while the form is open, so that is the day the form
-     * opened and the day it expired (two days for a form open at midnight), whatever our clock
-     * said when the approval reached us.
-     */
-    const applyClose = (
-      dia: string,
-      close: Ports.CardClose & { _tag: "Cerrado" },
-      read: ReadonlySet<string>
-    ) =>
-      Effect.gen(function* () {
-        const credited = new Set<string>()
-        for (const credit of close.creditos) {
-          credited.add(credit.chargeId)
-          if (isUuid(credit.chargeId))
-            yield* apply(
-              credit.chargeId,
-              CardCharge.CardChargeEvent.Acreditada({ referencia: credit.referencia })
-            )
-        }
-        const approved = yield* sql<{ id: string; created_at: Date; expires_at: Date }>`
-          select id, created_at, expires_at from cargos_tarjeta where estado = 'aprobado'`.pipe(Effect.orDie)
-        const missing = approved.filter((r) => {
-          const days = approvalDays(r)
-          return !credited.has(r.id) && days.includes(dia) && days.every((d) => d === dia || read.has(d))
-        })
-        for (const r of missing) yield* apply(r.id, CardCharge.CardChargeEvent.FaltaEnCierre())
-        return { creditos: close.creditos.length, faltantes: missing.length }
-      })
-
-    /**
-     * Reads the processor's nightly close of every ended Caracas day of the last week on which a
-     * charge may have been approved and not read yet, and applies it once (the day's row in
-     * `cierres_tarjeta`).
-     */
-    const closeDue = Effect.gen(function* () {
-      const at = yield* now
-      const since = new Date(at.getTime() - 8 * BankCalendar.DAY_MS)
-      const charges = yield* sql<{ created_at: Date; expires_at: Date }>`
-        select created_at, expires_at from cargos_tarjeta where created_at > ${since}`.pipe(Effect.orDie)
-      const rows = yield* sql<{ dia: string }>`
-        select to_char(dia, 'YYYY-MM-DD') as dia from cierres_tarjeta where dia >= ${since}::date`.pipe(
-        Effect.orDie
-      )
-      const read = new Set(rows.map((r) => r.dia))
-      const today = BankCalendar.caracasDayKey(at)
-      const days = new Set(charges.flatMap(approvalDays).filter((dia) => dia < today && !read.has(dia)))
-      let applied = 0
-      for (const dia of [...days].sort()) {
-        const close = yield* processor.nightlyClose(dia)
-        if (close._tag !== "Cerrado") continue
-        const counts = yield* applyClose(dia, close, read)
-        yield* sql`insert into cierres_tarjeta (dia, creditos, faltantes, leido_at)
-          values (${dia}::date, ${counts.creditos}, ${counts.faltantes}, ${at}) on conflict (dia) do nothing`.pipe(
-          Effect.orDie
-        )
-        read.add(dia)
-        applied++
-      }
-      return applied
-    })
-
-    const estadoDe = (cargoId: string) =>
-      Effect.map(
-        sql<{ estado: CardCharge.CardChargeState; created_at: Date; expires_at: Date }>`
-          select estado, created_at, expires_at from cargos_tarjeta where id = ${cargoId}`,
-        (rows) => rows[0] ?? null
-      ).pipe(Effect.orDie)
-
-    const consola: Context.Tag.Service<CargosTarjeta> = {
-      consultar: (cargoId) =>
-        Effect.gen(function* () {
-          if (!isUuid(cargoId)) return null
-          const before = yield* estadoDe(cargoId)
-          if (before === null) return null
-          const status = yield* processor.query(cargoId, { close: false })
-          for (const dia of approvalDays(before)) {
-            const close = yield* processor.nightlyClose(dia)
-            const credit =
-              close._tag === "Cerrado" ? close.creditos.find((c) => c.chargeId === cargoId) : undefined
-            if (credit !== undefined)
-              yield* apply(cargoId, CardCharge.CardChargeEvent.Acreditada({ referencia: credit.referencia }))
-          }
-          const after = yield* estadoDe(cargoId)
-          return { estado: after?.estado ?? before.estado, procesador: status._tag }
-        }),
-      decidir: (cargoId, event) =>
-        Effect.gen(function* () {
-          if (!isUuid(cargoId)) return null
-          const before = yield* estadoDe(cargoId)
-          if (before === null) return null
-          const t = yield* apply(cargoId, event)
-          if (Option.isSome(t) && event._tag === "CerrarConNota")
-            yield* sql`update cargos_tarjeta set nota = ${event.nota} where id = ${cargoId}`.pipe(
-              Effect.orDie
-            )
-          return { estado: Option.isSome(t) ? t.value.to : before.estado, aplicado: Option.isSome(t) }
-        })
-    }
+    const { closeDue, consola } = cierre({ sql, processor, apply })
 
     return { open, otherWay, returned, callback, expireDue, closeDue, consola }
   })
