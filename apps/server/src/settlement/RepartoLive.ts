@@ -366,20 +366,24 @@ export const run = (linkId: string) =>
     return yield* finish(linkId).pipe(sql.withTransaction)
   })
 
-/** One round: the automatic orders due to be asked about, claimed with a lease, asked, recorded. */
+/**
+ * One round: the orders due to be asked about, the service's own and those an operator sent from
+ * the review queue alike (issue 45), claimed with a lease, asked, recorded.
+ */
 export const reconcileDue = Effect.gen(function* () {
   const sql = yield* PgClient.PgClient
   const settings = yield* Settings
   const now = new Date()
   const lease = new Date(now.getTime() + settings.bankTimeoutMs * 3 + 5_000)
   const due = yield* sql<{ id: string; mode: Mode }>`
-    update pagos_reparto set proxima_consulta = ${lease}, consultas = consultas + 1
-    where id in (
+    update pagos_reparto p set proxima_consulta = ${lease}, consultas = p.consultas + 1
+    from links l
+    where l.id = p.link_id and p.id in (
       select id from pagos_reparto
-      where proxima_consulta <= ${now} and estado = 'enviado' and origen = 'automatico'
+      where proxima_consulta <= ${now} and estado = 'enviado'
       order by proxima_consulta limit ${BATCH}
       for update skip locked)
-    returning id::text as id, mode`
+    returning p.id::text as id, coalesce(p.mode, l.mode) as mode`
   const banks = yield* Banks
   yield* Effect.forEach(
     due,
