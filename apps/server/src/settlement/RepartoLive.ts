@@ -36,6 +36,7 @@ import { Settings } from "../Config.js"
 import { Banks } from "../platform/bank/Banks.js"
 import * as LinksRepo from "../platform/LinksRepo.js"
 import * as Outbox from "../platform/Outbox.js"
+import * as RespuestasBanco from "../platform/RespuestasBanco.js"
 import { encolarLiquidacion } from "../platform/Settlements.js"
 import * as SplitControles from "../platform/SplitControles.js"
 
@@ -216,10 +217,13 @@ export const applyAnswer = (pagoId: string, answer: Ports.BankAnswer) =>
       where id = ${pagoId} for update`
     if (order === undefined || order.estado !== "enviado") return
     const { link_id: linkId, indice } = order
-    yield* sql`
-      insert into respuestas_banco (objeto_tipo, objeto_id, estado, referencia_banco, motivo_rechazo, origen)
-      values ('reparto', ${parteId(linkId, indice)}, ${answer.estado}, ${answer.referencia_banco},
-        ${answer.motivo_rechazo}, 'envio')`
+    yield* RespuestasBanco.guardar(sql, {
+      objeto_tipo: "reparto",
+      objeto_id: parteId(linkId, indice),
+      answer,
+      origen: "envio",
+      operadorId: null
+    })
     const found = yield* lockLink(linkId)
     if (Option.isNone(found) || found.value.reparto === null) return
     const link = found.value
@@ -265,7 +269,7 @@ export const applyAnswer = (pagoId: string, answer: Ports.BankAnswer) =>
         const failed = answer.estado === "RECHAZADA" || nunca
         const text =
           answer.estado === "RECHAZADA"
-            ? `el banco rechazó el pago (${answer.motivo_rechazo ?? "sin motivo"})`
+            ? `el banco rechazó el pago: ${RespuestasBanco.motivo(answer)}`
             : nunca
               ? "el banco nunca recibió la orden: no se pagó"
               : `sin respuesta clara del banco (${answer.estado}); se le vuelve a consultar`

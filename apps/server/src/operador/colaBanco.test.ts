@@ -1,9 +1,14 @@
 /**
- * Issue 45: a settlement paid through the bank from the review queue (four eyes) that the bank
+ * The review queue and the bank's answers (issue 45).
+ *
+ * A settlement paid through the bank from the review queue (four eyes) that the bank
  * only accepted (`ACEPTADA`) leaves "Dinero en revisión" by itself: the reconciler asks the bank
  * about the order by its own id, like any unclear order, without anyone pressing "Consultar";
  * the order is never sent again. A rejection the reconciler hears fails the payment and leaves the
  * item for a person, with the bank's answer as its last one.
+ *
+ * An explicit rejection the normalised list can only call `DESCONOCIDO` shows the bank's own code
+ * and words, read by the HTTP bank adapter and kept as the item's last answer and in its reason.
  */
 import { HttpServer } from "@effect/platform"
 import { PgClient } from "@effect/sql-pg"
@@ -23,6 +28,7 @@ import { signInOperator } from "../../test/operatorSession.js"
 import { Settings } from "../Config.js"
 import { HttpLive } from "../Http.js"
 import { Banks, LiveBank } from "../platform/bank/Banks.js"
+import { normalise } from "../platform/bank/HttpBank.js"
 import { markPaid } from "../platform/PaymentRecorder.js"
 import { PgLive } from "../platform/Sql.js"
 import { runSettlement, SettlementsLive } from "../settlement/Settlement.js"
@@ -53,7 +59,14 @@ const unclear: Ports.BankAnswer = {
   motivo_rechazo: null
 }
 
-/** Two live links paid, their settlements left unclear by the bank: in review. */
+/** What the bank answers the third settlement's credit: an explicit no, with its own code and words. */
+const REJECTION = {
+  estado: "RECHAZADA",
+  codigo_respuesta: "05",
+  descripcion: "Transacción no aprobada por el banco emisor"
+}
+
+/** Three live links paid: two settlements left unclear by the bank, one rejected: in review. */
 beforeAll(async () => {
   const setup = await startServer()
   let databaseUrl: string
@@ -67,7 +80,7 @@ beforeAll(async () => {
     })
     expect(patched.status).toBe(200)
     links = []
-    for (let i = 0; i < 2; i++) {
+    for (let i = 0; i < 3; i++) {
       const link = await call(setup.url, "POST", "/switch/v1/links", {
         key: liveKey,
         body: { monto: 100, concepto: "x" }
@@ -81,7 +94,8 @@ beforeAll(async () => {
   const gateway: Ports.BankGateway["Type"] = {
     requestCode: () => Effect.succeed(unclear),
     debit: () => Effect.succeed(unclear),
-    credit: () => Effect.succeed(unclear),
+    credit: (order) =>
+      Effect.succeed(order.concepto.includes(links[2] ?? "?") ? normalise(REJECTION) : unclear),
     query: () => Effect.succeed(unclear),
     reverse: () => Effect.succeed(unclear),
     refund: () => Effect.succeed(unclear)
@@ -256,5 +270,43 @@ describe("the queue's payments through the bank are reconciled by themselves", (
     await new Promise((r) => setTimeout(r, 1000))
     expect(queried.filter((id) => id === pagoId)).toHaveLength(asked)
     expect(credited.filter((id) => id === pagoId)).toHaveLength(1)
+  })
+})
+
+describe("the bank's own words in the queue", () => {
+  it("an explicit rejection the normalised list calls DESCONOCIDO shows the bank's code and words as the reason and the last answer", async () => {
+    const soporte = await signedIn("soporte")
+    const item = (await enCola(soporte, txns[2] ?? "")) as unknown as {
+      motivo: string
+      ultima_respuesta: Record<string, unknown> | null
+    }
+    expect(item.motivo).toBe("DESCONOCIDO (banco 05: Transacción no aprobada por el banco emisor)")
+    expect(item.ultima_respuesta).toMatchObject({
+      estado: "RECHAZADA",
+      motivo_rechazo: "DESCONOCIDO",
+      codigo_banco: "05",
+      mensaje_banco: "Transacción no aprobada por el banco emisor",
+      origen: "envio"
+    })
+    const history = await soporte(
+      "GET",
+      `/admin/v1/operador/revision/respuestas?objeto_tipo=liquidacion&objeto_id=${txns[2]}`
+    )
+    expect(history.body.data).toHaveLength(1)
+    expect(history.body.data[0]).toMatchObject({
+      codigo_banco: "05",
+      mensaje_banco: "Transacción no aprobada por el banco emisor"
+    })
+    // A known code keeps its normalised reason, and still carries the bank's words.
+    expect(
+      normalise({ estado: "RECHAZADA", codigo_respuesta: "51", descripcion: "Fondos insuficientes" })
+    ).toEqual({
+      estado: "RECHAZADA",
+      referencia_banco: null,
+      endtoend: null,
+      motivo_rechazo: "SALDO_INSUFICIENTE",
+      codigo_banco: "51",
+      mensaje_banco: "Fondos insuficientes"
+    })
   })
 })
