@@ -8,7 +8,7 @@
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { totpCode, totpStep } from "../../apps/server/src/platform/Totp.js"
-import { expectScreen, launchChromium, openWindow } from "../support/browser.js"
+import { confirmDialog, expectScreen, launchChromium, openWindow } from "../support/browser.js"
 import {
   allEvents,
   type Bank,
@@ -154,6 +154,7 @@ describe("operators in the console", () => {
       await form.getByLabel("Cuenta de liquidación (20 dígitos)").fill("01050194651194079423")
       await form.getByLabel("Nota (auditoría)").fill("KYC completo")
       await form.getByRole("button", { name: "Aprobar" }).click()
+      await confirmDialog(page)
       await expect
         .poll(() => page.getByRole("status").textContent())
         .toBe(`${merchant.nombre} quedó aprobado.`)
@@ -168,6 +169,7 @@ describe("operators in the console", () => {
       const suspend = page.getByRole("form", { name: `Suspender ${merchant.nombre}` })
       await suspend.getByLabel("Nota").fill("Contracargos")
       await suspend.getByRole("button", { name: "Suspender" }).click()
+      await confirmDialog(page)
       await expect.poll(() => page.getByRole("status").textContent()).toContain("suspender hecho")
 
       const view = await call(stack.url, "GET", `/admin/v1/comercios/${merchant.codigo}`, {
@@ -298,6 +300,7 @@ describe("money in review in the console", () => {
       const mark = a.page.getByRole("form", { name: `Marcar pagada ${t0}` })
       await mark.getByLabel("Referencia del banco").fill("EXTRACTO0042")
       await mark.getByRole("button", { name: "Marcar pagada" }).click()
+      await confirmDialog(a.page)
       // SWITCH_CUATRO_OJOS_DESDE unset: marking paid and closing wait for a second operator too.
       await expect
         .poll(() => a.page.getByRole("status").textContent())
@@ -306,6 +309,7 @@ describe("money in review in the console", () => {
       const close = a.page.getByRole("form", { name: `Cerrar ${t1}` })
       await close.getByLabel("Nota (obligatoria)").fill("El pagador recibió un reverso del banco")
       await close.getByRole("button", { name: "Cerrar sin pagar" }).click()
+      await confirmDialog(a.page)
       await expect
         .poll(() => a.page.getByRole("status").textContent())
         .toContain('Pedido "cerrar sin pagar": otro operador de tesorería debe confirmarlo')
@@ -315,6 +319,7 @@ describe("money in review in the console", () => {
         .getByRole("form", { name: `Pagar ${t2}` })
         .getByRole("button")
         .click()
+      await confirmDialog(a.page)
       await expect
         .poll(() => a.page.getByRole("status").textContent())
         .toContain("otro operador de tesorería debe confirmarlo")
@@ -323,6 +328,7 @@ describe("money in review in the console", () => {
         .getByRole("form", { name: `Confirmar pago ${t2}` })
         .getByRole("button")
         .click()
+      await confirmDialog(a.page)
       await expect
         .poll(() => a.page.getByRole("alert").textContent())
         .toBe("Otro operador de tesorería debe confirmar este pago.")
@@ -337,6 +343,7 @@ describe("money in review in the console", () => {
         .getByRole("form", { name: `Confirmar marcar pagada ${t0}` })
         .getByRole("button")
         .click()
+      await confirmDialog(b.page)
       await expect
         .poll(() => b.page.getByRole("status").textContent())
         .toBe("Marcada pagada con la referencia EXTRACTO0042.")
@@ -344,11 +351,13 @@ describe("money in review in the console", () => {
         .getByRole("form", { name: `Confirmar cerrar sin pagar ${t1}` })
         .getByRole("button")
         .click()
+      await confirmDialog(b.page)
       await expect.poll(() => b.page.getByRole("status").textContent()).toBe("Cerrada sin pagar.")
       await b.page
         .getByRole("form", { name: `Confirmar pago ${t2}` })
         .getByRole("button")
         .click()
+      await confirmDialog(b.page)
       // The bank takes the credit (ACEPTADA or already LIQUIDADA); asking it again settles it, sending nothing more.
       await expect
         .poll(() => b.page.getByRole("status").textContent())

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { totpCode, totpStep } from "../../apps/server/src/platform/Totp.js"
 import {
   adminCall,
+  confirmDialog,
   expectScreen,
   launchChromium,
   newOperator,
@@ -83,6 +84,7 @@ describe("split parts in review in the console", () => {
       const mark = a.page.getByRole("form", { name: `Marcar pagada ${linkId}:0` })
       await mark.getByLabel("Referencia del banco").fill("EXTRACTO0077")
       await mark.getByRole("button", { name: "Marcar pagada" }).click()
+      await confirmDialog(a.page)
       // Four eyes: only asked for; nothing moved, and its requester has no confirm button.
       await expect
         .poll(() => a.page.getByRole("status").textContent())
@@ -109,6 +111,7 @@ describe("split parts in review in the console", () => {
         .getByRole("form", { name: `Confirmar marcar pagada ${linkId}:0` })
         .getByRole("button", { name: "Confirmar marcar pagada" })
         .click()
+      await confirmDialog(b.page)
       await expect
         .poll(() => b.page.getByRole("status").textContent())
         .toBe("Marcada pagada con la referencia EXTRACTO0077.")
@@ -116,12 +119,14 @@ describe("split parts in review in the console", () => {
       const close = b.page.getByRole("form", { name: `Cerrar ${linkId}:1` })
       await close.getByLabel("Nota (obligatoria)").fill("La beneficiaria renunció a su parte")
       await close.getByRole("button", { name: "Cerrar sin pagar" }).click()
+      await confirmDialog(b.page)
       await expect.poll(() => b.page.getByRole("status").textContent()).toContain('Pedido "cerrar sin pagar"')
       await a.page.reload()
       await a.page
         .getByRole("form", { name: `Confirmar cerrar sin pagar ${linkId}:1` })
         .getByRole("button", { name: "Confirmar cerrar sin pagar" })
         .click()
+      await confirmDialog(a.page)
       await expect.poll(() => a.page.getByRole("status").textContent()).toBe("Cerrada sin pagar.")
       await expect.poll(() => a.page.getByText("No hay dinero en revisión.").count()).toBe(1)
 
@@ -209,6 +214,7 @@ describe("BCV rate, incidents and alerts in the console", () => {
       await b.page
         .getByRole("button", { name: "Cerrar incidente del banco 0105: Débitos con demora" })
         .click()
+      await confirmDialog(b.page)
       await expect
         .poll(() => b.page.getByRole("status").textContent())
         .toBe("Incidente del banco 0105 cerrado.")
@@ -217,6 +223,7 @@ describe("BCV rate, incidents and alerts in the console", () => {
       // Another tesoreria operator confirms the proposed rate.
       expect(await b.page.getByRole("heading", { name: "Tasa por confirmar" }).count()).toBe(1)
       await b.page.getByRole("button", { name: "Confirmar tasa propuesta" }).click()
+      await confirmDialog(b.page)
       await expect
         .poll(() => b.page.getByRole("status").textContent())
         .toBe("Tasa confirmada: Bs 3650 por dólar.")
@@ -246,6 +253,7 @@ describe("operators in the console", () => {
       await expect.poll(() => a.page.getByText(target.email).count()).toBe(1)
       await screen(a.page, "Operadores", "operadores-1280")
       await a.page.getByRole("button", { name: `Restablecer TOTP de ${target.email}` }).click()
+      await confirmDialog(a.page)
       await expect
         .poll(() => a.page.getByRole("status").textContent())
         .toBe(`TOTP de ${target.email} restablecido: configurará su autenticador nuevo al volver a entrar.`)
@@ -276,6 +284,7 @@ describe("operators in the console", () => {
       await a.page.reload()
       await expect.poll(() => a.page.getByText("configurará su autenticador al entrar").count()).toBe(0)
       await a.page.getByRole("button", { name: `Desactivar a ${target.email}` }).click()
+      await confirmDialog(a.page)
       await expect.poll(() => a.page.getByRole("status").textContent()).toBe(`${target.email} desactivado.`)
       // Deactivated: it cannot sign in.
       const refused = await call(stack.url, "POST", "/admin/v1/operador/sesion", {

@@ -13,6 +13,7 @@ import { Venezuela } from "@switch/core"
 import { Option } from "effect"
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { confirmDialog } from "../support/browser.js"
 import {
   type Bank,
   eventually,
@@ -560,6 +561,7 @@ describe("the refunds pilot and the console's actions on an unclear refund", () 
         // Still unclear after the query: the operator records the payment with the bank's reference.
         await mark.getByLabel("Referencia del banco").fill("EXTRACTO0042")
         await mark.getByRole("button", { name: "Marcar pagado" }).click()
+        await confirmDialog(op)
         await expect
           .poll(() => op.getByRole("status").textContent())
           .toBe("Marcado pagado con la referencia EXTRACTO0042.")

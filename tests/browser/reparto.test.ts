@@ -10,6 +10,7 @@ import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
   adminCall,
+  confirmDialog,
   expectScreen,
   launchChromium,
   newOperator,
@@ -94,6 +95,7 @@ describe("a split from the portal's link detail to the console", () => {
       const mark = a.page.getByRole("form", { name: `Marcar pagada ${linkId}:0` })
       await mark.getByLabel("Referencia del banco").fill("EXTRACTO4242")
       await mark.getByRole("button", { name: "Marcar pagada" }).click()
+      await confirmDialog(a.page)
       await expect
         .poll(() => a.page.getByRole("status").textContent())
         .toBe("Marcada pagada con la referencia EXTRACTO4242.")
@@ -107,6 +109,7 @@ describe("a split from the portal's link detail to the console", () => {
       const close = b.page.getByRole("form", { name: `Cerrar ${linkId}:1` })
       await close.getByLabel("Nota (obligatoria)").fill("El beneficiario renunció a su parte")
       await close.getByRole("button", { name: "Cerrar sin pagar" }).click()
+      await confirmDialog(b.page)
       await expect.poll(() => b.page.getByRole("status").textContent()).toBe("Cerrada sin pagar.")
 
       // Back in the portal: the parts paid and closed, the split closed.

@@ -85,3 +85,17 @@ export const signInOperator = async (page: Page, op: Operator, password: string)
   await page.getByLabel("Código de tu autenticador").fill(totpCode(op.secret, totpStep(Date.now())))
   await page.getByRole("button", { name: "Entrar" }).click()
 }
+
+/**
+ * Answers the console's open confirmation dialog (an irreversible action asks first, issue 45)
+ * with its confirming button, and waits for it to close.
+ */
+export const confirmDialog = async (page: Page) => {
+  const dialog = page.getByRole("alertdialog")
+  await dialog.waitFor()
+  await dialog
+    .getByRole("button")
+    .filter({ hasNotText: /^Volver$/ })
+    .click()
+  await dialog.waitFor({ state: "detached" })
+}

@@ -6,7 +6,7 @@
  */
 import { randomInt } from "node:crypto"
 import { Venezuela } from "@switch/core"
-import { CODIGOS, type Codigo, type EstadoSim, type Respuesta } from "./Codes.js"
+import { CODIGOS, type Codigo, DESCRIPCIONES, type EstadoSim, type Respuesta } from "./Codes.js"
 
 /** A party as the caller names it. */
 export interface Parte {
@@ -217,6 +217,9 @@ export class Bank {
       operacion_id: op.id,
       estado: op.estado,
       codigo_respuesta: op.codigo,
+      ...(op.estado === "RECHAZADA" && DESCRIPCIONES[op.codigo] !== undefined
+        ? { descripcion: DESCRIPCIONES[op.codigo] }
+        : {}),
       referencia: op.referencia,
       endtoend: op.endtoend
     }

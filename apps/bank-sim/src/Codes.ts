@@ -31,6 +31,29 @@ export const CODIGOS = {
 
 export type Codigo = (typeof CODIGOS)[keyof typeof CODIGOS]
 
+/** The words a rejection carries beside its code (`descripcion`), as a bank's switch writes them. */
+export const DESCRIPCIONES: Readonly<Record<string, string>> = {
+  "05": "Transacción no aprobada por el banco emisor",
+  "13": "Monto inválido",
+  "14": "Cuenta inexistente",
+  "17": "Operación cancelada por el cliente",
+  "40": "Operación no soportada",
+  "51": "Fondos insuficientes",
+  "55": "Clave de pago inválida o vencida",
+  "56": "Los datos del beneficiario no coinciden",
+  "57": "Cuenta no admite débitos",
+  "58": "Cuenta no admite créditos",
+  "59": "Operación retenida por control de riesgo",
+  "61": "Excede el límite permitido",
+  "62": "Cuenta bloqueada",
+  "63": "Error de autenticación del afiliado",
+  "80": "Cliente no afiliado al servicio",
+  "91": "Banco destino no disponible",
+  "92": "Fuera del horario de operación",
+  "94": "Operación duplicada",
+  "96": "Error técnico del banco"
+}
+
 /** The simulator's operation states: approved, in process (accepted, not yet confirmed), rejected. */
 export type EstadoSim = "ENVIADO" | "APROBADA" | "EN_PROCESO" | "RECHAZADA"
 
@@ -39,6 +62,8 @@ export interface Respuesta {
   readonly operacion_id: string
   readonly estado: EstadoSim
   readonly codigo_respuesta: string
+  /** A rejection's words (DESCRIPCIONES). */
+  readonly descripcion?: string
   readonly referencia: string | null
   readonly endtoend: string | null
 }

@@ -73,6 +73,7 @@ import { pruneOAuth } from "./oauth/Prune.js"
 import * as Alertas from "./operador/alertas/Alertas.js"
 import { ComercioAcciones } from "./operador/Comercios.js"
 import { listarCola } from "./operador/cola/Fuentes.js"
+import { ConciliadorLive as LiquidacionesConciliadorLive } from "./operador/cola/Liquidaciones.js"
 import { OperadorPageLive } from "./operador/OperadorPage.js"
 import { OperadorRoutesLive } from "./operador/OperadorRoutes.js"
 import { OperadorService, OperadorServiceLive } from "./operador/OperadorService.js"
@@ -336,6 +337,7 @@ export const HttpLive = (options: { readonly port: number; readonly host?: strin
     Layer.provideMerge(TarjetaCierreLive),
     Layer.provideMerge(ReconcilerLive),
     Layer.provideMerge(RepartoReconcilerLive),
+    Layer.provideMerge(LiquidacionesConciliadorLive),
     Layer.provideMerge(ServicesLive),
     Layer.provideMerge(
       NodeHttpServer.layer(() => withLanes(lanes, gracefulServer(GRACE_MS)()), {

@@ -33,6 +33,12 @@ export interface BankAnswer {
    * the operation. Unset when the query itself failed (no answer, a 5xx), which says nothing.
    */
   readonly noRecibida?: boolean
+  /**
+   * The bank's own answer code and words, as it sent them, beside the normalised reason: what an
+   * operator reads when `motivo_rechazo` says only `DESCONOCIDO`. Unset when the bank said none.
+   */
+  readonly codigo_banco?: string | null
+  readonly mensaje_banco?: string | null
 }
 
 /** Common fields of an order sent to a bank; `operacionId` is our id, sent so the bank can dedupe. */

@@ -6,6 +6,7 @@
 import { type FormEvent, useCallback, useEffect, useState } from "react"
 import { type Comercio, errorText, puedeRiesgo, request, type SesionOperador } from "./api.js"
 import { ConfiguracionComercio } from "./ConfiguracionComercio.js"
+import { type Pregunta, useConfirmacion } from "./Confirmacion.js"
 import { CuentasAprobadasPanel } from "./CuentasAprobadasPanel.js"
 import { Link, Title } from "./router.js"
 
@@ -34,13 +35,25 @@ const Aprobar = ({
   const [nota, setNota] = useState("")
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
+  const { preguntar, dialogo } = useConfirmacion()
   const id = `aprobar-${comercio.codigo}`
   const submit = async (event: FormEvent) => {
     event.preventDefault()
+    const valor = cuenta.replace(/\D/g, "")
+    const si = await preguntar({
+      titulo: `¿Aprobar a ${comercio.nombre}?`,
+      confirmar: "Sí, aprobar",
+      texto: (
+        <p>
+          {comercio.nombre} podrá operar en vivo: su dueño podrá crear su llave live y sus cobros se
+          liquidarán a la cuenta {valor} a nombre de {nombre}.
+        </p>
+      )
+    })
+    if (!si) return
     setBusy(true)
     setError(null)
     try {
-      const valor = cuenta.replace(/\D/g, "")
       await request("POST", `/comercios/${comercio.codigo}/aprobar`, {
         cuenta_liquidacion: {
           tipo: "cuenta",
@@ -87,6 +100,7 @@ const Aprobar = ({
       <button type="submit" disabled={busy}>
         {busy ? "Aprobando…" : "Aprobar"}
       </button>
+      {dialogo}
       {error === null ? null : (
         <p role="alert" className="error">
           {error}
@@ -101,14 +115,18 @@ const Accion = (props: {
   readonly accion: "revisar" | "suspender" | "reactivar"
   readonly label: string
   readonly peligro?: boolean
+  /** What the confirmation dialog says first; none: done at once. */
+  readonly pregunta?: (nota: string) => Pregunta
   readonly onDone: (m: string) => void
 }) => {
   const [nota, setNota] = useState("")
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
+  const { preguntar, dialogo } = useConfirmacion()
   const id = `${props.accion}-${props.comercio.codigo}`
   const submit = async (event: FormEvent) => {
     event.preventDefault()
+    if (props.pregunta !== undefined && !(await preguntar(props.pregunta(nota.trim())))) return
     setBusy(true)
     setError(null)
     try {
@@ -133,6 +151,7 @@ const Accion = (props: {
       <button type="submit" className={props.peligro === true ? "peligro" : undefined} disabled={busy}>
         {props.label}
       </button>
+      {dialogo}
       {error === null ? null : (
         <p role="alert" className="error">
           {error}
@@ -141,6 +160,45 @@ const Accion = (props: {
     </form>
   )
 }
+
+const PILOTOS: ReadonlyArray<
+  readonly [
+    "liquidacion_inmediata" | "split_habilitado" | "tarjeta_habilitada" | "reembolsos_habilitado",
+    string
+  ]
+> = [
+  ["liquidacion_inmediata", "Liquidación inmediata"],
+  ["split_habilitado", "Reparto"],
+  ["tarjeta_habilitada", "Tarjeta"],
+  ["reembolsos_habilitado", "Reembolsos desde el panel"]
+]
+
+/** Immediate settlement and the pilots, at a glance: each named with its state, never by colour alone. */
+const Pilotos = ({ comercio }: { readonly comercio: Comercio }) => (
+  <ul className="pilotos" aria-label={`Pilotos de ${comercio.nombre}`}>
+    {PILOTOS.map(([campo, nombre]) => (
+      <li key={campo} className={comercio[campo] ? "activo" : undefined}>
+        {nombre}: <strong>{comercio[campo] ? "activado" : "desactivado"}</strong>
+      </li>
+    ))}
+  </ul>
+)
+
+const suspenderPregunta = (c: Comercio, nota: string): Pregunta => ({
+  titulo: `¿Suspender a ${c.nombre}?`,
+  confirmar: "Sí, suspender",
+  peligro: true,
+  texto: (
+    <>
+      <p>
+        {c.nombre} ({c.codigo}) no podrá crear links ni lotes, y sus links pendientes no podrán empezar a
+        pagarse. Los pagos que ya están en curso terminan normalmente.
+        {nota === "" ? "" : ` Nota: «${nota}».`}
+      </p>
+      <p>Se puede reactivar después desde «Suspendidos».</p>
+    </>
+  )
+})
 
 export const Comercios = ({
   sesion,
@@ -223,6 +281,7 @@ export const Comercios = ({
                   <dd>{c.revisado ? "Sí (sin topes de cuenta nueva)" : "No (topes de cuenta nueva)"}</dd>
                 </div>
               </dl>
+              <Pilotos comercio={c} />
               <ConfiguracionComercio codigo={c.codigo} puedeEditar={actua} />
               <CuentasAprobadasPanel codigo={c.codigo} nombre={c.nombre} />
               {!actua ? null : (
@@ -232,7 +291,14 @@ export const Comercios = ({
                     <Accion comercio={c} accion="revisar" label="Marcar revisado" onDone={done} />
                   ) : null}
                   {c.estado === "activo" ? (
-                    <Accion comercio={c} accion="suspender" label="Suspender" peligro onDone={done} />
+                    <Accion
+                      comercio={c}
+                      accion="suspender"
+                      label="Suspender"
+                      peligro
+                      pregunta={(nota) => suspenderPregunta(c, nota)}
+                      onDone={done}
+                    />
                   ) : null}
                   {c.estado === "suspendido" ? (
                     <Accion comercio={c} accion="reactivar" label="Reactivar" onDone={done} />

@@ -5,6 +5,7 @@
 import { type FormEvent, useCallback, useEffect, useState } from "react"
 import { fechaHora } from "../format.js"
 import { errorText, request, type SesionOperador } from "./api.js"
+import { useConfirmacion } from "./Confirmacion.js"
 import { Title } from "./router.js"
 
 interface Incidente {
@@ -51,7 +52,20 @@ export const Incidentes = ({ sesion }: { readonly sesion: SesionOperador }) => {
     }
   }
 
+  const { preguntar, dialogo } = useConfirmacion()
+
   const cerrar = (i: Incidente) => async () => {
+    const si = await preguntar({
+      titulo: "¿Cerrar el incidente?",
+      confirmar: "Sí, cerrar el incidente",
+      texto: (
+        <p>
+          «{i.titulo}» (banco {i.banco}) deja de mostrarse en curso en la página de estado. Un incidente
+          cerrado no se reabre: si el problema vuelve, abre uno nuevo.
+        </p>
+      )
+    })
+    if (!si) return
     setError(null)
     setAviso("")
     try {
@@ -141,6 +155,7 @@ export const Incidentes = ({ sesion }: { readonly sesion: SesionOperador }) => {
           ))}
         </ul>
       )}
+      {dialogo}
     </section>
   )
 }

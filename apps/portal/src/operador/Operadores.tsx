@@ -7,6 +7,7 @@
 import { useCallback, useEffect, useState } from "react"
 import { fecha } from "../format.js"
 import { errorText, request, type SesionOperador } from "./api.js"
+import { type Pregunta, useConfirmacion } from "./Confirmacion.js"
 import { Title } from "./router.js"
 
 interface Operador {
@@ -31,7 +32,10 @@ export const Operadores = ({ sesion }: { readonly sesion: SesionOperador }) => {
   }, [])
   useEffect(load, [load])
 
-  const act = (o: Operador, path: string, done: string) => async () => {
+  const { preguntar, dialogo } = useConfirmacion()
+
+  const act = (o: Operador, path: string, done: string, pregunta?: Pregunta) => async () => {
+    if (pregunta !== undefined && !(await preguntar(pregunta))) return
     setError(null)
     setAviso("")
     try {
@@ -72,7 +76,17 @@ export const Operadores = ({ sesion }: { readonly sesion: SesionOperador }) => {
                       type="button"
                       className="peligro"
                       aria-label={`Desactivar a ${o.email}`}
-                      onClick={act(o, "desactivar", `${o.email} desactivado.`)}
+                      onClick={act(o, "desactivar", `${o.email} desactivado.`, {
+                        titulo: `¿Desactivar a ${o.email}?`,
+                        confirmar: "Sí, desactivar",
+                        peligro: true,
+                        texto: (
+                          <p>
+                            {o.email} (rol {o.rol}) no podrá entrar a la consola y su sesión abierta se cierra
+                            ahora. Se puede reactivar después.
+                          </p>
+                        )
+                      })}
                     >
                       Desactivar
                     </button>
@@ -91,7 +105,18 @@ export const Operadores = ({ sesion }: { readonly sesion: SesionOperador }) => {
                     onClick={act(
                       o,
                       "restablecer-totp",
-                      `TOTP de ${o.email} restablecido: configurará su autenticador nuevo al volver a entrar.`
+                      `TOTP de ${o.email} restablecido: configurará su autenticador nuevo al volver a entrar.`,
+                      {
+                        titulo: `¿Restablecer el TOTP de ${o.email}?`,
+                        confirmar: "Sí, restablecer",
+                        peligro: true,
+                        texto: (
+                          <p>
+                            Su autenticador actual deja de servir y no se puede recuperar: al volver a entrar,{" "}
+                            {o.email} configurará uno nuevo.
+                          </p>
+                        )
+                      }
                     )}
                   >
                     Restablecer TOTP
@@ -102,6 +127,7 @@ export const Operadores = ({ sesion }: { readonly sesion: SesionOperador }) => {
           ))}
         </ul>
       )}
+      {dialogo}
     </section>
   )
 }

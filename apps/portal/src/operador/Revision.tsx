@@ -12,12 +12,17 @@
 import { type FormEvent, useCallback, useEffect, useState } from "react"
 import { bolivares, fechaHora } from "../format.js"
 import { errorText, request, type SesionOperador } from "./api.js"
+import { type Pregunta, useConfirmacion } from "./Confirmacion.js"
+import * as Preguntas from "./RevisionPreguntas.js"
 import { Title } from "./router.js"
 
 interface Respuesta {
   readonly estado: string
   readonly referencia_banco: string | null
   readonly motivo_rechazo: string | null
+  /** The bank's own code and words, when it said them (its reason may be only DESCONOCIDO). */
+  readonly codigo_banco?: string | null
+  readonly mensaje_banco?: string | null
   readonly origen: "operador" | "envio"
   readonly created_at: string
 }
@@ -123,8 +128,18 @@ const accionTexto = (item: Item, accion: AccionPendiente["accion"]) =>
 const pedidoTexto = (item: Item, accion: AccionPendiente["accion"]) =>
   `Pedido "${accionTexto(item, accion)}": otro operador de tesorería debe confirmarlo; nada cambia hasta entonces.`
 
-const respuestaTexto = (r: Respuesta) =>
-  [r.estado, r.referencia_banco, r.motivo_rechazo].filter((v) => v !== null && v !== "").join(" · ")
+/** What the bank said, in its own words too: `RECHAZADA · DESCONOCIDO · banco 05: Transacción no aprobada`. */
+const respuestaTexto = (r: Respuesta) => {
+  const codigo = r.codigo_banco ?? null
+  const mensaje = r.mensaje_banco ?? null
+  const propio =
+    codigo === null && mensaje === null
+      ? null
+      : `banco${codigo === null ? "" : ` ${codigo}`}${mensaje === null ? "" : `: ${mensaje}`}`
+  return [r.estado, r.referencia_banco, r.motivo_rechazo, propio]
+    .filter((v) => v !== null && v !== "")
+    .join(" · ")
+}
 
 const edad = (segundos: number) =>
   segundos < 3600
@@ -142,12 +157,16 @@ const Form = (props: {
     readonly required: boolean
   }>
   readonly peligro?: boolean
+  /** What the confirmation dialog says before anything is sent; none: sent at once. */
+  readonly pregunta?: (values: Record<string, string>) => Pregunta
   readonly onSubmit: (values: Record<string, string>) => Promise<void>
 }) => {
   const [values, setValues] = useState<Record<string, string>>({})
   const [busy, setBusy] = useState(false)
+  const { preguntar, dialogo } = useConfirmacion()
   const submit = async (event: FormEvent) => {
     event.preventDefault()
+    if (props.pregunta !== undefined && !(await preguntar(props.pregunta(values)))) return
     setBusy(true)
     try {
       await props.onSubmit(values)
@@ -171,6 +190,7 @@ const Form = (props: {
       <button type="submit" className={props.peligro === true ? "peligro" : undefined} disabled={busy}>
         {props.label}
       </button>
+      {dialogo}
     </form>
   )
 }
@@ -255,6 +275,7 @@ export const Revision = ({ sesion }: { readonly sesion: SesionOperador }) => {
               <Form
                 label={`Confirmar ${accionTexto(item, pendiente.accion)}`}
                 name={`Confirmar ${accionTexto(item, pendiente.accion)} ${item.id}`}
+                pregunta={() => Preguntas.confirmarPedido(item, pendiente.accion, pendiente.solicitado_por)}
                 onSubmit={act(item, `${ruta}/confirmar`, {}, (r) =>
                   pendiente.accion === "marcar_pagada" ? marcadaTexto(item, r) : cerradaTexto(item)
                 )}
@@ -364,6 +385,7 @@ export const Revision = ({ sesion }: { readonly sesion: SesionOperador }) => {
                           { key: "referencia_banco", label: "Referencia del banco", required: true },
                           { key: "nota", label: "Nota", required: false }
                         ]}
+                        pregunta={(v) => Preguntas.marcarPagada(item, v.referencia_banco ?? "")}
                         onSubmit={(v) =>
                           act(item, "marcar-pagada", v, (r) =>
                             r.estado === PENDIENTE
@@ -377,6 +399,7 @@ export const Revision = ({ sesion }: { readonly sesion: SesionOperador }) => {
                         name={`Cerrar ${item.id}`}
                         peligro
                         fields={[{ key: "nota", label: "Nota (obligatoria)", required: true }]}
+                        pregunta={(v) => Preguntas.cerrar(item, v.nota ?? "")}
                         onSubmit={(v) =>
                           act(item, "cerrar", v, (r) =>
                             r.estado === PENDIENTE ? pedidoTexto(item, "cerrar") : cerradaTexto(item)
@@ -392,6 +415,7 @@ export const Revision = ({ sesion }: { readonly sesion: SesionOperador }) => {
                       <Form
                         label="Pagar por el banco"
                         name={`Pagar ${item.id}`}
+                        pregunta={() => Preguntas.pagar(item)}
                         onSubmit={act(item, "pagar", {}, (r) =>
                           r.pago?.requiere_confirmacion === true
                             ? "Pago pedido: otro operador de tesorería debe confirmarlo."
@@ -401,6 +425,7 @@ export const Revision = ({ sesion }: { readonly sesion: SesionOperador }) => {
                       <Form
                         label="Confirmar pago"
                         name={`Confirmar pago ${item.id}`}
+                        pregunta={() => Preguntas.confirmarPago(item)}
                         onSubmit={act(item, "pagar/confirmar", {}, (r) =>
                           r.pago?.estado === "pagado"
                             ? `Pagada: referencia ${r.referencia_banco ?? r.parte?.referencia_bancaria ?? ""}.`

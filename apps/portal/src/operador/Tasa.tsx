@@ -9,6 +9,7 @@
 import { type FormEvent, useCallback, useEffect, useState } from "react"
 import { fechaHora } from "../format.js"
 import { errorText, request, type SesionOperador } from "./api.js"
+import { useConfirmacion } from "./Confirmacion.js"
 import { Title } from "./router.js"
 
 interface Tasa {
@@ -98,14 +99,32 @@ export const TasaBcv = ({ sesion }: { readonly sesion: SesionOperador }) => {
     )
   }
 
-  const resolver = (p: Propuesta, decision: "confirmar" | "rechazar") =>
-    void run(
+  const { preguntar, dialogo } = useConfirmacion()
+
+  const resolver = async (p: Propuesta, decision: "confirmar" | "rechazar") => {
+    if (
+      decision === "confirmar" &&
+      !(await preguntar({
+        titulo: "¿Confirmar la tasa propuesta?",
+        confirmar: "Sí, confirmar la tasa",
+        texto: (
+          <p>
+            Bs {tasaTexto(p.ves_por_usd)} por dólar pasa a ser la tasa vigente desde ahora: los topes en
+            dólares de todos los comercios se calculan con ella ({porcentaje(p.salto_pct)} de diferencia con
+            la anterior).
+          </p>
+        )
+      }))
+    )
+      return
+    await run(
       () => request<Vista>("POST", `/tasa-bcv/propuestas/${p.id}/${decision}`, {}),
       (v) =>
         decision === "confirmar"
           ? `Tasa confirmada: Bs ${tasaTexto(v.vigente?.ves_por_usd ?? 0)} por dólar.`
           : `Tasa propuesta de Bs ${tasaTexto(p.ves_por_usd)} rechazada.`
     )
+  }
 
   return (
     <section>
@@ -164,7 +183,7 @@ export const TasaBcv = ({ sesion }: { readonly sesion: SesionOperador }) => {
                     <button
                       type="button"
                       disabled={busy}
-                      onClick={() => resolver(vista.pendiente as Propuesta, "confirmar")}
+                      onClick={() => void resolver(vista.pendiente as Propuesta, "confirmar")}
                     >
                       Confirmar tasa propuesta
                     </button>
@@ -173,7 +192,7 @@ export const TasaBcv = ({ sesion }: { readonly sesion: SesionOperador }) => {
                     type="button"
                     className="secundario"
                     disabled={busy}
-                    onClick={() => resolver(vista.pendiente as Propuesta, "rechazar")}
+                    onClick={() => void resolver(vista.pendiente as Propuesta, "rechazar")}
                   >
                     Rechazar tasa propuesta
                   </button>
@@ -251,6 +270,7 @@ export const TasaBcv = ({ sesion }: { readonly sesion: SesionOperador }) => {
           </section>
         </>
       )}
+      {dialogo}
     </section>
   )
 }

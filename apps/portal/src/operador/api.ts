@@ -22,6 +22,11 @@ export interface Comercio {
   readonly revisado: boolean
   readonly aprobado_at: string | null
   readonly created_at: string
+  /** Immediate settlement and the pilots, shown at a glance on the merchant's entry. */
+  readonly liquidacion_inmediata: boolean
+  readonly split_habilitado: boolean
+  readonly tarjeta_habilitada: boolean
+  readonly reembolsos_habilitado: boolean
 }
 
 export interface Auditoria {

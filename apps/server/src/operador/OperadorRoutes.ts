@@ -23,16 +23,14 @@ import { HttpApiBuilder, HttpRouter, HttpServerRequest, HttpServerResponse } fro
 import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
 import { PgClient } from "@effect/sql-pg"
-import type { Mode } from "@switch/api"
 import type { RateLimit } from "@switch/core"
-import { Money, type Ports, Split } from "@switch/core"
+import { Money, type Ports } from "@switch/core"
 import { Effect, Option, Redacted, Schema } from "effect"
 import { Settings } from "../Config.js"
 import { clientIp } from "../http/Auth.js"
 import { json, jsonBody, secretJson } from "../http/Respond.js"
 import { csrfMatches } from "../http/Session.js"
 import { Banks } from "../platform/bank/Banks.js"
-import * as Outbox from "../platform/Outbox.js"
 import { RateLimiter } from "../platform/RateLimiter.js"
 import { adminOpenApi } from "./AdminOpenApi.js"
 import { type AccionError, ComercioAcciones } from "./Comercios.js"
@@ -41,6 +39,8 @@ import { consolaRoutes } from "./Consola.js"
 import { cuentasBloqueadasRoutes } from "./CuentasBloqueadas.js"
 import * as Cola from "./cola/Cola.js"
 import { colaRoutes, listarCola } from "./cola/Fuentes.js"
+import type { SettlementRow } from "./cola/Liquidaciones.js"
+import * as Liquidaciones from "./cola/Liquidaciones.js"
 import { operadoresRoutes } from "./Operadores.js"
 import {
   ABSOLUTE_HOURS,
@@ -94,20 +94,6 @@ const sessionView = (s: OperadorSession) => ({
 })
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
-
-interface SettlementRow {
-  readonly id: string
-  readonly link_id: string | null
-  readonly comercio_id: string
-  readonly mode: Mode
-  readonly monto: number
-  readonly estado: string
-  readonly motivo_rechazo: string | null
-  readonly referencia_banco: string | null
-  readonly con_reparto: boolean
-  /** The link's split when this settlement is the merchant's part of a finished live split. */
-  readonly reparto: Split.RepartoView | null
-}
 
 const MarcarPagadaBody = Schema.Struct({
   referencia_banco: Schema.String.pipe(Schema.pattern(/^[A-Za-z0-9-]{4,40}$/)),
@@ -393,8 +379,13 @@ export const OperadorRoutesLive = HttpApiBuilder.Router.use((router) =>
             revisado: boolean
             aprobado_at: Date | null
             created_at: Date
+            liquidacion_inmediata: boolean
+            split_habilitado: boolean
+            tarjeta_habilitada: boolean
+            reembolsos_habilitado: boolean
           }>`
-            select codigo, nombre, identificacion, email, estado, kyc_tier, revisado, aprobado_at, created_at
+            select codigo, nombre, identificacion, email, estado, kyc_tier, revisado, aprobado_at, created_at,
+              liquidacion_inmediata, split_habilitado, tarjeta_habilitada, reembolsos_habilitado
             from comercios
             where estado = ${estado} and (${estado} <> 'pendiente' or aprobado_at is null)
             order by created_at asc limit 200`.pipe(Effect.orDie)
@@ -549,32 +540,7 @@ export const OperadorRoutesLive = HttpApiBuilder.Router.use((router) =>
      */
     const lockSettlement = (id: string) =>
       Effect.gen(function* () {
-        const [found] = yield* sql<
-          SettlementRow & { parte_comercio: boolean; link_reparto: Split.RepartoView | null }
-        >`
-          select t.id::text as id, t.link_id::text as link_id, t.comercio_id::text as comercio_id, t.mode,
-            t.monto, t.estado, t.motivo_rechazo, t.referencia_banco, (l.split is not null) as con_reparto,
-            l.reparto as link_reparto,
-            coalesce(l.mode = 'live' and l.reparto->>'estado' in ('repartido', 'cerrado')
-              and (l.reparto->>'monto_comercio')::bigint = t.monto
-              and not exists (select 1 from repartos_detenidos d where d.link_id = l.id), false) as parte_comercio
-          from transacciones t left join links l on l.id = t.link_id
-          where t.id = ${id} and t.operacion = 'liquidacion' for update of t`
-        const row: SettlementRow | undefined =
-          found === undefined
-            ? undefined
-            : {
-                id: found.id,
-                link_id: found.link_id,
-                comercio_id: found.comercio_id,
-                mode: found.mode,
-                monto: found.monto,
-                estado: found.estado,
-                motivo_rechazo: found.motivo_rechazo,
-                referencia_banco: found.referencia_banco,
-                con_reparto: found.con_reparto && !found.parte_comercio,
-                reparto: found.con_reparto && found.parte_comercio ? found.link_reparto : null
-              }
+        const row = Option.getOrUndefined(yield* Liquidaciones.bloquear(pg, id))
         if (row === undefined) return yield* Effect.fail(OperadorError.notFound())
         if (row.estado !== "REVISION")
           return yield* Effect.fail(
@@ -600,30 +566,7 @@ export const OperadorRoutesLive = HttpApiBuilder.Router.use((router) =>
     })
 
     /** LIQUIDADA with the bank's reference, and `link.acreditado` once (its dedupe is per link). */
-    const settle = (row: SettlementRow, referencia: string) =>
-      Effect.gen(function* () {
-        const at = new Date()
-        yield* sql`
-          update transacciones set estado = 'LIQUIDADA', referencia_banco = ${referencia}, liquidada_at = ${at},
-            motivo_rechazo = null
-          where id = ${row.id} and estado = 'REVISION'`
-        if (row.link_id !== null)
-          yield* Outbox.write({
-            comercioId: row.comercio_id,
-            mode: row.mode,
-            evento: "link.acreditado",
-            dedupe: `link.acreditado:${row.link_id}`,
-            at,
-            data: {
-              link_id: row.link_id,
-              monto_acreditado: Money.toNumber(Money.Cents(row.monto)),
-              liquidacion_txn_id: row.id,
-              reparto: row.reparto === null ? null : Split.repartoJson(row.reparto),
-              mode: row.mode
-            }
-          }).pipe(Effect.provideService(PgClient.PgClient, pg))
-        return { ...row, estado: "LIQUIDADA", referencia_banco: referencia, motivo_rechazo: null }
-      })
+    const settle = (row: SettlementRow, referencia: string) => Liquidaciones.liquidar(pg, row, referencia)
 
     const resolve = <A>(
       accion: string,
@@ -797,9 +740,12 @@ export const OperadorRoutesLive = HttpApiBuilder.Router.use((router) =>
               : answer.estado === "ACEPTADA" || answer.estado === "PENDIENTE"
                 ? "enviado"
                 : "fallido"
+            // Left `enviado`, it is asked about again by the reconciler (cola/Liquidaciones.ts).
+            const proxima =
+              estado === "enviado" ? Liquidaciones.proximaConsulta(settings.conciliarSegundos, 0) : null
             yield* sql`
               update pagos_revision set estado = ${estado},
-                respuesta = ${JSON.stringify(banco)}::jsonb
+                respuesta = ${JSON.stringify(banco)}::jsonb, proxima_consulta = ${proxima}
               where id = ${pagoId}`
             const despues = paid ? yield* settle(row, answer.referencia_banco ?? "") : row
             yield* operadores.auditar(who, {
@@ -829,8 +775,9 @@ export const OperadorRoutesLive = HttpApiBuilder.Router.use((router) =>
                 yield* Cola.sinPendiente(sql, "liquidacion", id)
                 const alone = row.monto < umbralCentimos
                 const inserted = yield* sql`
-                  insert into pagos_revision (id, transaccion_id, monto, solicitado_por, estado)
-                  values (${pagoId}, ${id}, ${row.monto}, ${who.id}, ${alone ? "enviado" : "pendiente"})
+                  insert into pagos_revision (id, transaccion_id, monto, solicitado_por, estado, proxima_consulta)
+                  values (${pagoId}, ${id}, ${row.monto}, ${who.id}, ${alone ? "enviado" : "pendiente"},
+                    ${alone ? Liquidaciones.trasElEnvio(settings) : null})
                   on conflict do nothing returning id`
                 if (inserted.length === 0)
                   return yield* Effect.fail(
@@ -892,7 +839,8 @@ export const OperadorRoutesLive = HttpApiBuilder.Router.use((router) =>
                     )
                   )
                 yield* sql`
-                  update pagos_revision set estado = 'enviado', confirmado_por = ${who.id}, confirmado_at = now()
+                  update pagos_revision set estado = 'enviado', confirmado_por = ${who.id}, confirmado_at = now(),
+                    proxima_consulta = ${Liquidaciones.trasElEnvio(settings)}
                   where id = ${pago.id}`
                 yield* operadores.auditar(who, {
                   accion: "liquidacion.pagar_confirmado",

@@ -277,7 +277,12 @@ describe("money in review", () => {
       "GET",
       `/admin/v1/operador/revision/respuestas?objeto_tipo=liquidacion&objeto_id=${txns[2]}`
     )
-    expect(history.body.data).toHaveLength(2)
+    // The settlement job's own answer that put it in review, then the two questions (issue 45).
+    expect(history.body.data.map((r: { origen: string }) => r.origen)).toEqual([
+      "operador",
+      "operador",
+      "envio"
+    ])
     expect(
       queue.body.data
         .filter((i: { tipo: string }) => i.tipo === "liquidacion")

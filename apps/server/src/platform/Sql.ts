@@ -35,6 +35,8 @@ import tarjeta from "../migrations/0040_tarjeta.js"
 import cierresTarjeta from "../migrations/0041_cierres_tarjeta.js"
 import ordenesBanco from "../migrations/0050_ordenes_banco.js"
 import cargosDuplicados from "../migrations/0051_cargos_duplicados.js"
+import pagosRevisionConciliar from "../migrations/0065_pagos_revision_conciliar.js"
+import respuestasBancoTexto from "../migrations/0066_respuestas_banco_texto.js"
 import * as Metrics from "./Metrics.js"
 import { preparingClient, registry } from "./Prepared.js"
 
@@ -147,7 +149,9 @@ export const migrations = PgMigrator.fromRecord({
   "0040_tarjeta": tarjeta,
   "0041_cierres_tarjeta": cierresTarjeta,
   "0050_ordenes_banco": ordenesBanco,
-  "0051_cargos_duplicados": cargosDuplicados
+  "0051_cargos_duplicados": cargosDuplicados,
+  "0065_pagos_revision_conciliar": pagosRevisionConciliar,
+  "0066_respuestas_banco_texto": respuestasBancoTexto
 })
 
 /** Runs pending migrations; several processes starting at once wait on the migrator's lock. */

@@ -36,6 +36,7 @@ import { Settings } from "../Config.js"
 import { Banks } from "../platform/bank/Banks.js"
 import * as LinksRepo from "../platform/LinksRepo.js"
 import * as Outbox from "../platform/Outbox.js"
+import * as RespuestasBanco from "../platform/RespuestasBanco.js"
 import { encolarLiquidacion } from "../platform/Settlements.js"
 import * as SplitControles from "../platform/SplitControles.js"
 
@@ -216,10 +217,13 @@ export const applyAnswer = (pagoId: string, answer: Ports.BankAnswer) =>
       where id = ${pagoId} for update`
     if (order === undefined || order.estado !== "enviado") return
     const { link_id: linkId, indice } = order
-    yield* sql`
-      insert into respuestas_banco (objeto_tipo, objeto_id, estado, referencia_banco, motivo_rechazo, origen)
-      values ('reparto', ${parteId(linkId, indice)}, ${answer.estado}, ${answer.referencia_banco},
-        ${answer.motivo_rechazo}, 'envio')`
+    yield* RespuestasBanco.guardar(sql, {
+      objeto_tipo: "reparto",
+      objeto_id: parteId(linkId, indice),
+      answer,
+      origen: "envio",
+      operadorId: null
+    })
     const found = yield* lockLink(linkId)
     if (Option.isNone(found) || found.value.reparto === null) return
     const link = found.value
@@ -265,7 +269,7 @@ export const applyAnswer = (pagoId: string, answer: Ports.BankAnswer) =>
         const failed = answer.estado === "RECHAZADA" || nunca
         const text =
           answer.estado === "RECHAZADA"
-            ? `el banco rechazó el pago (${answer.motivo_rechazo ?? "sin motivo"})`
+            ? `el banco rechazó el pago: ${RespuestasBanco.motivo(answer)}`
             : nunca
               ? "el banco nunca recibió la orden: no se pagó"
               : `sin respuesta clara del banco (${answer.estado}); se le vuelve a consultar`
@@ -366,20 +370,24 @@ export const run = (linkId: string) =>
     return yield* finish(linkId).pipe(sql.withTransaction)
   })
 
-/** One round: the automatic orders due to be asked about, claimed with a lease, asked, recorded. */
+/**
+ * One round: the orders due to be asked about, the service's own and those an operator sent from
+ * the review queue alike (issue 45), claimed with a lease, asked, recorded.
+ */
 export const reconcileDue = Effect.gen(function* () {
   const sql = yield* PgClient.PgClient
   const settings = yield* Settings
   const now = new Date()
   const lease = new Date(now.getTime() + settings.bankTimeoutMs * 3 + 5_000)
   const due = yield* sql<{ id: string; mode: Mode }>`
-    update pagos_reparto set proxima_consulta = ${lease}, consultas = consultas + 1
-    where id in (
+    update pagos_reparto p set proxima_consulta = ${lease}, consultas = p.consultas + 1
+    from links l
+    where l.id = p.link_id and p.id in (
       select id from pagos_reparto
-      where proxima_consulta <= ${now} and estado = 'enviado' and origen = 'automatico'
+      where proxima_consulta <= ${now} and estado = 'enviado'
       order by proxima_consulta limit ${BATCH}
       for update skip locked)
-    returning id::text as id, mode`
+    returning p.id::text as id, coalesce(p.mode, l.mode) as mode`
   const banks = yield* Banks
   yield* Effect.forEach(
     due,

@@ -20,6 +20,7 @@ import { Settings } from "../Config.js"
 import { Banks } from "../platform/bank/Banks.js"
 import * as LinksRepo from "../platform/LinksRepo.js"
 import * as Outbox from "../platform/Outbox.js"
+import * as RespuestasBanco from "../platform/RespuestasBanco.js"
 import { encolarLiquidacion, Settlements, TASK_LIQUIDAR } from "../platform/Settlements.js"
 import { recordSimulated } from "./Reparto.js"
 import * as RepartoLive from "./RepartoLive.js"
@@ -286,7 +287,15 @@ export const runSettlement = (payload: { readonly link_id: string; readonly cons
       case "RECHAZADA":
       case "ERROR":
       case "DESCONOCIDA":
-        return yield* toReview(p.txnId, answer.motivo_rechazo ?? answer.estado)
+        // Kept as the item's last answer, with the bank's own code and words (issue 45).
+        yield* RespuestasBanco.guardar(sql, {
+          objeto_tipo: "liquidacion",
+          objeto_id: p.txnId,
+          answer,
+          origen: "envio",
+          operadorId: null
+        })
+        return yield* toReview(p.txnId, RespuestasBanco.motivo(answer))
       default:
         return absurd<never>(answer.estado)
     }

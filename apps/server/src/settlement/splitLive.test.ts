@@ -348,12 +348,21 @@ describe("a paid live link's split", () => {
     expect(self.status).toBe(403)
     const confirmed = await call(rig.server.url, "POST", `${base}/pagar/confirmar`, { headers: segundo })
     expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200)
-    // Crédito inmediato: the bank confirms it after a moment; asking settles it.
+    // Crédito inmediato: the bank confirms it after a moment, and the reconciler asks about the
+    // operator's order by itself (issue 45): nobody presses "Consultar".
     const done = await eventually("the part paid", async () => {
-      const reply = await call(rig.server.url, "POST", `${base}/consultar`, { headers: tesoreria })
-      return reply.body.reparto?.estado === "repartido" ? reply.body : null
+      const l = await linkOf(m.live, created.body.id)
+      return l.reparto?.estado === "repartido" ? l : null
     })
-    expect(done.parte.estado).toBe("pagado")
+    expect(done.reparto.beneficiarios[0].estado).toBe("pagado")
+    expect(
+      (
+        await rig.db.query(
+          "select estado from pagos_reparto where link_id = $1 and indice = 0 order by created_at",
+          [created.body.id]
+        )
+      ).rows.map((r: { estado: string }) => r.estado)
+    ).toEqual(["fallido", "pagado"])
     expect(await balance(silent)).toBe(3960)
     const event = await eventually("link.acreditado", async () => (await acreditados(created.body.id))[0])
     expect(event.monto_acreditado).toBe(79.2 - 39.6 - 5)

@@ -26,6 +26,7 @@ import { Money, type Ports } from "@switch/core"
 import { Effect, Schema } from "effect"
 import type { ServerSettings, Settings } from "../../Config.js"
 import { json } from "../../http/Respond.js"
+import * as RespuestasBanco from "../../platform/RespuestasBanco.js"
 import {
   type AuditEntry,
   decodeBody,
@@ -78,11 +79,13 @@ export interface Fuente<R = never> {
   readonly rutas: (contexto: Contexto) => Effect.Effect<ReadonlyArray<Ruta>, never, R>
 }
 
-/** A bank answer as the queue shows it. */
+/** A bank answer as the queue shows it, with the bank's own code and words when it said them. */
 export interface Respuesta {
   readonly estado: string
   readonly referencia_banco: string | null
   readonly motivo_rechazo: string | null
+  readonly codigo_banco: string | null
+  readonly mensaje_banco: string | null
   readonly origen: "operador" | "envio"
   readonly created_at: string
 }
@@ -90,27 +93,13 @@ export interface Respuesta {
 export const bankView = (answer: Ports.BankAnswer) => ({
   estado: answer.estado,
   referencia_banco: answer.referencia_banco,
-  motivo_rechazo: answer.motivo_rechazo
+  motivo_rechazo: answer.motivo_rechazo,
+  codigo_banco: answer.codigo_banco ?? null,
+  mensaje_banco: answer.mensaje_banco ?? null
 })
 
 /** Keeps one bank answer in the item's history; in the caller's transaction when it has one. */
-export const guardarRespuesta = (
-  sql: SqlClient.SqlClient,
-  input: {
-    readonly objeto_tipo: string
-    readonly objeto_id: string
-    readonly answer: Ports.BankAnswer
-    readonly origen: "operador" | "envio"
-    readonly operadorId: string | null
-  }
-) =>
-  sql`
-      insert into respuestas_banco (objeto_tipo, objeto_id, estado, referencia_banco, motivo_rechazo, origen, operador_id)
-      values (${input.objeto_tipo}, ${input.objeto_id}, ${input.answer.estado}, ${input.answer.referencia_banco},
-        ${input.answer.motivo_rechazo}, ${input.origen}, ${input.operadorId})`.pipe(
-    Effect.asVoid,
-    Effect.orDie
-  )
+export const guardarRespuesta = RespuestasBanco.guardar
 
 /** What an operator records by hand on "marcar pagado": paid, with the bank's reference. */
 export const pagadaAMano = (referencia_banco: string): Ports.BankAnswer => ({
@@ -150,6 +139,8 @@ interface RespuestaRow {
   readonly estado: string
   readonly referencia_banco: string | null
   readonly motivo_rechazo: string | null
+  readonly codigo_banco: string | null
+  readonly mensaje_banco: string | null
   readonly origen: "operador" | "envio"
   readonly created_at: Date
 }
@@ -158,6 +149,8 @@ const toRespuesta = (row: RespuestaRow): Respuesta => ({
   estado: row.estado,
   referencia_banco: row.referencia_banco,
   motivo_rechazo: row.motivo_rechazo,
+  codigo_banco: row.codigo_banco,
+  mensaje_banco: row.mensaje_banco,
   origen: row.origen,
   created_at: row.created_at.toISOString()
 })
@@ -165,7 +158,7 @@ const toRespuesta = (row: RespuestaRow): Respuesta => ({
 /** The history of an item's bank answers, newest first (at most 100). */
 export const historial = (sql: SqlClient.SqlClient, objetoTipo: string, objetoId: string) =>
   sql<RespuestaRow>`
-      select objeto_tipo, objeto_id, estado, referencia_banco, motivo_rechazo, origen, created_at
+      select objeto_tipo, objeto_id, estado, referencia_banco, motivo_rechazo, codigo_banco, mensaje_banco, origen, created_at
       from respuestas_banco where objeto_tipo = ${objetoTipo} and objeto_id = ${objetoId}
       order by id desc limit 100`.pipe(
     Effect.map((rows) => rows.map(toRespuesta)),
@@ -182,7 +175,7 @@ export const ultimas = (
     if (keys.length === 0) return out
     const rows = yield* sql<RespuestaRow>`
       select distinct on (objeto_tipo, objeto_id)
-        objeto_tipo, objeto_id, estado, referencia_banco, motivo_rechazo, origen, created_at
+        objeto_tipo, objeto_id, estado, referencia_banco, motivo_rechazo, codigo_banco, mensaje_banco, origen, created_at
       from respuestas_banco
       where (objeto_tipo, objeto_id) in (
         select * from unnest(${keys.map((k) => k.objeto_tipo)}::text[], ${keys.map((k) => k.objeto_id)}::text[]))

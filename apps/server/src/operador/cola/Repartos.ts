@@ -55,6 +55,7 @@ import {
   type Ruta,
   sinPendiente
 } from "./Cola.js"
+import { proximaConsulta, trasElEnvio } from "./Liquidaciones.js"
 
 export const TIPO = "reparto"
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
@@ -403,7 +404,10 @@ const rutas = (ctx: Contexto) =>
               : answer.estado === "ACEPTADA" || answer.estado === "PENDIENTE"
                 ? "enviado"
                 : "fallido"
-            yield* sql`update pagos_reparto set estado = ${estado}, respuesta = ${JSON.stringify(banco)}::jsonb
+            // Left `enviado`, the reconciler (settlement/RepartoLive.ts) asks the bank about it again.
+            const proxima = estado === "enviado" ? proximaConsulta(settings.conciliarSegundos, 0) : null
+            yield* sql`update pagos_reparto set estado = ${estado}, respuesta = ${JSON.stringify(banco)}::jsonb,
+                proxima_consulta = ${proxima}
               where id = ${pagoId}`
             const locked = yield* lock(linkId, indice).pipe(Effect.option)
             const reparto =
@@ -532,9 +536,10 @@ const rutas = (ctx: Contexto) =>
                   return { refused: yield* rechazar(who, linkId, indice, bloqueo, null), alone: false }
                 const alone = part.monto < umbralCentimos
                 const inserted = yield* sql`
-                  insert into pagos_reparto (id, link_id, indice, monto, solicitado_por, estado, mode, comercio_id, cuenta_clave)
+                  insert into pagos_reparto (id, link_id, indice, monto, solicitado_por, estado, mode, comercio_id, cuenta_clave,
+                    proxima_consulta)
                   values (${pagoId}, ${linkId}, ${indice}, ${part.monto}, ${who.id}, ${alone ? "enviado" : "pendiente"},
-                    ${link.mode}, ${link.comercio_id}, ${cuentaClaveDe(link, indice)})
+                    ${link.mode}, ${link.comercio_id}, ${cuentaClaveDe(link, indice)}, ${alone ? trasElEnvio(settings) : null})
                   on conflict do nothing returning id`
                 if (inserted.length === 0)
                   return yield* Effect.fail(
@@ -594,7 +599,8 @@ const rutas = (ctx: Contexto) =>
                 if (bloqueo !== null)
                   return { refused: yield* rechazar(who, linkId, indice, bloqueo, pago.id), pagoId: pago.id }
                 yield* sql`
-                  update pagos_reparto set estado = 'enviado', confirmado_por = ${who.id}, confirmado_at = now()
+                  update pagos_reparto set estado = 'enviado', confirmado_por = ${who.id}, confirmado_at = now(),
+                    proxima_consulta = ${trasElEnvio(settings)}
                   where id = ${pago.id}`
                 yield* operadores.auditar(who, {
                   accion: "reparto.pagar_confirmado",

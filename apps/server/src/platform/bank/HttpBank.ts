@@ -92,7 +92,12 @@ export const normalise = (body: unknown): Ports.BankAnswer => {
       // SPEC: `PENDIENTE_BCV` is "in central-bank settlement; query later", never a final no.
       return codigo === PENDIENTE_BCV
         ? answer("PENDIENTE", null, ref, e2e)
-        : answer("RECHAZADA", MOTIVOS[codigo] ?? "DESCONOCIDO", ref, e2e)
+        : {
+            ...answer("RECHAZADA", MOTIVOS[codigo] ?? "DESCONOCIDO", ref, e2e),
+            // The bank's own code and words, kept for the operator beside the normalised reason.
+            codigo_banco: codigo === "" ? null : codigo,
+            mensaje_banco: text(b.descripcion) ?? text(b.mensaje)
+          }
     default:
       return answer("DESCONOCIDA")
   }

@@ -123,7 +123,12 @@ export const DESCONOCIDA: Ports.BankAnswer = respuesta("DESCONOCIDA")
 /** A refusal read from an `error_list`: the first description that names a reason decides. */
 export const rechazo = (errores: ReadonlyArray<ErrorMercantil>): Ports.BankAnswer => {
   const motivos = errores.map((e) => motivoDe(e.description))
-  return respuesta("RECHAZADA", motivos.find((m) => m !== "DESCONOCIDO") ?? "DESCONOCIDO")
+  const primero = errores[0]
+  return {
+    ...respuesta("RECHAZADA", motivos.find((m) => m !== "DESCONOCIDO") ?? "DESCONOCIDO"),
+    codigo_banco: primero === undefined || primero.error_code === "" ? null : primero.error_code,
+    mensaje_banco: primero === undefined || primero.description === "" ? null : primero.description
+  }
 }
 
 /** What a `transaction_c2p_response` says, for an order that moves money or sends a key. */
@@ -134,11 +139,15 @@ export const leerC2P = (operacion: Operacion, r: RespuestaC2P): Ports.BankAnswer
         ? respuesta("ACEPTADA", null, r.payment_reference)
         : respuesta("LIQUIDADA", null, r.payment_reference)
     case "rejected":
-      return respuesta(
-        "RECHAZADA",
-        r.trx_internal_status === null ? "DESCONOCIDO" : motivoDe(r.trx_internal_status),
-        r.payment_reference
-      )
+      return {
+        ...respuesta(
+          "RECHAZADA",
+          r.trx_internal_status === null ? "DESCONOCIDO" : motivoDe(r.trx_internal_status),
+          r.payment_reference
+        ),
+        codigo_banco: null,
+        mensaje_banco: r.trx_internal_status
+      }
     default:
       return DESCONOCIDA
   }
