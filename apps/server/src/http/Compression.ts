@@ -175,8 +175,8 @@ export const SECRET_FIELDS: ReadonlySet<string> = new Set([
   "token"
 ])
 
-/** Names that look like a secret's and are not: an idempotency key, a public key. */
-export const NOT_SECRET_FIELDS: ReadonlySet<string> = new Set(["idempotency_key", "public_key"])
+/** Names that look like a secret's and are not: an idempotency key, a public key, whether TOTP is on. */
+export const NOT_SECRET_FIELDS: ReadonlySet<string> = new Set(["idempotency_key", "public_key", "totp"])
 
 /** What names a field that could hold a secret; each such name is in one of the two lists above. */
 export const LOOKS_SECRET = /secret|secreto|key|llave|token|otp|password|clave|csrf/i
