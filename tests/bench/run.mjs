@@ -23,7 +23,8 @@
 //      50 ms (lists.mjs). Run it alone with BENCH_ONLY=7; BENCH_LINKS=10000000 for the goal's size.
 //   8. The payer page on emulated slow 3G (400 kbit/s, 400 ms RTT, 360 px, cache off) in
 //      Chromium: `checkout_slow3g_ms`, p50 of 5 cold loads until interactive, goal ≤ 900 ms
-//      (slow3g.mjs says what "interactive" is). Run it alone with BENCH_ONLY=8.
+//      (slow3g.mjs says what "interactive" is). Run it alone with BENCH_ONLY=8; with BENCH_BEFORE
+//      the other build's page is measured first as `checkout_slow3g_before_ms`.
 //
 // BENCH_SECONDS (15) and BENCH_CONNECTIONS (32) change the load; BENCH_ONLY=1,5 runs some of them.
 // BENCH_BEFORE=path/to/main.js adds another build of the server (say, the one before a change,
@@ -346,6 +347,15 @@ const main = async () => {
 
     if (wanted(8)) {
       console.log("8. GET /l/<id> on slow 3G in Chromium (5 cold loads)")
+      // With BENCH_BEFORE, the other build's page for the same link first, in the same run.
+      if (BEFORE !== undefined) {
+        const before = await startServer({ ...env, DATABASE_URL: databaseUrl }, BEFORE)
+        try {
+          results.checkout_slow3g_before_ms = await checkoutSlow3g({ url: `${before.url}/l/${link.id}` })
+        } finally {
+          await before.stop()
+        }
+      }
       results.checkout_slow3g_ms = await checkoutSlow3g({ url: `${server.url}/l/${link.id}` })
     }
 
