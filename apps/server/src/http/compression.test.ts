@@ -16,6 +16,7 @@ import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { call, OWN_ACCOUNT, registerMerchant, startServer, type TestServer } from "../../test/harness.js"
 import { ASSETS } from "../checkout/CheckoutRoutes.js"
+import { ASSETS as MI_PAGINA_ASSETS } from "../mipagina/MiPaginaRoutes.js"
 import { totpCode, totpStep } from "../platform/Totp.js"
 import * as Compression from "./Compression.js"
 import { secretJson } from "./Respond.js"
@@ -256,6 +257,45 @@ describe("answers", () => {
     const script = await raw(server.url, "GET", ASSETS.js, { "accept-encoding": "gzip" })
     expect(script.headers["content-encoding"]).toBe("gzip")
     expect(script.headers["cache-control"]).toBe("public, max-age=31536000, immutable")
+  })
+
+  it("mi página and its stylesheet are compressed", async () => {
+    const codigo = `mp${randomUUID().slice(0, 8)}`
+    const email = `${codigo}@dueno.example`
+    const made = await raw(
+      server.url,
+      "POST",
+      "/switch/v1/comercios/registrar",
+      {},
+      {
+        codigo,
+        nombre: `Tienda ${codigo}`,
+        identificacion: "J-07013380-5",
+        email,
+        password: PASSWORD
+      }
+    )
+    expect(made.status).toBe(201)
+    const signedIn = await raw(server.url, "POST", "/switch/v1/sesion", {}, { email, password: PASSWORD })
+    const session = {
+      cookie: String(signedIn.headers["set-cookie"]?.[0] ?? "").split(";")[0] ?? "",
+      "x-csrf-token": JSON.parse(signedIn.body.toString("utf8")).csrf_token
+    }
+    const on = await raw(server.url, "PUT", "/switch/v1/mi-pagina", session, {
+      activa: true,
+      monto_min: 10,
+      monto_max: 5000,
+      concepto_permitido: true
+    })
+    expect(on.status).toBe(200)
+    const page = await raw(server.url, "GET", `/p/${codigo}`, BOTH)
+    expect(page.status).toBe(200)
+    expect(page.headers["content-encoding"]).toBe("br")
+    expect(page.headers.vary).toContain("Accept-Encoding")
+    expect(decoded(page).toString("utf8")).toContain("<!doctype html>")
+    const style = await raw(server.url, "GET", MI_PAGINA_ASSETS.css, { "accept-encoding": "gzip" })
+    expect(style.headers["content-encoding"]).toBe("gzip")
+    expect(style.headers["cache-control"]).toBe("public, max-age=31536000, immutable")
   })
 
   it("the event stream is never compressed", async () => {
