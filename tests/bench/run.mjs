@@ -21,6 +21,10 @@
 //   7. GET /switch/v1/links for one merchant with BENCH_LINKS links (1,000,000): p50/p99 of each
 //      filter, of a deep `offset` and a deep `starting_after` page, against the goal of p99 ≤
 //      50 ms (lists.mjs). Run it alone with BENCH_ONLY=7; BENCH_LINKS=10000000 for the goal's size.
+//   8. The payer page on emulated slow 3G (400 kbit/s, 400 ms RTT, 360 px, cache off) in
+//      Chromium: `checkout_slow3g_ms`, p50 of 5 cold loads until interactive, goal ≤ 900 ms
+//      (slow3g.mjs says what "interactive" is). Run it alone with BENCH_ONLY=8; with BENCH_BEFORE
+//      the other build's page is measured first as `checkout_slow3g_before_ms`.
 //
 // BENCH_SECONDS (15) and BENCH_CONNECTIONS (32) change the load; BENCH_ONLY=1,5 runs some of them.
 // BENCH_BEFORE=path/to/main.js adds another build of the server (say, the one before a change,
@@ -39,6 +43,7 @@ import pg from "pg"
 import { freePort } from "../../apps/server/src/platform/FreePort.mjs"
 import { compare, interleave } from "./interleave.mjs"
 import { bigMerchantLists } from "./lists.mjs"
+import { checkoutSlow3g } from "./slow3g.mjs"
 import { paymentToWebhook } from "./webhookLatency.mjs"
 
 const here = dirname(fileURLToPath(import.meta.url))
@@ -338,6 +343,20 @@ const main = async () => {
       const page = await fetch(`${server.url}/l/${link.id}`)
       const bytes = (await page.arrayBuffer()).byteLength
       results.checkout_page = { ...summary(await load({ url: `${server.url}/l/${link.id}` })), bytes }
+    }
+
+    if (wanted(8)) {
+      console.log("8. GET /l/<id> on slow 3G in Chromium (5 cold loads)")
+      // With BENCH_BEFORE, the other build's page for the same link first, in the same run.
+      if (BEFORE !== undefined) {
+        const before = await startServer({ ...env, DATABASE_URL: databaseUrl }, BEFORE)
+        try {
+          results.checkout_slow3g_before_ms = await checkoutSlow3g({ url: `${before.url}/l/${link.id}` })
+        } finally {
+          await before.stop()
+        }
+      }
+      results.checkout_slow3g_ms = await checkoutSlow3g({ url: `${server.url}/l/${link.id}` })
     }
 
     if (wanted(5)) {

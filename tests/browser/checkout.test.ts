@@ -353,27 +353,27 @@ describe("paying a link in the browser", () => {
     await close()
   })
 
-  it("fits a 360-pixel-wide phone, sends a strict CSP and weighs under 40 KB (screenshot saved)", async () => {
+  it("fits a 360-pixel-wide phone, sends a strict CSP, comes in one compressed answer under 40 KB (screenshot saved)", async () => {
     const id = await newLink()
     const { page, errors, close } = await openPage(360)
+    const requests: Array<string> = []
+    page.on("request", (r) => requests.push(r.url()))
     const response = await page.goto(`${stack.url}/l/${id}`)
     const csp = response?.headers()["content-security-policy"] ?? ""
     expect(csp).toContain("frame-ancestors 'none'")
     expect(csp).not.toContain("unsafe-inline")
+    // Everything needed to pay is in the one answer (issue 46): no other request, compressed.
+    expect(response?.headers()["content-encoding"]).toBe("br")
+    await page.locator("#app[data-listo]").waitFor({ state: "attached" })
+    expect(requests).toEqual([`${stack.url}/l/${id}`])
     expect(await page.evaluate<number>("document.documentElement.scrollWidth")).toBeLessThanOrEqual(360)
     const html = (await response?.text()) ?? ""
-    const assets = [...html.matchAll(/<(?:script src|link rel="stylesheet" href)="([^"]+)"/g)].map(
-      (m) => `${stack.url}${m[1]}`
-    )
-    expect(assets).toHaveLength(2)
-    let bytes = Buffer.byteLength(html)
-    for (const url of assets) {
-      const r = await fetch(url)
-      expect(r.headers.get("cache-control")).toContain("max-age=31536000")
-      bytes += Buffer.byteLength(await r.text())
-    }
-    console.log(`page weight: ${bytes} bytes (HTML + CSS + JS, uncompressed)`)
+    expect(html).not.toMatch(/<script src|<link rel="stylesheet"/)
+    const bytes = Buffer.byteLength(html)
+    const sizes = await response?.request().sizes()
+    console.log(`page weight: ${bytes} bytes uncompressed, ${sizes?.responseBodySize} bytes on the wire`)
     expect(bytes).toBeLessThanOrEqual(40 * 1024)
+    expect(sizes?.responseBodySize ?? bytes).toBeLessThanOrEqual(10 * 1024)
     mkdirSync(ARTIFACTS, { recursive: true })
     await page.screenshot({ path: resolve(ARTIFACTS, "checkout-360.png"), fullPage: true })
     expect(errors).toEqual([])

@@ -7,6 +7,7 @@
  */
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
+import { precompressed } from "../http/Compression.js"
 
 export const boton = String.raw`(function () {
   "use strict";
@@ -37,7 +38,7 @@ export const BotonLive = HttpApiBuilder.Router.use((router) =>
   router.get(
     "/boton.js",
     Effect.succeed(
-      HttpServerResponse.text(boton, {
+      HttpServerResponse.uint8Array(precompressed(new TextEncoder().encode(boton)), {
         contentType: "text/javascript; charset=utf-8",
         headers: {
           "cache-control": "public, max-age=3600",

@@ -1,7 +1,8 @@
 /**
  * The payment page's routes, beside the public HttpApi (so not in /openapi.json):
- * `GET /l/:id` (HTML), `GET /l/:id/estado`, `POST /l/:id/codigo`, `POST /l/:id/pagar`, and the
- * page's script and stylesheet under content-hashed paths, cached for a year.
+ * `GET /l/:id` (HTML, with its script and stylesheet inline, allowed by their hashes in the CSP),
+ * `GET /l/:id/estado`, `POST /l/:id/codigo`, `POST /l/:id/pagar`, and the same script and
+ * stylesheet under content-hashed paths, cached for a year (for pages that link them).
  *
  * CSRF: the page sets a random `sw_csrf` cookie (HttpOnly, SameSite=Strict) and prints an HMAC
  * of it in a meta tag; every POST must send that HMAC in `x-csrf`. A cross-site form cannot set
@@ -15,6 +16,7 @@ import { Effect, Either, Redacted } from "effect"
 import { Settings } from "../Config.js"
 import { byOwnClass } from "../http/ApiErrors.js"
 import { clientIp } from "../http/Auth.js"
+import { precompressed } from "../http/Compression.js"
 import { json, jsonBody } from "../http/Respond.js"
 import * as LinksRepo from "../platform/LinksRepo.js"
 import { OPENED_FROM } from "../platform/LinkText.js"
@@ -34,10 +36,16 @@ export const ASSETS = {
   css: `/static/checkout-${hash8(css)}.css` as const
 }
 
+/** A CSP source that allows exactly `text` inline. */
+const hashSource = (text: string) => `'sha256-${createHash("sha256").update(text).digest("base64")}'`
+
+/** The page's script and stylesheet as it inlines them. */
+export const INLINE = { js, css } as const
+
 export const CSP = [
   "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
+  `script-src 'self' ${hashSource(js)}`,
+  `style-src 'self' ${hashSource(css)}`,
   "img-src 'self' data:",
   "connect-src 'self'",
   "form-action 'self'",
@@ -53,11 +61,14 @@ const pageHeaders = {
   "cache-control": "no-store"
 }
 
-const asset = (body: string, contentType: string) =>
-  HttpServerResponse.text(body, {
+/** A static asset: its bytes compressed once (http/Compression.ts), cached for a year. */
+const asset = (text: string, contentType: string) => {
+  const body = precompressed(new TextEncoder().encode(text))
+  return HttpServerResponse.uint8Array(body, {
     contentType,
     headers: { "cache-control": "public, max-age=31536000, immutable", "x-content-type-options": "nosniff" }
   })
+}
 
 const COOKIE = "sw_csrf"
 
@@ -128,7 +139,7 @@ export const CheckoutRoutesLive = HttpApiBuilder.Router.use((router) =>
           )
         const model = yield* Effect.either(checkout.page(id))
         if (model._tag === "Left") {
-          return HttpServerResponse.text(notFoundPage(ASSETS), {
+          return HttpServerResponse.text(notFoundPage(INLINE), {
             status: 404,
             contentType: "text/html; charset=utf-8",
             headers: pageHeaders
@@ -140,7 +151,7 @@ export const CheckoutRoutesLive = HttpApiBuilder.Router.use((router) =>
             ? existing
             : randomBytes(18).toString("base64url")
         const cookie = `${COOKIE}=${nonce}; Path=/l/; HttpOnly; SameSite=Strict${secure ? "; Secure" : ""}`
-        return HttpServerResponse.text(renderPage(model.right, tokenFor(nonce), ASSETS), {
+        return HttpServerResponse.text(renderPage(model.right, tokenFor(nonce), INLINE), {
           contentType: "text/html; charset=utf-8",
           headers: { ...pageHeaders, ...(existing === nonce ? {} : { "set-cookie": cookie }) }
         })

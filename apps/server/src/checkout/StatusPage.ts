@@ -10,7 +10,7 @@ import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { BankCalendar } from "@switch/core"
 import { Clock, Effect } from "effect"
-import { ASSETS, CSP } from "./CheckoutRoutes.js"
+import { CSP, INLINE } from "./CheckoutRoutes.js"
 
 /** The current time, from Effect's Clock (tests provide their own). */
 const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
@@ -109,7 +109,7 @@ export const StatusPageLive = HttpApiBuilder.Router.use((router) =>
         .join("")
       const html = `<!doctype html><html lang="es"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width,initial-scale=1"><title>Estado de Switch</title>
-<link rel="stylesheet" href="${ASSETS.css}"></head><body><main>
+<style>${INLINE.css}</style></head><body><main>
 <h1>Estado del servicio</h1>
 <p>Cobros por débito inmediato: <strong id="estado">${TEXTO[s.estado]}</strong></p>
 <p class="ayuda">Calculado con las operaciones reales de los últimos ${WINDOW_MIN} minutos. Actualizado: ${BankCalendar.formatCaracas(new Date(s.actualizado_en))} (hora de Venezuela).</p>

@@ -2,10 +2,12 @@
  * The payment page's endpoints on test links: magic codes, exactly-once payment under
  * concurrent submissions, tips, caps, suspension, customers and CSRF.
  */
+import { createHash } from "node:crypto"
 import Pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type ControlledClock, openPage, PAYER, startCheckoutServer } from "../../test/checkoutHarness.js"
 import { call, registerMerchant, type TestServer } from "../../test/harness.js"
+import { ASSETS } from "./CheckoutRoutes.js"
 
 const ADMIN = { "x-admin-token": "admin-de-prueba" }
 const clock: ControlledClock = { offsetMs: 0, fixed: null }
@@ -292,11 +294,19 @@ describe("test-mode payments on the page", () => {
     const page = await openPage(server.url, id)
     const csp = page.response.headers.get("content-security-policy") ?? ""
     expect(csp).toContain("frame-ancestors 'none'")
-    expect(csp).toContain("script-src 'self'")
-    expect(page.html).not.toMatch(/<script>(?!<\/script>)|onclick=/)
+    expect(csp).toContain("script-src 'self' 'sha256-")
+    expect(csp).not.toContain("unsafe-inline")
+    // One inline script and one inline stylesheet, each allowed by its hash, no handler attributes.
+    const scripts = [...page.html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1] ?? "")
+    const styles = [...page.html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((m) => m[1] ?? "")
+    expect(scripts).toHaveLength(1)
+    expect(styles).toHaveLength(1)
+    const sha = (text: string) => `'sha256-${createHash("sha256").update(text).digest("base64")}'`
+    expect(csp).toContain(sha(scripts[0] ?? ""))
+    expect(csp).toContain(sha(styles[0] ?? ""))
+    expect(page.html).not.toMatch(/<script src|<link rel="stylesheet"|onclick=/)
     expect(page.html).toContain(codigo.length > 0 ? "Modo de prueba" : "")
-    const js = /<script src="([^"]+)"/.exec(page.html)?.[1] ?? ""
-    const asset = await fetch(`${server.url}${js}`)
+    const asset = await fetch(`${server.url}${ASSETS.js}`)
     expect(asset.headers.get("cache-control")).toContain("immutable")
     const bad = await page.post("/codigo", {
       banco: "9999",

@@ -12,6 +12,7 @@ import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform
 import { Cause, Chunk, Context, Effect, type Fiber, FiberRef } from "effect"
 import * as Metrics from "../platform/Metrics.js"
 import { isCanonical } from "./Canonical.js"
+import * as Compression from "./Compression.js"
 import * as Cors from "./Cors.js"
 import * as Edge from "./Edge.js"
 
@@ -43,6 +44,9 @@ export const finish = (
   return out
 }
 
+/** The routes whose answers carry a secret: never compressed (Compression.ts). */
+const isSecretRoute = Compression.makeSecretRoutes()
+
 /** The access line is only built when info logs are on (the hot path skips it otherwise). */
 const accessLogged = (fiber: Fiber.RuntimeFiber<unknown, unknown>) =>
   Edge.accessLogged(fiber.getFiberRef(FiberRef.currentMinimumLogLevel))
@@ -68,22 +72,25 @@ export const withBoundary = <E, R>(
       return Effect.succeed(HttpServerResponse.setHeader(Cors.preflight(), "x-request-id", requestId))
     }
     const started = Date.now()
-    const answered = (response: HttpServerResponse.HttpServerResponse) => {
-      const out = finishWithId(response)
-      Metrics.observeRequest(request.method, path, out.status, started)
-      return out
-    }
-    let handler: HttpApp.PreResponseHandler = (_, response) => Effect.succeed(answered(response))
+    // Compressed last, unless the route or the handler says the answer carries a secret.
+    const secret = { secret: isSecretRoute(request.method, path) }
+    const answered = (response: HttpServerResponse.HttpServerResponse) =>
+      Effect.map(Compression.compress(request, finishWithId(response), secret.secret), (out) => {
+        Metrics.observeRequest(request.method, path, out.status, started)
+        return out
+      })
+    let handler: HttpApp.PreResponseHandler = (_, response) => answered(response)
     if (accessLogged(fiber)) {
-      handler = (_, response) => {
-        const out = answered(response)
-        return Effect.as(Edge.logAccess(requestId, request.method, path, out.status, started), out)
-      }
+      handler = (_, response) =>
+        Effect.tap(answered(response), (out) =>
+          Edge.logAccess(requestId, request.method, path, out.status, started)
+        )
     }
     return Effect.zipRight(
       HttpApp.appendPreResponseHandler(handler),
       app.pipe(
         Effect.locally(currentRequestId, requestId),
+        Effect.locally(Compression.currentSecret, secret),
         Effect.tapErrorCause((cause) => (isAnswer(cause) ? Effect.void : Edge.logFault(requestId, cause)))
       )
     )

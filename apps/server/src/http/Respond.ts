@@ -3,6 +3,7 @@ import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform
 import { ValidationError } from "@switch/api"
 import { Validation } from "@switch/core"
 import { Effect, Either } from "effect"
+import { markSecret, SECRET_MARK } from "./Compression.js"
 import * as SafeJson from "./SafeJson.js"
 
 /** SPEC's validation detail for a body that is not JSON: the whole body (`_`) is the field. */
@@ -90,16 +91,23 @@ export const json = (body: unknown, status = 200) => HttpServerResponse.unsafeJs
 
 /**
  * A JSON response carrying a key or a secret, shown this once: `Cache-Control: no-store`, so no
- * browser, proxy or CDN keeps a copy of it.
+ * browser, proxy or CDN keeps a copy of it, and never compressed (its mark, Compression.ts).
  */
 export const secretJson = (body: unknown, status = 200) =>
-  HttpServerResponse.unsafeJson(body, { status, headers: { "cache-control": "no-store" } })
+  HttpServerResponse.unsafeJson(body, {
+    status,
+    headers: { "cache-control": "no-store", [SECRET_MARK]: "1" }
+  })
 
 /**
  * Marks the answer of the handler that runs it `Cache-Control: no-store`: for a contract
  * handler whose body carries a secret (a TOTP secret, a session's CSRF token) and which returns
  * a value the contract encodes rather than a response of its own (then use {@link secretJson}).
+ * The answer is never compressed either (Compression.ts).
  */
-export const noStore: Effect.Effect<void> = HttpApp.appendPreResponseHandler((_request, response) =>
-  Effect.succeed(HttpServerResponse.setHeader(response, "cache-control", "no-store"))
+export const noStore: Effect.Effect<void> = Effect.zipRight(
+  markSecret,
+  HttpApp.appendPreResponseHandler((_request, response) =>
+    Effect.succeed(HttpServerResponse.setHeader(response, "cache-control", "no-store"))
+  )
 )

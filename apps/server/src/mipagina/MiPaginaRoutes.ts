@@ -23,6 +23,7 @@ import { Effect, Redacted } from "effect"
 import QRCode from "qrcode"
 import { Settings } from "../Config.js"
 import { clientIp } from "../http/Auth.js"
+import { precompressed } from "../http/Compression.js"
 import { json } from "../http/Respond.js"
 import * as LinksRepo from "../platform/LinksRepo.js"
 import { searchable } from "../platform/LinkText.js"
@@ -107,7 +108,8 @@ export const MiPaginaRoutesLive = HttpApiBuilder.Router.use((router) =>
     yield* router.get(
       ASSETS.css,
       Effect.succeed(
-        HttpServerResponse.text(css, {
+        // Its bytes compressed once, at the first request (http/Compression.ts).
+        HttpServerResponse.uint8Array(precompressed(new TextEncoder().encode(css)), {
           contentType: "text/css; charset=utf-8",
           headers: {
             "cache-control": "public, max-age=31536000, immutable",

@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url"
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
 import { Settings } from "../Config.js"
+import { builtForms, precompressed } from "../http/Compression.js"
 
 /** The console's page: in SWITCH_PORTAL_DIR, else beside the sources or the bundle. */
 const findPage = (portalDir: string | null | undefined): string | undefined => {
@@ -39,7 +40,7 @@ export const CONSOLE_CSP = [
 export const OperadorPageLive = HttpApiBuilder.Router.use((router) =>
   Effect.gen(function* () {
     const file = findPage((yield* Settings).portalDir)
-    const page = file === undefined ? undefined : readFileSync(file)
+    const page = file === undefined ? undefined : precompressed(readFileSync(file), builtForms(file))
     const serve = Effect.sync(() =>
       page === undefined
         ? HttpServerResponse.text(

@@ -1,6 +1,7 @@
 /**
  * The merchant portal at `/panel`: the static build of apps/portal (Vite), read once at start.
- * Hashed assets (`/panel/assets/*`) are cached for a year; `index.html` is never cached and
+ * Text files go out compressed as the client accepts (brotli or gzip, made at build time beside
+ * each file; http/Compression.ts). Hashed assets (`/panel/assets/*`) are cached for a year; `index.html` is never cached and
  * answers every client route (`/panel/links/...`), so a reload or a shared address opens the
  * app. Every answer carries a Content-Security-Policy that allows only this origin's scripts
  * and styles, images from here and the links' QR codes, and no framing.
@@ -14,6 +15,7 @@ import { fileURLToPath } from "node:url"
 import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
 import { Settings } from "../Config.js"
+import { builtForms, precompressed } from "../http/Compression.js"
 
 interface Asset {
   readonly body: Uint8Array
@@ -42,15 +44,19 @@ const findBuild = (portalDir: string | null | undefined): string | undefined => 
   return candidates.find((dir) => dir !== undefined && dir !== "" && existsSync(join(dir, "index.html")))
 }
 
+/**
+ * Every file of the build, read once; the `.br` and `.gz` beside a file are its compressed
+ * forms, not files of their own (a file without them is compressed at its first request).
+ */
 const readAll = (dir: string): Map<string, Asset> => {
   const assets = new Map<string, Asset>()
   const walk = (at: string) => {
     for (const name of readdirSync(at)) {
       const full = join(at, name)
       if (statSync(full).isDirectory()) walk(full)
-      else
+      else if (!/\.(br|gz)$/.test(name))
         assets.set(relative(dir, full).split(sep).join("/"), {
-          body: readFileSync(full),
+          body: precompressed(readFileSync(full), builtForms(full)),
           type: TYPES[extname(name)] ?? "application/octet-stream"
         })
     }

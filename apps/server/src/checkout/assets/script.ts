@@ -1,5 +1,7 @@
 /**
- * The payment page's only script (served as a static file: the CSP allows no inline script).
+ * The payment page's only script, inline at the end of the page (the CSP allows it by its hash,
+ * no other inline script). Once its handlers are attached it sets `data-listo` on `#app` (the
+ * page's time then, in ms): the page is interactive (tests/bench/slow3g.mjs measures it).
  * It asks for the code, pays, follows the processing screen, counts down the return to the
  * merchant and remembers the payer's bank data in localStorage only: on a personal account's
  * page only when the payer ticks "Guardar mis datos", and "Olvidar mis datos" erases it.
@@ -90,8 +92,10 @@ export const js = String.raw`(function () {
     });
   }
 
+  /** Handlers attached: the page is interactive (the bench reads this mark). */
+  function ready() { app.setAttribute("data-listo", String(Math.round(window.performance ? performance.now() : 0))); }
   var form = $("pago");
-  if (!form) return;
+  if (!form) { ready(); return; }
   var alerta = $("error"), info = $("info"), pedir = $("pedir"), pagar = $("pagar"), volver = $("volver");
   var olvidar = $("olvidar"), alta = $("alta_cliente");
   try {
@@ -230,5 +234,6 @@ export const js = String.raw`(function () {
     });
   });
   if (volver) volver.addEventListener("click", function () { leave(d.rechazado); });
+  ready();
 })();
 `
