@@ -9,10 +9,11 @@
  * button) and anyone of `tesoreria` may cancel it. The server checks the role and the second
  * operator.
  */
-import { type FormEvent, useCallback, useEffect, useState } from "react"
+import { useCallback, useEffect, useState } from "react"
 import { bolivares, fechaHora } from "../format.js"
 import { errorText, request, type SesionOperador } from "./api.js"
-import { type Pregunta, useConfirmacion } from "./Confirmacion.js"
+import { Form } from "./Formulario.js"
+import { AccionesCargoTarjeta } from "./RevisionCargoTarjeta.js"
 import * as Preguntas from "./RevisionPreguntas.js"
 import { Title } from "./router.js"
 
@@ -47,6 +48,10 @@ interface Item {
   readonly ultima_respuesta?: Respuesta | null
   /** Marking paid or closing asked for, waiting for a second operator. */
   readonly accion_pendiente?: AccionPendiente | null
+  /** A card charge's: `faltante` or `duplicado`, its card reference and surcharge. */
+  readonly estado?: "faltante" | "duplicado"
+  readonly referencia?: string | null
+  readonly recargo_tarjeta?: number
 }
 
 interface AccionPendiente {
@@ -91,8 +96,11 @@ const FUENTES: Record<
   }
 }
 
-/** Sources listed without actions here yet: their name. */
-const SIN_ACCIONES: Record<string, string> = {}
+/**
+ * Sources not in {@link FUENTES}: their name. The card pilot's charges act through their own
+ * component (RevisionCargoTarjeta.tsx): the processor, not the bank, and "acreditado".
+ */
+const SIN_ACCIONES: Record<string, string> = { cargo_tarjeta: "Cargo con tarjeta" }
 
 /** Sources named in the masculine ("pagado", "cerrado"): a link, a refund. */
 const MASCULINO = new Set(["link", "reembolso"])
@@ -147,53 +155,6 @@ const edad = (segundos: number) =>
     : segundos < 86_400
       ? `${Math.floor(segundos / 3600)} h`
       : `${Math.floor(segundos / 86_400)} d`
-
-const Form = (props: {
-  readonly label: string
-  readonly name: string
-  readonly fields?: ReadonlyArray<{
-    readonly key: string
-    readonly label: string
-    readonly required: boolean
-  }>
-  readonly peligro?: boolean
-  /** What the confirmation dialog says before anything is sent; none: sent at once. */
-  readonly pregunta?: (values: Record<string, string>) => Pregunta
-  readonly onSubmit: (values: Record<string, string>) => Promise<void>
-}) => {
-  const [values, setValues] = useState<Record<string, string>>({})
-  const [busy, setBusy] = useState(false)
-  const { preguntar, dialogo } = useConfirmacion()
-  const submit = async (event: FormEvent) => {
-    event.preventDefault()
-    if (props.pregunta !== undefined && !(await preguntar(props.pregunta(values)))) return
-    setBusy(true)
-    try {
-      await props.onSubmit(values)
-    } finally {
-      setBusy(false)
-    }
-  }
-  return (
-    <form onSubmit={submit} aria-label={props.name}>
-      {(props.fields ?? []).map((f) => (
-        <div className="campo" key={f.key}>
-          <label htmlFor={`${props.name}-${f.key}`}>{f.label}</label>
-          <input
-            id={`${props.name}-${f.key}`}
-            required={f.required}
-            value={values[f.key] ?? ""}
-            onChange={(e) => setValues({ ...values, [f.key]: e.target.value })}
-          />
-        </div>
-      ))}
-      <button type="submit" className={props.peligro === true ? "peligro" : undefined} disabled={busy}>
-        {props.label}
-      </button>
-      {dialogo}
-    </form>
-  )
-}
 
 const Historial = ({ item }: { readonly item: Item }) => {
   const [data, setData] = useState<ReadonlyArray<Respuesta> | null>(null)
@@ -364,9 +325,11 @@ export const Revision = ({ sesion }: { readonly sesion: SesionOperador }) => {
               {item.tipo === "liquidacion" && item.con_reparto ? (
                 <p className="nota">Tiene reparto: se resuelve por partes.</p>
               ) : null}
-              {item.accion_pendiente === undefined || item.accion_pendiente === null
-                ? null
-                : pendienteDe(item, item.accion_pendiente)}
+              {item.tipo === "cargo_tarjeta" ? (
+                <AccionesCargoTarjeta item={item} actua={actua} operadorId={sesion.operador.id} post={post} />
+              ) : item.accion_pendiente === undefined || item.accion_pendiente === null ? null : (
+                pendienteDe(item, item.accion_pendiente)
+              )}
               {actua &&
               FUENTES[item.tipo] !== undefined &&
               !(item.tipo === "liquidacion" && item.con_reparto) ? (
