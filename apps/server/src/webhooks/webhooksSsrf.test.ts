@@ -59,17 +59,20 @@ const BLOCKED = [
 
 const label = fc.stringMatching(/^[a-z0-9](?:[a-z0-9-]{0,10}[a-z0-9])?$/)
 const labels = fc.array(label, { minLength: 2, maxLength: 4 })
+/** WHATWG URL reads a host whose last label is a number (`12`, `0x`, `0x1f`) as an IPv4 address. */
+const endsInNumber = (parts: ReadonlyArray<string>) =>
+  /^(\d+|0x[0-9a-f]*)$/i.test(parts[parts.length - 1] ?? "")
 /** Host names as WHATWG URL keeps them and DNS allows them (a trailing root dot too). */
 const wellFormedHost = fc
   .tuple(labels, fc.boolean())
-  .filter(([parts]) => !/^\d+$/.test(parts[parts.length - 1] ?? ""))
+  .filter(([parts]) => !endsInNumber(parts))
   .map(([parts, root]) => `${parts.join(".")}${root ? "." : ""}`)
 /** Characters WHATWG URL keeps in a host that no DNS name has. */
 const STRAY = [..."!\"$&'()*+,;=_`{}~"]
 /** A well-formed name spoiled one way: what WHATWG URL still parses but names no host. */
 const malformedHost = fc
   .tuple(labels, fc.nat(), fc.integer({ min: 0, max: 6 }), fc.constantFrom(...STRAY))
-  .filter(([parts]) => !/^\d+$/.test(parts[parts.length - 1] ?? ""))
+  .filter(([parts]) => !endsInNumber(parts))
   .map(([parts, at, how, stray]) => {
     const i = at % parts.length
     const spoiled = [...parts]
