@@ -26,7 +26,8 @@
 // BENCH_BEFORE=path/to/main.js adds another build of the server (say, the one before a change,
 // copied out of apps/server/dist) to parts 1 and 2 as `links_before`, and this build started
 // the same way as `links_after`: one worker each on the same Postgres, in the same turns.
-// `links_vs_before` is the requests/s of this build against the other.
+// `links_vs_before` is the requests/s of this build against the other. Part 5 then runs on both
+// builds in turns (`payment_to_webhook_ms_before_1`, `_after_1`, ...; 100 payments each).
 // Each server of parts 1 and 2 first takes BENCH_WARMUP (2) seconds of its load, not counted,
 // so every server, each worker included, is measured warm.
 import { spawn } from "node:child_process"
@@ -342,7 +343,27 @@ const main = async () => {
 
     if (wanted(5)) {
       console.log("5. Payment to webhook received")
-      results.payment_to_webhook_ms = await paymentToWebhook({ url: server.url, adminToken: ADMIN_TOKEN })
+      if (BEFORE === undefined)
+        results.payment_to_webhook_ms = await paymentToWebhook({ url: server.url, adminToken: ADMIN_TOKEN })
+      else {
+        // Both builds alike, on the same Postgres, in turns: before, after, before, after.
+        const builds = {
+          before: await startServer({ ...env, DATABASE_URL: databaseUrl }, BEFORE),
+          after: await startServer({ ...env, DATABASE_URL: databaseUrl })
+        }
+        try {
+          for (const turn of [1, 2])
+            for (const name of ["before", "after"])
+              results[`payment_to_webhook_ms_${name}_${turn}`] = await paymentToWebhook({
+                url: builds[name].url,
+                adminToken: ADMIN_TOKEN,
+                payments: 100
+              })
+        } finally {
+          await builds.before.stop()
+          await builds.after.stop()
+        }
+      }
     }
 
     if (wanted(6)) {
