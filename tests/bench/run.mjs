@@ -21,6 +21,9 @@
 //   7. GET /switch/v1/links for one merchant with BENCH_LINKS links (1,000,000): p50/p99 of each
 //      filter, of a deep `offset` and a deep `starting_after` page, against the goal of p99 ≤
 //      50 ms (lists.mjs). Run it alone with BENCH_ONLY=7; BENCH_LINKS=10000000 for the goal's size.
+//   8. The portal's first screen (Inicio, signed in as the demo owner), cold, in Chromium: bytes
+//      on the wire, and what they would be with every body gzipped or brotli-compressed, against
+//      the goal of 100 KB (portalFirstScreen.mjs).
 //
 // BENCH_SECONDS (15) and BENCH_CONNECTIONS (32) change the load; BENCH_ONLY=1,5 runs some of them.
 // BENCH_BEFORE=path/to/main.js adds another build of the server (say, the one before a change,
@@ -40,6 +43,7 @@ import pg from "pg"
 import { freePort } from "../../apps/server/src/platform/FreePort.mjs"
 import { compare, interleave } from "./interleave.mjs"
 import { bigMerchantLists } from "./lists.mjs"
+import { portalFirstScreen } from "./portalFirstScreen.mjs"
 import { paymentToWebhook } from "./webhookLatency.mjs"
 
 const here = dirname(fileURLToPath(import.meta.url))
@@ -95,9 +99,12 @@ const startServer = async (env, main = SERVER_MAIN) => {
     await new Promise((r) => setTimeout(r, 250))
   }
   const key = /x-switch-key: (demo:sk_test_\w+)/.exec(output)?.[1]
+  // The demo merchant's portal owner (development only): `Panel demo <email> / <password>`.
+  const panel = /Panel demo +(\S+) \/ (\S+)/.exec(output)
   return {
     url,
     key,
+    panel: panel === null ? undefined : { email: panel[1], password: panel[2] },
     pid: child.pid,
     stop: () => stopChild(child)
   }
@@ -386,6 +393,12 @@ const main = async () => {
       const { seeded_links, seed_seconds, goal_p99_ms, ...byQuery } = lists
       console.log(`   seeded ${seeded_links} links in ${seed_seconds} s; goal p99 ≤ ${goal_p99_ms} ms`)
       for (const [name, figures] of Object.entries(byQuery)) results[`links_list_${name}`] = figures
+    }
+
+    if (wanted(8)) {
+      console.log("8. The portal's first screen (Inicio, signed in), cold, in Chromium")
+      if (server.panel === undefined) throw new Error("the server printed no demo portal owner")
+      results.portal_first_screen_bytes = await portalFirstScreen({ url: server.url, ...server.panel })
     }
   } finally {
     await server.stop()
