@@ -14,8 +14,23 @@ export default defineConfig({
     sourcemap: false,
     target: "es2020",
     assetsDir: "assets",
-    // Two pages: the merchant portal and the operators' console (served at /operador).
-    rollupOptions: { input: { main: "index.html", operador: "operador.html" } },
+    // dist/.vite/manifest.json: what each page loads, read by the bundle budget (src/budget.test.ts).
+    manifest: true,
+    rollupOptions: {
+      // Two pages: the merchant portal and the operators' console (served at /operador).
+      input: { main: "index.html", operador: "operador.html" },
+      output: {
+        // What both pages load, named: React (`react`), and the styles and formats the console
+        // borrows from the portal (`comun`). Any other chunk is one page's alone, and the bundle
+        // budget fails if the other page pulls it.
+        manualChunks: (id) =>
+          /[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]/.test(id)
+            ? "react"
+            : /[\\/]src[\\/](styles\.css|format\.ts)$/.test(id)
+              ? "comun"
+              : undefined
+      }
+    },
     // No inline script: the server's Content-Security-Policy allows only this origin's files.
     modulePreload: { polyfill: false }
   }

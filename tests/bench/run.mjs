@@ -25,12 +25,16 @@
 //      Chromium: `checkout_slow3g_ms`, p50 of 5 cold loads until interactive, goal ≤ 900 ms
 //      (slow3g.mjs says what "interactive" is). Run it alone with BENCH_ONLY=8; with BENCH_BEFORE
 //      the other build's page is measured first as `checkout_slow3g_before_ms`.
+//   9. The portal's first screen (Inicio, signed in as the demo owner), cold, in Chromium: bytes
+//      on the wire, and what they would be with every body gzipped or brotli-compressed, against
+//      the goal of 100 KB (portalFirstScreen.mjs). Run it alone with BENCH_ONLY=9.
 //
 // BENCH_SECONDS (15) and BENCH_CONNECTIONS (32) change the load; BENCH_ONLY=1,5 runs some of them.
 // BENCH_BEFORE=path/to/main.js adds another build of the server (say, the one before a change,
 // copied out of apps/server/dist) to parts 1 and 2 as `links_before`, and this build started
 // the same way as `links_after`: one worker each on the same Postgres, in the same turns.
-// `links_vs_before` is the requests/s of this build against the other.
+// `links_vs_before` is the requests/s of this build against the other. Part 5 then runs on both
+// builds in turns (`payment_to_webhook_ms_before_1`, `_after_1`, ...; 100 payments each).
 // Each server of parts 1 and 2 first takes BENCH_WARMUP (2) seconds of its load, not counted,
 // so every server, each worker included, is measured warm.
 import { spawn } from "node:child_process"
@@ -43,6 +47,7 @@ import pg from "pg"
 import { freePort } from "../../apps/server/src/platform/FreePort.mjs"
 import { compare, interleave } from "./interleave.mjs"
 import { bigMerchantLists } from "./lists.mjs"
+import { portalFirstScreen } from "./portalFirstScreen.mjs"
 import { checkoutSlow3g } from "./slow3g.mjs"
 import { paymentToWebhook } from "./webhookLatency.mjs"
 
@@ -99,9 +104,12 @@ const startServer = async (env, main = SERVER_MAIN) => {
     await new Promise((r) => setTimeout(r, 250))
   }
   const key = /x-switch-key: (demo:sk_test_\w+)/.exec(output)?.[1]
+  // The demo merchant's portal owner (development only): `Panel demo <email> / <password>`.
+  const panel = /Panel demo +(\S+) \/ (\S+)/.exec(output)
   return {
     url,
     key,
+    panel: panel === null ? undefined : { email: panel[1], password: panel[2] },
     pid: child.pid,
     stop: () => stopChild(child)
   }
@@ -361,7 +369,27 @@ const main = async () => {
 
     if (wanted(5)) {
       console.log("5. Payment to webhook received")
-      results.payment_to_webhook_ms = await paymentToWebhook({ url: server.url, adminToken: ADMIN_TOKEN })
+      if (BEFORE === undefined)
+        results.payment_to_webhook_ms = await paymentToWebhook({ url: server.url, adminToken: ADMIN_TOKEN })
+      else {
+        // Both builds alike, on the same Postgres, in turns: before, after, before, after.
+        const builds = {
+          before: await startServer({ ...env, DATABASE_URL: databaseUrl }, BEFORE),
+          after: await startServer({ ...env, DATABASE_URL: databaseUrl })
+        }
+        try {
+          for (const turn of [1, 2])
+            for (const name of ["before", "after"])
+              results[`payment_to_webhook_ms_${name}_${turn}`] = await paymentToWebhook({
+                url: builds[name].url,
+                adminToken: ADMIN_TOKEN,
+                payments: 100
+              })
+        } finally {
+          await builds.before.stop()
+          await builds.after.stop()
+        }
+      }
     }
 
     if (wanted(6)) {
@@ -384,6 +412,12 @@ const main = async () => {
       const { seeded_links, seed_seconds, goal_p99_ms, ...byQuery } = lists
       console.log(`   seeded ${seeded_links} links in ${seed_seconds} s; goal p99 ≤ ${goal_p99_ms} ms`)
       for (const [name, figures] of Object.entries(byQuery)) results[`links_list_${name}`] = figures
+    }
+
+    if (wanted(9)) {
+      console.log("9. The portal's first screen (Inicio, signed in), cold, in Chromium")
+      if (server.panel === undefined) throw new Error("the server printed no demo portal owner")
+      results.portal_first_screen_bytes = await portalFirstScreen({ url: server.url, ...server.panel })
     }
   } finally {
     await server.stop()

@@ -126,11 +126,16 @@ export const paymentToWebhook = async ({ url, adminToken, payments = 200, concur
         })
       )
       if (paid.estado !== "pagado") throw new Error(`payment ${i} answered ${JSON.stringify(paid)}`)
-      answers.push(performance.now() - started)
-      return (await receiver.arrival(link.id, 30_000)) - started
+      const answered = performance.now()
+      answers.push(answered - started)
+      const arrived = await receiver.arrival(link.id, 30_000)
+      // What the notice took beyond the payment's own answer (negative: it came first).
+      afterAnswer.push(arrived - answered)
+      return arrived - started
     }
     const latencies = []
     const answers = []
+    const afterAnswer = []
     let next = 0
     await Promise.all(
       Array.from({ length: concurrency }, async () => {
@@ -139,6 +144,7 @@ export const paymentToWebhook = async ({ url, adminToken, payments = 200, concur
     )
     latencies.sort((a, b) => a - b)
     answers.sort((a, b) => a - b)
+    afterAnswer.sort((a, b) => a - b)
     const round = (ms) => Math.round(ms * 10) / 10
     return {
       payments,
@@ -146,7 +152,9 @@ export const paymentToWebhook = async ({ url, adminToken, payments = 200, concur
       p50: round(percentile(latencies, 50)),
       p99: round(percentile(latencies, 99)),
       max: round(latencies.at(-1)),
-      pay_answer_p50: round(percentile(answers, 50))
+      pay_answer_p50: round(percentile(answers, 50)),
+      after_answer_p50: round(percentile(afterAnswer, 50)),
+      after_answer_p99: round(percentile(afterAnswer, 99))
     }
   } finally {
     await receiver.close()

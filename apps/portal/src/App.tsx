@@ -1,35 +1,45 @@
 /** The portal's shell: the session, the header with the test/live switch, the routes. */
 import { type SesionInfo, SwitchError } from "@switch/sdk"
-import { type ReactElement, useCallback, useEffect, useState } from "react"
+import { type ReactElement, Suspense, useCallback, useEffect, useState } from "react"
 import { errorText, onSessionLost, sw } from "./api.js"
 import { Session, Title, useSesion } from "./context.js"
+import {
+  AccionesMasivas,
+  Actividad,
+  Aplicaciones,
+  Autorizar,
+  Clientes,
+  Configuracion,
+  CuentasAprobadas,
+  DefinirContrasena,
+  Desarrolladores,
+  Equipo,
+  Eventos,
+  LinkDetalle,
+  LinkNuevo,
+  Links,
+  Liquidaciones,
+  LoteDetalle,
+  LoteNuevo,
+  Lotes,
+  MiPagina,
+  Olvide,
+  Seguridad,
+  Transacciones,
+  WebhookDetalle
+} from "./pantallas.js"
 import { Link, navigate, useLocation } from "./router.js"
-import { AccionesMasivas } from "./screens/AccionesMasivas.js"
-import { Actividad } from "./screens/Actividad.js"
-import { Aplicaciones } from "./screens/Aplicaciones.js"
-import { Autorizar } from "./screens/Autorizar.js"
-import { Clientes } from "./screens/Clientes.js"
-import { Configuracion } from "./screens/Configuracion.js"
-import { DefinirContrasena, Olvide } from "./screens/Contrasena.js"
-import { CuentasAprobadas } from "./screens/CuentasAprobadas.js"
-import { Desarrolladores } from "./screens/Desarrolladores.js"
-import { Equipo } from "./screens/Equipo.js"
-import { Eventos } from "./screens/Eventos.js"
 import { Ingresar, Registro } from "./screens/Ingreso.js"
 import { Inicio } from "./screens/Inicio.js"
-import { LinkDetalle, LinkNuevo, Links } from "./screens/Links.js"
-import { Liquidaciones } from "./screens/Liquidaciones.js"
-import { LoteDetalle, LoteNuevo, Lotes } from "./screens/Lotes.js"
-import { MiPagina } from "./screens/MiPagina.js"
-import { Seguridad } from "./screens/Seguridad.js"
-import { Transacciones } from "./screens/Transacciones.js"
-import { WebhookDetalle } from "./screens/WebhookDetalle.js"
 
 const PUBLIC = new Set(["/ingresar", "/registro"])
 /** Where to go after signing in: an OAuth authorization request that found no session. */
 const VOLVER = "switch_volver"
 /** Open with or without a session: the one-time password links (screens/Contrasena.tsx). */
 const OPEN = new Set(["/contrasena", "/olvide"])
+
+/** While a screen's code arrives (pantallas.ts). */
+const Cargando = () => <p role="status">Cargando…</p>
 
 const ModeSwitch = () => {
   const { sesion, setSesion } = useSesion()
@@ -191,7 +201,7 @@ const Shell = ({ path, search }: { readonly path: string; readonly search: strin
       </header>
       {/* Keyed by mode: switching it opens the screen afresh, with the other mode's data. */}
       <main id="contenido" key={sesion.mode} className={sesion.mode === "test" ? "prueba" : "live"}>
-        {screen}
+        <Suspense fallback={<Cargando />}>{screen}</Suspense>
       </main>
     </>
   )
@@ -231,7 +241,7 @@ export const App = () => {
   if (OPEN.has(path))
     return (
       <main id="contenido" className="centrado">
-        {path === "/olvide" ? <Olvide /> : <DefinirContrasena />}
+        <Suspense fallback={<Cargando />}>{path === "/olvide" ? <Olvide /> : <DefinirContrasena />}</Suspense>
       </main>
     )
   if (sesion === null || PUBLIC.has(path))

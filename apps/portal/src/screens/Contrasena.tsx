@@ -3,20 +3,21 @@
  * mailed link (`/contrasena#token=...`: the token rides in the fragment, which no server sees,
  * and leaves the address bar as soon as it is read), and "olvidé mi contraseña" (`/olvide`).
  */
-import { type FormEvent, useState } from "react"
+import { type FormEvent, useEffect, useState } from "react"
 import { errorText, sw } from "../api.js"
 import { Title } from "../context.js"
 import { Link } from "../router.js"
 
-/** The link's token, read once from the address's fragment and then removed from it. */
-const takeToken = (): string => {
-  const token = new URLSearchParams(location.hash.replace(/^#/, "")).get("token") ?? ""
-  if (location.hash !== "") history.replaceState(history.state, "", location.pathname + location.search)
-  return token
-}
+/** The link's token, from the address's fragment. */
+const readToken = (): string => new URLSearchParams(location.hash.replace(/^#/, "")).get("token") ?? ""
 
 export const DefinirContrasena = () => {
-  const [token] = useState(takeToken)
+  // Read while rendering, removed from the address once the screen is shown: a render React
+  // makes and drops (the screen arrives lazily, pantallas.ts) must still find it.
+  const [token] = useState(readToken)
+  useEffect(() => {
+    if (location.hash !== "") history.replaceState(history.state, "", location.pathname + location.search)
+  }, [])
   const [password, setPassword] = useState("")
   const [confirmacion, setConfirmacion] = useState("")
   const [error, setError] = useState<string | null>(null)

@@ -111,6 +111,11 @@ export const runAttempt = (payload: { readonly id: string; readonly intento: num
     const { id, intento } = payload
 
     const claimed = yield* Effect.gen(function* () {
+      // The notice waits for this commit, not for its flush to disk: were Postgres itself to
+      // crash in the few milliseconds before the flush, the claim and the job's lock would both be
+      // lost and the attempt would run again, a repeat that receivers dedupe on
+      // `x-service-delivery` (DESIGN §5). A process that dies is covered as before.
+      yield* sql`set local synchronous_commit = off`
       const rows = yield* sql<Claimed>`
         update webhook_entregas e set intentos = e.intentos + 1, estado = 'enviando', proximo_intento = null
         from webhooks w

@@ -169,7 +169,13 @@ export const JobQueueLive = (tasks: Readonly<Record<string, JobTask>>) =>
           created.on("error", () => undefined)
           // As in platform/Sql.ts: a checked-out client (the migrations', a job's) whose
           // connection is cut must not end the process with an unheard `error` event.
-          created.on("connect", (client) => client.on("error", () => undefined))
+          created.on("connect", (client) => {
+            client.on("error", () => undefined)
+            // The queue's own writes (taking a job, finishing it) do not wait for the disk: a job
+            // a crash of Postgres un-takes or un-finishes runs again, which every task allows
+            // (each claims its attempt first). Queued first, so it precedes the runner's queries.
+            client.query("set synchronous_commit = off").catch(() => undefined)
+          })
           return created
         }),
         (p) => Effect.promise(() => p.end().catch(() => undefined))
