@@ -2,6 +2,7 @@
 import { type SesionInfo, SwitchError } from "@switch/sdk"
 import { type ReactElement, useCallback, useEffect, useState } from "react"
 import { errorText, onSessionLost, sw } from "./api.js"
+import { seguirCambios } from "./cambios.js"
 import { Session, Title, useSesion } from "./context.js"
 import { Link, navigate, useLocation } from "./router.js"
 import { AccionesMasivas } from "./screens/AccionesMasivas.js"
@@ -111,6 +112,11 @@ const Shell = ({ path, search }: { readonly path: string; readonly search: strin
       navigate("/ingresar")
     }
   }
+  // One stream of changes per tab, in the session's mode: switching mode opens it afresh.
+  useEffect(() => {
+    void sesion.mode
+    return seguirCambios()
+  }, [sesion.mode])
   const active = (to: string) => (to === "/" ? path === "/" : path === to || path.startsWith(`${to}/`))
   let screen: ReactElement
   if (path === "/") screen = <Inicio />

@@ -3,6 +3,7 @@
 import type { Link as LinkData } from "@switch/sdk"
 import { type FormEvent, useCallback, useEffect, useRef, useState } from "react"
 import { errorText, sw } from "../api.js"
+import { useCambios } from "../cambios.js"
 import { Title, useSesion } from "../context.js"
 import { bolivares, fechaHora, parseBolivares } from "../format.js"
 import {
@@ -72,6 +73,24 @@ export const Links = ({ search }: { readonly search: string }) => {
     loading.current = false
     void loadFrom(key, 0, generation.current)
   }, [key, loadFrom])
+
+  // A change to a link reads the loaded rows again, in place (the list keeps its length).
+  const rowCount = rows?.length ?? 0
+  const refresh = useCallback(async () => {
+    const gen = generation.current
+    try {
+      const page = await sw.links.list({
+        ...toListParams({ ...fromSearch(key), pagina: 1 }),
+        limit: Math.min(200, Math.max(CHUNK, rowCount)),
+        offset: 0
+      })
+      if (gen === generation.current && !loading.current) setRows(page)
+    } catch {}
+  }, [key, rowCount])
+  useCambios(
+    () => void refresh(),
+    (cambio) => cambio.link_id !== null
+  )
 
   const more = useCallback(() => {
     if (!done && rows !== null && error === null) void loadFrom(key, rows.length, generation.current)
@@ -367,6 +386,14 @@ export const LinkDetalle = ({ id }: { readonly id: string }) => {
   useEffect(() => {
     sw.links.get(id).then(setLink, (e) => setError(errorText(e)))
   }, [id])
+  // This link paid, settled or refunded elsewhere: read it, its refunds and its history again.
+  useCambios(
+    () => {
+      sw.links.get(id).then(setLink, () => {})
+      setVersion((v) => v + 1)
+    },
+    (cambio) => cambio.link_id === id
+  )
   const cancelar = async () => {
     if (!window.confirm("¿Cancelar este link? El pagador ya no podrá pagarlo.")) return
     setError(null)
