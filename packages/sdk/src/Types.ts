@@ -884,6 +884,7 @@ export type Liquidacion = {
   readonly liquidada_at: string | null
   readonly cobrado: number | null
   readonly neto: number
+  readonly simulada: boolean
   readonly reparto?: unknown
 }
 
