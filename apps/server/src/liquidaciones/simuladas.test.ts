@@ -61,7 +61,9 @@ describe("simulated settlements in test mode", () => {
     // The same figures a recorded (immediate) test settlement has, for the same payments.
     const shape = (l: any) => [l.cobrado, l.neto, l.estado, l.referencia_banco, l.simulada, l.mode]
     expect(simulated.map(shape)).toEqual(recorded.map(shape))
-    expect(simulated.map((l: any) => [l.simulada, l.referencia_banco])).toEqual(amounts.map(() => [true, "SIMULADO"]))
+    expect(simulated.map((l: any) => [l.simulada, l.referencia_banco])).toEqual(
+      amounts.map(() => [true, "SIMULADO"])
+    )
     expect(simulated[1]).toMatchObject({ concepto: "Diaria 1", cobrado: 1234.56, estado: "LIQUIDADA" })
     // Reading wrote nothing and sent nothing.
     expect(
