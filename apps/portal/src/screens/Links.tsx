@@ -5,6 +5,7 @@ import { type FormEvent, useCallback, useEffect, useRef, useState } from "react"
 import { errorText, sw } from "../api.js"
 import { useCambios } from "../cambios.js"
 import { Title, useSesion } from "../context.js"
+import { enUso, useFiltrosPlegables } from "../FiltrosPlegables.js"
 import { bolivares, fechaHora, parseBolivares } from "../format.js"
 import {
   ESTADO_LABEL,
@@ -37,6 +38,7 @@ const CHUNK = 100
 export const Links = ({ search }: { readonly search: string }) => {
   const { sesion } = useSesion()
   const filters = fromSearch(search)
+  const plegable = useFiltrosPlegables(enUso(filters))
   const [draft, setDraft] = useState<LinkFilters>(filters)
   const [rows, setRows] = useState<ReadonlyArray<LinkData> | null>(null)
   const [done, setDone] = useState(false)
@@ -116,7 +118,8 @@ export const Links = ({ search }: { readonly search: string }) => {
           </Link>
         ) : null}
       </div>
-      <form className="filtros" onSubmit={apply} aria-label="Filtrar links">
+      {plegable.boton}
+      <form className={plegable.clase} id={plegable.id} onSubmit={apply} aria-label="Filtrar links">
         <div className="campo">
           <label htmlFor="f-estado">Estado</label>
           <select
