@@ -12,7 +12,7 @@
  * stopped (`repartos_detenidos`) credits nothing to the merchant: `neto` 0.
  *
  * In test mode, a paid link of a merchant without immediate settlement shows the settlement it
- * would get (`Simuladas.ts`, derived when read); every test-mode settlement says `simulada`.
+ * would get (`platform/LiquidacionesSimuladas.ts`, derived when read); every test-mode settlement says `simulada`.
  */
 import { HttpApiBuilder } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
@@ -20,7 +20,7 @@ import { CurrentCaller, SwitchApi, ValidationError } from "@switch/api"
 import { Fees, Money, Split } from "@switch/core"
 import { Effect } from "effect"
 import { parseCursor } from "../http/Page.js"
-import * as Simuladas from "./Simuladas.js"
+import * as Simuladas from "../platform/LiquidacionesSimuladas.js"
 
 const ESTADOS = ["PENDIENTE", "LIQUIDADA", "REVISION", "RECHAZADA"] as const
 

@@ -8,7 +8,7 @@ import { SqlClient } from "@effect/sql"
 import { CurrentCaller, SwitchApi } from "@switch/api"
 import { Money } from "@switch/core"
 import { Clock, Effect } from "effect"
-import * as Simuladas from "../liquidaciones/Simuladas.js"
+import * as Simuladas from "../platform/LiquidacionesSimuladas.js"
 
 const DAY_MS = 86_400_000
 const CARACAS_OFFSET_MS = 4 * 3_600_000
