@@ -13,6 +13,8 @@ import {
   type Estado,
   fromSearch,
   type LinkFilters,
+  REEMBOLSO_LABEL,
+  REEMBOLSOS,
   toListParams,
   toSearch
 } from "../linkFilters.js"
@@ -28,6 +30,33 @@ import { Reparto, type RepartoData, repartoDe } from "./Reparto.js"
 const EstadoChip = ({ estado }: { readonly estado: string }) => (
   <span className={`estado estado-${estado}`}>{ESTADO_LABEL[estado as Estado] ?? estado}</span>
 )
+
+/**
+ * A link's state as the merchant reads it: a paid link money went back from says so (issue 45),
+ * with what went back and what is left unless `sinMontos`.
+ */
+const EstadoLink = ({
+  link,
+  sinMontos = false
+}: {
+  readonly link: LinkData
+  readonly sinMontos?: boolean
+}) => {
+  const r = link.reembolso
+  if (r === undefined) return <EstadoChip estado={link.estado} />
+  return (
+    <span>
+      <span className={`estado estado-${r.estado}`}>{REEMBOLSO_LABEL[r.estado]}</span>
+      {sinMontos ? null : (
+        <span className="nota reembolso-montos">
+          {" "}
+          Devuelto {bolivares(r.monto_devuelto)}
+          {r.monto_restante > 0 ? ` · queda ${bolivares(r.monto_restante)}` : ""}
+        </span>
+      )}
+    </span>
+  )
+}
 
 /** States where a payment was made or is being confirmed: the detail shows its refunds. */
 const CON_PAGO = new Set(["pagado", "cobrando", "procesando", "revision"])
@@ -125,12 +154,17 @@ export const Links = ({ search }: { readonly search: string }) => {
           <select
             id="f-estado"
             value={draft.estado}
-            onChange={(e) => setDraft({ ...draft, estado: e.target.value as Estado | "" })}
+            onChange={(e) => setDraft({ ...draft, estado: e.target.value as LinkFilters["estado"] })}
           >
             <option value="">Todos</option>
             {ESTADOS.map((estado) => (
               <option key={estado} value={estado}>
                 {ESTADO_LABEL[estado]}
+              </option>
+            ))}
+            {REEMBOLSOS.map((estado) => (
+              <option key={estado} value={estado}>
+                {REEMBOLSO_LABEL[estado]}
               </option>
             ))}
           </select>
@@ -210,7 +244,7 @@ export const Links = ({ search }: { readonly search: string }) => {
                 </td>
                 <td data-titulo="Monto">{bolivares(link.monto)}</td>
                 <td data-titulo="Estado">
-                  <EstadoChip estado={link.estado} />
+                  <EstadoLink link={link} />
                 </td>
                 <td data-titulo="Creado">{fechaHora(link.created_at)}</td>
               </>
@@ -441,9 +475,21 @@ export const LinkDetalle = ({ id }: { readonly id: string }) => {
             <div>
               <dt>Estado</dt>
               <dd>
-                <EstadoChip estado={link.estado} />
+                <EstadoLink link={link} sinMontos />
               </dd>
             </div>
+            {link.reembolso === undefined ? null : (
+              <>
+                <div>
+                  <dt>Devuelto al pagador</dt>
+                  <dd>{bolivares(link.reembolso.monto_devuelto)}</dd>
+                </div>
+                <div>
+                  <dt>Queda del pago</dt>
+                  <dd>{bolivares(link.reembolso.monto_restante)}</dd>
+                </div>
+              </>
+            )}
             <div>
               <dt>Creado</dt>
               <dd>{fechaHora(link.created_at)}</dd>
