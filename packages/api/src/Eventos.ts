@@ -68,7 +68,7 @@ export class EventosGroup extends HttpApiGroup.make("eventos")
         OpenApi.Description,
         "Solo con sesión del panel, en el modo de la sesión. Cada mensaje (`event: cambio`) dice qué cambió " +
           "(`evento`, `link_id`, `txn_id`), nunca montos ni datos del pagador: la pantalla vuelve a leer lo que " +
-          "su rol le deja ver. Latido cada 15 s, reanudable con `Last-Event-ID`; hasta 5 flujos abiertos por sesión " +
+          "su rol le deja ver. Latido cada 15 s, reanudable con `Last-Event-ID`; hasta 4 flujos abiertos por sesión " +
           "(`429` al pasarlo)."
       )
   )

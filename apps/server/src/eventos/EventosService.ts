@@ -27,8 +27,12 @@ import { envelope, type StoredEvent } from "../platform/Outbox.js"
 const POLL = Duration.millis(500)
 const HEARTBEAT = Duration.seconds(15)
 const BATCH = 100
-/** Streams of changes a portal session may keep open at once (its tabs). */
-export const MAX_FLUJOS = 5
+/**
+ * Streams of changes a portal session may keep open at once (its tabs). A browser keeps about 6
+ * connections per host over HTTP/1.1 and each stream holds one, so 4 leave room for the screens'
+ * own requests.
+ */
+export const MAX_FLUJOS = 4
 /** A stream's row stops counting when not renewed for this long (three heartbeats). */
 const FLUJO_VENCE_S = 45
 
