@@ -153,7 +153,9 @@ describe("the portal on a phone (360×740)", () => {
         expect(bottoms[title], `${title}: first row's bottom`).toBeLessThanOrEqual(740)
         expect(await axeViolations(page), `${title}: axe`).toEqual([])
         await noSidewaysScroll(page, title)
-        await page.screenshot({ path: resolve(ARTIFACTS, `telefono-${path.slice(1).replace("/", "-")}-360.png`) })
+        await page.screenshot({
+          path: resolve(ARTIFACTS, `telefono-${path.slice(1).replace("/", "-")}-360.png`)
+        })
       }
       console.log(`first row's bottom at 360×740: ${JSON.stringify(bottoms)} px`)
     } finally {
@@ -185,7 +187,9 @@ describe("the portal at 1280 px", () => {
           expect(await page.locator("td .estado-simulada", { hasText: "Simulada" }).count()).toBe(1)
         expect(await axeViolations(page), `${title}: axe`).toEqual([])
         await noSidewaysScroll(page, title)
-        await page.screenshot({ path: resolve(ARTIFACTS, `escritorio-${path.slice(1).replace("/", "-")}-1280.png`) })
+        await page.screenshot({
+          path: resolve(ARTIFACTS, `escritorio-${path.slice(1).replace("/", "-")}-1280.png`)
+        })
       }
     } finally {
       await context.close()
