@@ -147,6 +147,7 @@ describe("sign-in and team", () => {
       await page.goto(`${stack.url}/panel/equipo`)
       await screen(page, "Equipo", "equipo-360")
       await expect.poll(() => page.getByText("invitado, aún sin contraseña").count()).toBe(0)
+      await page.getByRole("button", { name: "Menú" }).click()
       await page.getByRole("button", { name: "Cerrar sesión" }).click()
       await expect.poll(() => page.locator("h1").textContent()).toBe("Iniciar sesión")
       await page.getByRole("link", { name: "Olvidé mi contraseña" }).click()

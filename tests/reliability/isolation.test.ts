@@ -233,6 +233,9 @@ const OTHER_ROUTES = [
   "DELETE /switch/v1/sesion",
   "POST /switch/v1/sesion/cerrar-todas",
   "POST /switch/v1/sesion/modo",
+  // The portal's stream of changes takes a session only (a key is 401); its isolation by
+  // merchant, mode and role is checked in apps/server/src/eventos/cambios.test.ts.
+  "GET /switch/v1/sesion/cambios",
   // Public one-time password links: the token is the credential, the answer tells nothing of a
   // merchant (checked in apps/server/src/equipo/equipo.test.ts).
   "POST /switch/v1/contrasena/olvido",

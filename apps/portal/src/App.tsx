@@ -1,7 +1,8 @@
 /** The portal's shell: the session, the header with the test/live switch, the routes. */
 import { type SesionInfo, SwitchError } from "@switch/sdk"
-import { type ReactElement, Suspense, useCallback, useEffect, useState } from "react"
+import { type ReactElement, Suspense, useCallback, useEffect, useRef, useState } from "react"
 import { errorText, onSessionLost, sw } from "./api.js"
+import { seguirCambios } from "./cambios.js"
 import { Session, Title, useSesion } from "./context.js"
 import {
   AccionesMasivas,
@@ -121,6 +122,29 @@ const Shell = ({ path, search }: { readonly path: string; readonly search: strin
       navigate("/ingresar")
     }
   }
+  // On a phone the sections and the user sit behind a "Menú" button (a disclosure): it closes on
+  // navigation and on Escape, which gives focus back to the button.
+  const [menu, setMenu] = useState(false)
+  const menuBoton = useRef<HTMLButtonElement>(null)
+  useEffect(() => {
+    void path
+    setMenu(false)
+  }, [path])
+  useEffect(() => {
+    if (!menu) return
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== "Escape") return
+      setMenu(false)
+      menuBoton.current?.focus()
+    }
+    document.addEventListener("keydown", onKey)
+    return () => document.removeEventListener("keydown", onKey)
+  }, [menu])
+  // One stream of changes per tab, in the session's mode: switching mode opens it afresh.
+  useEffect(() => {
+    void sesion.mode
+    return seguirCambios()
+  }, [sesion.mode])
   const active = (to: string) => (to === "/" ? path === "/" : path === to || path.startsWith(`${to}/`))
   let screen: ReactElement
   if (path === "/") screen = <Inicio />
@@ -177,7 +201,17 @@ const Shell = ({ path, search }: { readonly path: string; readonly search: strin
           <div className="marca">
             <strong>Switch</strong> <span>{sesion.comercio.nombre}</span>
           </div>
-          <nav aria-label="Secciones">
+          <button
+            ref={menuBoton}
+            type="button"
+            className="menu-boton secundario"
+            aria-expanded={menu}
+            aria-controls="menu-secciones menu-usuario"
+            onClick={() => setMenu((open) => !open)}
+          >
+            Menú
+          </button>
+          <nav id="menu-secciones" aria-label="Secciones" className={menu ? "plegable abierto" : "plegable"}>
             <ul>
               {NAV.filter(([to]) => visibleFor(sesion.usuario.rol, to)).map(([to, label]) => (
                 <li key={to}>
@@ -189,7 +223,7 @@ const Shell = ({ path, search }: { readonly path: string; readonly search: strin
             </ul>
           </nav>
           <ModeSwitch />
-          <div className="usuario">
+          <div id="menu-usuario" className={menu ? "usuario plegable abierto" : "usuario plegable"}>
             <span>
               {sesion.usuario.email} ({sesion.usuario.rol})
             </span>

@@ -28,4 +28,12 @@ describe("link filters in the address", () => {
       offset: PAGE_SIZE
     })
   })
+  it("take a refund state in the state filter and ask the API for it as reembolso, never as estado", () => {
+    for (const estado of ["reembolsado", "reembolsado_parcial"] as const) {
+      const filters = fromSearch(`?estado=${estado}`)
+      expect(filters.estado).toBe(estado)
+      expect(toSearch(filters)).toBe(`?estado=${estado}`)
+      expect(toListParams(filters)).toEqual({ reembolso: estado, limit: PAGE_SIZE + 1, offset: 0 })
+    }
+  })
 })

@@ -18,8 +18,15 @@ export const ESTADOS = [
 ] as const
 export type Estado = (typeof ESTADOS)[number]
 
+/**
+ * A paid link's refund states (issue 45): not link states (SPEC keeps `pagado`) but filtered
+ * beside them, as `GET /links?reembolso=`.
+ */
+export const REEMBOLSOS = ["reembolsado", "reembolsado_parcial"] as const
+export type EstadoReembolso = (typeof REEMBOLSOS)[number]
+
 export interface LinkFilters {
-  readonly estado: Estado | ""
+  readonly estado: Estado | EstadoReembolso | ""
   readonly q: string
   readonly desde: string
   readonly hasta: string
@@ -41,7 +48,9 @@ export const fromSearch = (search: string): LinkFilters => {
   }
   const pagina = Number(params.get("pagina") ?? "1")
   return {
-    estado: (ESTADOS as ReadonlyArray<string>).includes(estado) ? (estado as Estado) : "",
+    estado: ([...ESTADOS, ...REEMBOLSOS] as ReadonlyArray<string>).includes(estado)
+      ? (estado as Estado | EstadoReembolso)
+      : "",
     q: (params.get("q") ?? "").slice(0, 100),
     desde: day("desde"),
     hasta: day("hasta"),
@@ -67,7 +76,11 @@ export const toSearch = (filters: LinkFilters): string => {
 
 /** The `GET /links` parameters of `filters`: one page, dates as Caracas days (the API reads them so). */
 export const toListParams = (filters: LinkFilters): LinkListParams => ({
-  ...(filters.estado === "" ? {} : { estado: filters.estado }),
+  ...(filters.estado === ""
+    ? {}
+    : (REEMBOLSOS as ReadonlyArray<string>).includes(filters.estado)
+      ? { reembolso: filters.estado }
+      : { estado: filters.estado }),
   ...(filters.q.trim() === "" ? {} : { q: filters.q.trim() }),
   ...(filters.desde === "" ? {} : { desde: filters.desde }),
   ...(filters.hasta === "" ? {} : { hasta: `${filters.hasta}T23:59:59` }),
@@ -85,3 +98,14 @@ export const ESTADO_LABEL: Readonly<Record<Estado, string>> = {
   expirado: "Expirado",
   cancelado: "Cancelado"
 }
+
+export const REEMBOLSO_LABEL: Readonly<Record<EstadoReembolso, string>> = {
+  reembolsado: "Reembolsado",
+  reembolsado_parcial: "Reembolsado parcialmente"
+}
+
+/** The label of a filter's state: a link state's, or a refund state's. */
+export const estadoLabel = (estado: Estado | EstadoReembolso): string =>
+  (REEMBOLSOS as ReadonlyArray<string>).includes(estado)
+    ? REEMBOLSO_LABEL[estado as EstadoReembolso]
+    : ESTADO_LABEL[estado as Estado]

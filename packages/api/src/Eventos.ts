@@ -4,9 +4,9 @@
  */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { ValidationError } from "./Errors.js"
+import { TooManyRequests, ValidationError } from "./Errors.js"
 import { JsonObject } from "./Links.js"
-import { AMBOS, CONFIGURAN, Permisos, permiso } from "./Permisos.js"
+import { AMBOS, CONFIGURAN, Permisos, permiso, TODOS } from "./Permisos.js"
 import { Authentication } from "./Security.js"
 
 /** A notice: `{id: "evt_<uuid>", evento, creado_en, data}`, exactly as webhooks receive it. */
@@ -54,6 +54,22 @@ export class EventosGroup extends HttpApiGroup.make("eventos")
         OpenApi.Description,
         "Cada mensaje lleva `id` (posición en el flujo), `event` (nombre del aviso) y `data` (el aviso en JSON). " +
           "Con `Last-Event-ID` el flujo sigue después de ese mensaje; sin él, empieza con los avisos nuevos."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("cambios", "/switch/v1/sesion/cambios")
+      .annotate(Permisos, permiso({ sesion: TODOS }))
+      .addSuccess(
+        Schema.String.pipe(HttpApiSchema.withEncoding({ kind: "Text", contentType: "text/event-stream" }))
+      )
+      .addError(TooManyRequests)
+      .annotate(OpenApi.Summary, "Cambios para las pantallas abiertas del panel (server-sent events)")
+      .annotate(
+        OpenApi.Description,
+        "Solo con sesión del panel, en el modo de la sesión. Cada mensaje (`event: cambio`) dice qué cambió " +
+          "(`evento`, `link_id`, `txn_id`), nunca montos ni datos del pagador: la pantalla vuelve a leer lo que " +
+          "su rol le deja ver. Latido cada 15 s, reanudable con `Last-Event-ID`; hasta 4 flujos abiertos por sesión " +
+          "(`429` al pasarlo)."
       )
   )
   .middleware(Authentication) {}

@@ -62,6 +62,18 @@ export const Link = Schema.Struct({
   referencia_externa: Schema.optional(NullableString),
   split: Schema.optional(Schema.Array(JsonObject)),
   reparto: Schema.optional(Schema.NullOr(JsonObject)),
+  reembolso: Schema.optional(
+    Schema.Struct({
+      estado: Schema.Literal("reembolsado", "reembolsado_parcial"),
+      monto_devuelto: Schema.Number,
+      monto_restante: Schema.Number
+    })
+  ).annotations({
+    description:
+      "Extensión (issue 45), solo en get y list de un link pagado del que volvió dinero al pagador: `estado` " +
+      "`reembolsado` (volvió todo lo pagado) o `reembolsado_parcial`, lo devuelto y lo que queda. El `estado` " +
+      "del link sigue siendo `pagado` (SPEC)"
+  }),
   idempotent_replay: Schema.optional(Schema.Boolean)
 }).annotations({ identifier: "Link" })
 export type Link = typeof Link.Type
@@ -77,6 +89,10 @@ export const LinkFilters = Schema.Struct({
   con_propina: Schema.optional(Schema.String),
   mode: Schema.optional(Schema.String),
   origen: Schema.optional(Schema.String),
+  reembolso: Schema.optional(Schema.String).annotations({
+    description:
+      "Extensión (issue 45): `reembolsado` (volvió todo lo pagado) o `reembolsado_parcial` (volvió una parte)"
+  }),
   limit: Schema.optional(Schema.String).annotations({ description: "Por defecto 50, máximo 200" }),
   offset: Schema.optional(Schema.String),
   starting_after: Schema.optional(Schema.String).annotations({

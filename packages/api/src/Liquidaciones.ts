@@ -34,6 +34,11 @@ export const Liquidacion = Schema.Struct({
   mode: ModeSchema,
   created_at: Schema.String,
   liquidada_at: Schema.NullOr(Schema.String),
+  simulada: Schema.Boolean.annotations({
+    description:
+      "`true` en modo prueba: una liquidación simulada, que no movió dinero (la que tendría cada pago de " +
+      "prueba: lo cobrado menos la comisión, referencia `SIMULADO`); nunca en modo live"
+  }),
   reparto: Schema.optional(
     Schema.NullOr(JsonObject).annotations({
       description:
@@ -72,7 +77,8 @@ export class LiquidacionesGroup extends HttpApiGroup.make("liquidaciones")
         "Cada acreditación del neto de un link pagado a la cuenta del comercio (liquidación inmediata), " +
           "con su estado; un link con reparto sin acreditación propia (el reparto se llevó todo el neto, o " +
           "aún está en curso o en revisión) aparece con su `reparto`. `limit` (50 por omisión, hasta 200), `offset` o `starting_after` (el id de la " +
-          "última de la página anterior) y `estado`."
+          "última de la página anterior) y `estado`. En modo prueba cada pago de prueba muestra la liquidación " +
+          "que tendría, marcada `simulada` (no mueve dinero ni envía avisos)."
       )
   )
   .middleware(Authentication) {}

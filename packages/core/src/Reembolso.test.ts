@@ -81,3 +81,34 @@ describe("Reembolso: partial refunds of a paid link", () => {
     )
   })
 })
+
+describe("Reembolso.estadoDe: a paid link's refund state", () => {
+  it.prop(
+    "none back is no state, all back is reembolsado, part back is reembolsado_parcial; it agrees with disponible",
+    [
+      fc.integer({ min: 1, max: 10_000_000 }),
+      fc.array(fc.integer({ min: 1, max: 5_000_000 }), { maxLength: 6 })
+    ],
+    ([pagado, montos]) => {
+      // Only what core lets through: each refund up to what is left.
+      const anteriores: Array<Reembolso.Anterior> = []
+      for (const monto of montos) {
+        const decided = Reembolso.decidir(c(pagado), anteriores, c(monto))
+        if (Either.isRight(decided)) anteriores.push(paid(decided.right))
+      }
+      const devuelto = Reembolso.devuelto(anteriores)
+      const estado = Reembolso.estadoDe(c(pagado), devuelto)
+      const left = Reembolso.disponible(c(pagado), anteriores)
+      if (anteriores.length === 0) expect(estado).toBeNull()
+      else if (left === 0) expect(estado).toBe("reembolsado")
+      else expect(estado).toBe("reembolsado_parcial")
+      expect(devuelto + left).toBe(pagado)
+    }
+  )
+
+  it("a refund past what was paid (a reversal on top) still reads as reembolsado", () => {
+    expect(Reembolso.estadoDe(c(100), c(150))).toBe("reembolsado")
+    expect(Reembolso.estadoDe(c(100), c(0))).toBeNull()
+    expect(Reembolso.estadoDe(c(100), c(99))).toBe("reembolsado_parcial")
+  })
+})

@@ -40,6 +40,17 @@ export type Negativa =
 export const devuelto = (anteriores: ReadonlyArray<Anterior>): Money.Cents =>
   Money.sum(anteriores.filter((a) => a.situacion === "pagado").map((a) => a.monto))
 
+/**
+ * How a paid link reads once money went back to the payer (issue 45): SPEC keeps its `estado`
+ * `pagado`, and the portal shows "Reembolsado" when everything paid went back, "Reembolsado
+ * parcialmente" when part of it did; null when nothing did.
+ */
+export type EstadoReembolso = "reembolsado" | "reembolsado_parcial"
+
+/** The refund state of a charge that paid `pagado` of which `devuelto` went back. */
+export const estadoDe = (pagado: Money.Cents, devuelto: Money.Cents): EstadoReembolso | null =>
+  devuelto <= 0 ? null : devuelto >= pagado ? "reembolsado" : "reembolsado_parcial"
+
 /** What may still be refunded: the amount paid minus what went back; never below zero. */
 export const disponible = (pagado: Money.Cents, anteriores: ReadonlyArray<Anterior>): Money.Cents => {
   const left = pagado - devuelto(anteriores)

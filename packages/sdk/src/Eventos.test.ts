@@ -53,3 +53,37 @@ describe("sw.eventos.list", () => {
     expect(urls).toEqual(["http://api.test/switch/v1/eventos?limit=5&offset=0"])
   })
 })
+
+describe("sw.eventos.cambios", () => {
+  it("yields each change, skips heartbeats, and reconnects after the last id seen (Last-Event-ID)", async () => {
+    const asked: Array<{ url: string; lastEventId: string | null }> = []
+    const bodies = [
+      'retry: 2000\nid: 7\n: conectado\n\nid: 8\nevent: cambio\ndata: {"evento":"link.pagado","link_id":"a","txn_id":"t"}\n\n: ping\n\n',
+      'retry: 2000\nid: 8\n: conectado\n\nid: 9\nevent: cambio\ndata: {"evento":"link.devuelto","link_id":"a","txn_id":null}\n\n'
+    ]
+    const controller = new AbortController()
+    const sw = Switch.sesion({
+      baseUrl: "http://panel.test",
+      fetch: async (url: string, init: RequestInit) => {
+        const headers = new Headers(init.headers)
+        asked.push({ url, lastEventId: headers.get("last-event-id") })
+        const body = bodies[asked.length - 1]
+        if (body === undefined) return new Promise<Response>(() => {})
+        return new Response(body, { status: 200, headers: { "content-type": "text/event-stream" } })
+      }
+    })
+    const seen: Array<unknown> = []
+    for await (const cambio of sw.eventos.cambios({ signal: controller.signal })) {
+      seen.push(cambio)
+      if (seen.length === 2) controller.abort()
+    }
+    expect(seen).toEqual([
+      { evento: "link.pagado", link_id: "a", txn_id: "t" },
+      { evento: "link.devuelto", link_id: "a", txn_id: null }
+    ])
+    expect(asked).toEqual([
+      { url: "http://panel.test/switch/v1/sesion/cambios", lastEventId: null },
+      { url: "http://panel.test/switch/v1/sesion/cambios", lastEventId: "8" }
+    ])
+  }, 10_000)
+})

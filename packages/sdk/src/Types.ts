@@ -41,6 +41,13 @@ export type Link = {
   readonly referencia_externa?: string | null | undefined
   readonly split?: readonly unknown[] | undefined
   readonly reparto?: unknown
+  readonly reembolso?:
+    | {
+        readonly estado: "reembolsado" | "reembolsado_parcial"
+        readonly monto_devuelto: number
+        readonly monto_restante: number
+      }
+    | undefined
   readonly idempotent_replay?: boolean | undefined
 }
 
@@ -100,6 +107,7 @@ type LinkFilterWire = {
   readonly estado?: string | undefined
   readonly mode?: string | undefined
   readonly origen?: string | undefined
+  readonly reembolso?: string | undefined
   readonly desde?: string | undefined
   readonly hasta?: string | undefined
   readonly q?: string | undefined
@@ -884,6 +892,7 @@ export type Liquidacion = {
   readonly liquidada_at: string | null
   readonly cobrado: number | null
   readonly neto: number
+  readonly simulada: boolean
   readonly reparto?: unknown
 }
 
@@ -951,8 +960,8 @@ export type LinkAcreditadoData = {
 export type LinkDevueltoData = {
   readonly monto: number
   readonly mode: "test" | "live"
-  readonly link_id: string
   readonly monto_devuelto: number
+  readonly link_id: string
 }
 
 /** Data of `transaccion.*`; act on `liquidada` only when `operacion` is `cobro`. */
@@ -1022,8 +1031,8 @@ export type SwitchEvent =
       readonly data: {
         readonly monto: number
         readonly mode: "test" | "live"
-        readonly link_id: string
         readonly monto_devuelto: number
+        readonly link_id: string
       }
     }
   | {
@@ -1126,6 +1135,7 @@ export type ApiEventName =
 
 /** `GET /links/{id}/reembolsos` (portal session, pilot): paid, refunded, what is left, each refund. */
 export type LinkReembolsos = {
+  readonly monto_devuelto: number
   readonly link_id: string
   readonly monto_pagado: number
   readonly data: readonly {
@@ -1139,7 +1149,6 @@ export type LinkReembolsos = {
     readonly en_curso: boolean
     readonly motivo: string
   }[]
-  readonly monto_devuelto: number
   readonly habilitado: boolean
   readonly confirmado: boolean
   readonly disponible: number

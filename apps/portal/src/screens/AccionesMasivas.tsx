@@ -10,7 +10,7 @@ import { type FormEvent, useEffect, useState } from "react"
 import { errorText, sw } from "../api.js"
 import { Title, useSesion } from "../context.js"
 import { fechaHora } from "../format.js"
-import { ESTADO_LABEL, type Estado, fromSearch, toListParams, toSearch } from "../linkFilters.js"
+import { ESTADO_LABEL, type Estado, estadoLabel, fromSearch, toListParams, toSearch } from "../linkFilters.js"
 import { Link } from "../router.js"
 
 const ORIGEN: Readonly<Record<string, string>> = {
@@ -79,7 +79,7 @@ export const AccionesMasivas = ({ search }: { readonly search: string }) => {
   }
 
   const descripcion = [
-    filters.estado === "" ? null : `estado ${ESTADO_LABEL[filters.estado]}`,
+    filters.estado === "" ? null : `estado ${estadoLabel(filters.estado)}`,
     filters.q.trim() === "" ? null : `«${filters.q.trim()}» en el concepto o la referencia`,
     filters.desde === "" ? null : `desde el ${filters.desde.split("-").reverse().join("/")}`,
     filters.hasta === "" ? null : `hasta el ${filters.hasta.split("-").reverse().join("/")}`,

@@ -7,6 +7,7 @@ import type { SwitchEvent } from "@switch/sdk"
 import { useCallback, useEffect, useRef, useState } from "react"
 import { errorText, sw } from "../api.js"
 import { Title, useSesion } from "../context.js"
+import { useFiltrosPlegables } from "../FiltrosPlegables.js"
 import { bolivares, fechaHora } from "../format.js"
 import { Link, navigate } from "../router.js"
 import { VirtualTable } from "../VirtualTable.js"
@@ -38,6 +39,7 @@ export const Eventos = ({ search }: { readonly search: string }) => {
   const tipo = new URLSearchParams(search).get("evento") ?? ""
   const valid = (TIPOS as ReadonlyArray<string>).includes(tipo) ? tipo : ""
   const [draft, setDraft] = useState(valid)
+  const plegable = useFiltrosPlegables(valid === "" ? 0 : 1)
   const [rows, setRows] = useState<ReadonlyArray<SwitchEvent> | null>(null)
   const [done, setDone] = useState(false)
   const [error, setError] = useState<string | null>(null)
@@ -116,8 +118,10 @@ export const Eventos = ({ search }: { readonly search: string }) => {
       <p className="nota">
         Los avisos del modo {sesion.mode === "test" ? "prueba" : "live"}, del más reciente al más antiguo.
       </p>
+      {plegable.boton}
       <form
-        className="filtros"
+        className={plegable.clase}
+        id={plegable.id}
         aria-label="Filtrar avisos"
         onSubmit={(event) => {
           event.preventDefault()

@@ -4,8 +4,9 @@
  * and the settlements by state, from `GET /resumen`.
  */
 import type { Resumen } from "@switch/sdk"
-import { useEffect, useState } from "react"
+import { useCallback, useEffect, useState } from "react"
 import { errorText, sw } from "../api.js"
+import { useCambios } from "../cambios.js"
 import { Title } from "../context.js"
 import { bolivares, fechaHora } from "../format.js"
 import { barras, etiquetaDia, tope } from "../grafico.js"
@@ -76,9 +77,12 @@ const Grafico = ({ semana }: { readonly semana: Resumen["semana"] }) => {
 export const Inicio = () => {
   const [resumen, setResumen] = useState<Resumen | null>(null)
   const [error, setError] = useState<string | null>(null)
-  useEffect(() => {
+  const load = useCallback(() => {
     sw.resumen.get().then(setResumen, (e) => setError(errorText(e)))
   }, [])
+  useEffect(load, [load])
+  // A payment, a settlement or a refund changes the totals: read them again.
+  useCambios(load)
   const semanaTotal = resumen?.semana.reduce((sum, d) => sum + d.cobrado, 0) ?? 0
   const semanaPagos = resumen?.semana.reduce((sum, d) => sum + d.pagos, 0) ?? 0
   const liquidaciones =

@@ -3,7 +3,9 @@
 import type { Link as LinkData } from "@switch/sdk"
 import { type FormEvent, useCallback, useEffect, useRef, useState } from "react"
 import { errorText, sw } from "../api.js"
+import { useCambios } from "../cambios.js"
 import { Title, useSesion } from "../context.js"
+import { enUso, useFiltrosPlegables } from "../FiltrosPlegables.js"
 import { bolivares, fechaHora, parseBolivares } from "../format.js"
 import {
   ESTADO_LABEL,
@@ -11,6 +13,8 @@ import {
   type Estado,
   fromSearch,
   type LinkFilters,
+  REEMBOLSO_LABEL,
+  REEMBOLSOS,
   toListParams,
   toSearch
 } from "../linkFilters.js"
@@ -27,6 +31,33 @@ const EstadoChip = ({ estado }: { readonly estado: string }) => (
   <span className={`estado estado-${estado}`}>{ESTADO_LABEL[estado as Estado] ?? estado}</span>
 )
 
+/**
+ * A link's state as the merchant reads it: a paid link money went back from says so (issue 45),
+ * with what went back and what is left unless `sinMontos`.
+ */
+const EstadoLink = ({
+  link,
+  sinMontos = false
+}: {
+  readonly link: LinkData
+  readonly sinMontos?: boolean
+}) => {
+  const r = link.reembolso
+  if (r === undefined) return <EstadoChip estado={link.estado} />
+  return (
+    <span>
+      <span className={`estado estado-${r.estado}`}>{REEMBOLSO_LABEL[r.estado]}</span>
+      {sinMontos ? null : (
+        <span className="nota reembolso-montos">
+          {" "}
+          Devuelto {bolivares(r.monto_devuelto)}
+          {r.monto_restante > 0 ? ` · queda ${bolivares(r.monto_restante)}` : ""}
+        </span>
+      )}
+    </span>
+  )
+}
+
 /** States where a payment was made or is being confirmed: the detail shows its refunds. */
 const CON_PAGO = new Set(["pagado", "cobrando", "procesando", "revision"])
 
@@ -36,6 +67,7 @@ const CHUNK = 100
 export const Links = ({ search }: { readonly search: string }) => {
   const { sesion } = useSesion()
   const filters = fromSearch(search)
+  const plegable = useFiltrosPlegables(enUso(filters))
   const [draft, setDraft] = useState<LinkFilters>(filters)
   const [rows, setRows] = useState<ReadonlyArray<LinkData> | null>(null)
   const [done, setDone] = useState(false)
@@ -73,6 +105,24 @@ export const Links = ({ search }: { readonly search: string }) => {
     void loadFrom(key, 0, generation.current)
   }, [key, loadFrom])
 
+  // A change to a link reads the loaded rows again, in place (the list keeps its length).
+  const rowCount = rows?.length ?? 0
+  const refresh = useCallback(async () => {
+    const gen = generation.current
+    try {
+      const page = await sw.links.list({
+        ...toListParams({ ...fromSearch(key), pagina: 1 }),
+        limit: Math.min(200, Math.max(CHUNK, rowCount)),
+        offset: 0
+      })
+      if (gen === generation.current && !loading.current) setRows(page)
+    } catch {}
+  }, [key, rowCount])
+  useCambios(
+    () => void refresh(),
+    (cambio) => cambio.link_id !== null
+  )
+
   const more = useCallback(() => {
     if (!done && rows !== null && error === null) void loadFrom(key, rows.length, generation.current)
   }, [done, rows, error, key, loadFrom])
@@ -97,18 +147,24 @@ export const Links = ({ search }: { readonly search: string }) => {
           </Link>
         ) : null}
       </div>
-      <form className="filtros" onSubmit={apply} aria-label="Filtrar links">
+      {plegable.boton}
+      <form className={plegable.clase} id={plegable.id} onSubmit={apply} aria-label="Filtrar links">
         <div className="campo">
           <label htmlFor="f-estado">Estado</label>
           <select
             id="f-estado"
             value={draft.estado}
-            onChange={(e) => setDraft({ ...draft, estado: e.target.value as Estado | "" })}
+            onChange={(e) => setDraft({ ...draft, estado: e.target.value as LinkFilters["estado"] })}
           >
             <option value="">Todos</option>
             {ESTADOS.map((estado) => (
               <option key={estado} value={estado}>
                 {ESTADO_LABEL[estado]}
+              </option>
+            ))}
+            {REEMBOLSOS.map((estado) => (
+              <option key={estado} value={estado}>
+                {REEMBOLSO_LABEL[estado]}
               </option>
             ))}
           </select>
@@ -188,7 +244,7 @@ export const Links = ({ search }: { readonly search: string }) => {
                 </td>
                 <td data-titulo="Monto">{bolivares(link.monto)}</td>
                 <td data-titulo="Estado">
-                  <EstadoChip estado={link.estado} />
+                  <EstadoLink link={link} />
                 </td>
                 <td data-titulo="Creado">{fechaHora(link.created_at)}</td>
               </>
@@ -367,6 +423,14 @@ export const LinkDetalle = ({ id }: { readonly id: string }) => {
   useEffect(() => {
     sw.links.get(id).then(setLink, (e) => setError(errorText(e)))
   }, [id])
+  // This link paid, settled or refunded elsewhere: read it, its refunds and its history again.
+  useCambios(
+    () => {
+      sw.links.get(id).then(setLink, () => {})
+      setVersion((v) => v + 1)
+    },
+    (cambio) => cambio.link_id === id
+  )
   const cancelar = async () => {
     if (!window.confirm("¿Cancelar este link? El pagador ya no podrá pagarlo.")) return
     setError(null)
@@ -411,9 +475,21 @@ export const LinkDetalle = ({ id }: { readonly id: string }) => {
             <div>
               <dt>Estado</dt>
               <dd>
-                <EstadoChip estado={link.estado} />
+                <EstadoLink link={link} sinMontos />
               </dd>
             </div>
+            {link.reembolso === undefined ? null : (
+              <>
+                <div>
+                  <dt>Devuelto al pagador</dt>
+                  <dd>{bolivares(link.reembolso.monto_devuelto)}</dd>
+                </div>
+                <div>
+                  <dt>Queda del pago</dt>
+                  <dd>{bolivares(link.reembolso.monto_restante)}</dd>
+                </div>
+              </>
+            )}
             <div>
               <dt>Creado</dt>
               <dd>{fechaHora(link.created_at)}</dd>

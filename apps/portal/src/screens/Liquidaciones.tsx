@@ -1,13 +1,15 @@
 /**
  * Liquidaciones: each paid link's net credited to the merchant's account (immediate
  * settlement), with its state, in the session's mode; filtered by state (in the address), paged.
- * A link with a split also shows the split's payments to each beneficiary (issue 42).
+ * A link with a split also shows the split's payments to each beneficiary (issue 42). In test mode
+ * each settlement is simulated and says so ("Simulada", issue 45).
  */
 
 import type { Liquidacion } from "@switch/sdk"
 import { useEffect, useState } from "react"
 import { errorText, sw } from "../api.js"
-import { Title } from "../context.js"
+import { Title, useSesion } from "../context.js"
+import { useFiltrosPlegables } from "../FiltrosPlegables.js"
 import { bolivares, fechaHora } from "../format.js"
 import { Paginas } from "../Paginas.js"
 import { Link, navigate } from "../router.js"
@@ -36,10 +38,12 @@ const query = (estado: string, pagina: number) => {
 }
 
 export const Liquidaciones = ({ search }: { readonly search: string }) => {
+  const { sesion } = useSesion()
   const params = new URLSearchParams(search)
   const estadoParam = params.get("estado") ?? ""
   const estado = (LIQ_ESTADOS as ReadonlyArray<string>).includes(estadoParam) ? estadoParam : ""
   const pagina = Math.max(1, Math.trunc(Number(params.get("pagina"))) || 1)
+  const plegable = useFiltrosPlegables(estado === "" ? 0 : 1)
   const [rows, setRows] = useState<ReadonlyArray<Liquidacion> | null>(null)
   const [error, setError] = useState<string | null>(null)
   useEffect(() => {
@@ -60,7 +64,13 @@ export const Liquidaciones = ({ search }: { readonly search: string }) => {
       <p className="nota">
         Lo que Switch acredita a tu cuenta por cada link pagado: lo cobrado menos la comisión.
       </p>
-      <div className="filtros">
+      {sesion.mode === "test" ? (
+        <p className="nota">
+          En modo prueba son simuladas: lo que recibirías por cada pago de prueba, sin mover dinero.
+        </p>
+      ) : null}
+      {plegable.boton}
+      <div className={plegable.clase} id={plegable.id}>
         <div className="campo">
           <label htmlFor="l-estado">Estado</label>
           <select
@@ -88,8 +98,10 @@ export const Liquidaciones = ({ search }: { readonly search: string }) => {
         ) : null
       ) : shown.length === 0 ? (
         <p>
-          No hay liquidaciones{estado === "" ? "" : " en este estado"}. Se hacen al pagarse cada link cuando
-          tu comercio tiene liquidación inmediata.
+          No hay liquidaciones{estado === "" ? "" : " en este estado"}.{" "}
+          {sesion.mode === "test"
+            ? "Cada pago de prueba muestra aquí su liquidación simulada."
+            : "Se hacen al pagarse cada link cuando tu comercio tiene liquidación inmediata."}
         </p>
       ) : (
         <table className="tabla">
@@ -116,8 +128,11 @@ export const Liquidaciones = ({ search }: { readonly search: string }) => {
                 <td data-titulo="Cobrado">{l.cobrado === null ? "—" : bolivares(l.cobrado)}</td>
                 <td data-titulo="Neto">{bolivares(l.neto)}</td>
                 <td data-titulo="Estado">
-                  <span className={`estado estado-${liqClase(l.estado)}`}>
-                    {LIQ_LABEL[l.estado] ?? l.estado}
+                  <span>
+                    <span className={`estado estado-${liqClase(l.estado)}`}>
+                      {LIQ_LABEL[l.estado] ?? l.estado}
+                    </span>
+                    {l.simulada ? <span className="estado estado-simulada">Simulada</span> : null}
                   </span>
                 </td>
                 <td data-titulo="Fecha">{fechaHora(l.liquidada_at ?? l.created_at)}</td>

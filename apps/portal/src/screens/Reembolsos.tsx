@@ -8,6 +8,7 @@
 import { type LinkReembolsos, type Reembolso, SwitchError } from "@switch/sdk"
 import { type FormEvent, useEffect, useRef, useState } from "react"
 import { errorText, sw } from "../api.js"
+import { useCambios } from "../cambios.js"
 import { bolivares, fechaHora, parseBolivares } from "../format.js"
 
 /** What the owner reads while the refunds pilot is off for the merchant. */
@@ -70,6 +71,10 @@ export const Reembolsos = ({
     void version
     sw.links.reembolsos(linkId).then(setDatos, (e) => setError(errorText(e)))
   }, [linkId, version])
+  useCambios(
+    () => setVersion((v) => v + 1),
+    (cambio) => cambio.link_id === linkId
+  )
 
   const submit = async (event: FormEvent) => {
     event.preventDefault()

@@ -7,6 +7,7 @@ import type { Transaccion } from "@switch/sdk"
 import { type FormEvent, useEffect, useState } from "react"
 import { errorText, sw } from "../api.js"
 import { Title } from "../context.js"
+import { enUso, useFiltrosPlegables } from "../FiltrosPlegables.js"
 import { bolivares, fechaHora } from "../format.js"
 import { Paginas } from "../Paginas.js"
 import { Link, navigate } from "../router.js"
@@ -28,6 +29,7 @@ const estadoClase = (estado: string) =>
 
 export const Transacciones = ({ search }: { readonly search: string }) => {
   const filters = fromSearch(search)
+  const plegable = useFiltrosPlegables(enUso(filters))
   const [draft, setDraft] = useState<TxnFilters>(filters)
   const [rows, setRows] = useState<ReadonlyArray<Transaccion> | null>(null)
   const [error, setError] = useState<string | null>(null)
@@ -63,7 +65,8 @@ export const Transacciones = ({ search }: { readonly search: string }) => {
       <p className="nota">
         El archivo trae todas las transacciones con estos filtros, sin importar cuántas sean.
       </p>
-      <form className="filtros" onSubmit={apply} aria-label="Filtrar transacciones">
+      {plegable.boton}
+      <form className={plegable.clase} id={plegable.id} onSubmit={apply} aria-label="Filtrar transacciones">
         <div className="campo">
           <label htmlFor="t-estado">Estado</label>
           <select

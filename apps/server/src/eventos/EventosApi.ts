@@ -1,4 +1,4 @@
-/** HTTP handlers of the eventos group: the list and the server-sent event stream. */
+/** HTTP handlers of the eventos group: the list, the server-sent event stream and the portal's changes. */
 import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { CurrentCaller, SwitchApi, ValidationError, Webhooks } from "@switch/api"
 import { Effect, Stream } from "effect"
@@ -32,6 +32,17 @@ export const EventosApiLive = HttpApiBuilder.group(SwitchApi, "eventos", (handle
           const request = yield* HttpServerRequest.HttpServerRequest
           const body = eventos.stream(caller, request.headers["last-event-id"]).pipe(Stream.encodeText)
           return HttpServerResponse.stream(body, {
+            contentType: "text/event-stream",
+            headers: { "cache-control": "no-cache", "x-accel-buffering": "no" }
+          })
+        })
+      )
+      .handle("cambios", () =>
+        Effect.gen(function* () {
+          const caller = yield* CurrentCaller
+          const request = yield* HttpServerRequest.HttpServerRequest
+          const body = yield* eventos.cambios(caller, request.headers["last-event-id"])
+          return HttpServerResponse.stream(body.pipe(Stream.encodeText), {
             contentType: "text/event-stream",
             headers: { "cache-control": "no-cache", "x-accel-buffering": "no" }
           })

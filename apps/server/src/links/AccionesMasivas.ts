@@ -38,7 +38,7 @@ export const TASK = "accion_masiva"
 export const PART = 500
 
 /** The filters of `GET /links` a bulk action takes (paging and `mode` are not selection). */
-const FILTROS = ["estado", "desde", "hasta", "q", "min", "max", "con_propina", "origen"] as const
+const FILTROS = ["estado", "desde", "hasta", "q", "min", "max", "con_propina", "origen", "reembolso"] as const
 
 interface Row {
   readonly id: string

@@ -3,7 +3,7 @@
  * `400 validation` naming it in `parametro` with a text `detail`.
  */
 import { ValidationError } from "@switch/api"
-import { BankCalendar, LinkMachine, LinkRequest, Money } from "@switch/core"
+import { BankCalendar, LinkMachine, LinkRequest, Money, type Reembolso } from "@switch/core"
 import { Either } from "effect"
 import { isUuid } from "../platform/Uuid.js"
 
@@ -17,6 +17,7 @@ export interface LinkFilters {
   readonly conPropina: boolean | null
   readonly mode: "test" | "live" | null
   readonly origen: string | null
+  readonly reembolso: Reembolso.EstadoReembolso | null
   readonly limit: number
   readonly offset: number
   readonly startingAfter: string | null
@@ -101,6 +102,15 @@ export const parseLinkFilters = (params: Params): Either.Either<LinkFilters, Val
     if (origen !== undefined && !(ORIGENES as ReadonlyArray<string>).includes(origen)) {
       return yield* invalid("origen", `origen debe ser uno de: ${ORIGENES.join(", ")}`)
     }
+    const reembolso = params.reembolso
+    if (
+      reembolso !== undefined &&
+      reembolso !== "" &&
+      reembolso !== "reembolsado" &&
+      reembolso !== "reembolsado_parcial"
+    ) {
+      return yield* invalid("reembolso", "reembolso debe ser reembolsado o reembolsado_parcial")
+    }
     const min = yield* amount("min", params.min)
     const max = yield* amount("max", params.max)
     return {
@@ -114,6 +124,7 @@ export const parseLinkFilters = (params: Params): Either.Either<LinkFilters, Val
       conPropina: conPropinaText === undefined ? null : conPropinaText === "true",
       mode: mode ?? null,
       origen: origen ?? null,
+      reembolso: reembolso === undefined || reembolso === "" ? null : reembolso,
       limit: yield* integer("limit", params.limit, 50, 1, 200),
       offset: yield* integer("offset", params.offset, 0, 0, 1_000_000),
       startingAfter: yield* cursor(params.starting_after)

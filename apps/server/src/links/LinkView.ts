@@ -1,6 +1,6 @@
 /** How a stored link reads in the API: SPEC's Payment link fields, money as JSON numbers. */
 import type { Links } from "@switch/api"
-import { Fees, LinkMachine, Money, Split } from "@switch/core"
+import { Fees, LinkMachine, Money, Reembolso, Split } from "@switch/core"
 import type { LinkRow } from "../platform/LinksRepo.js"
 import { linkUrl, qrPngUrl, waDeeplink } from "../platform/LinkText.js"
 
@@ -16,6 +16,8 @@ export const toView = (
     readonly baseUrl: string
     readonly comercio: string
     readonly now: Date
+    /** What went back to the payer, in cents (refunds and reversals the bank paid). */
+    readonly devuelto?: number
   }
 ): Links.Link => {
   const url = linkUrl(context.baseUrl, row.id)
@@ -51,5 +53,15 @@ export const toView = (
     view.split = Split.maskedSplitJson(row.split)
     view.reparto = Split.repartoJson(row.reparto)
   }
+  // A paid link some money went back from: its refund state beside SPEC's `pagado` (issue 45).
+  const pagado = Fees.total(Money.Cents(row.monto), Money.Cents(row.propina))
+  const devuelto = Money.Cents(context.devuelto ?? 0)
+  const reembolso = row.estado === "pagado" ? Reembolso.estadoDe(pagado, devuelto) : null
+  if (reembolso !== null)
+    view.reembolso = {
+      estado: reembolso,
+      monto_devuelto: Money.toNumber(devuelto),
+      monto_restante: Money.toNumber(Money.Cents(Math.max(pagado - devuelto, 0)))
+    }
   return view as Links.Link
 }

@@ -55,8 +55,16 @@ export const LinksServiceLive = Layer.effect(
     const { create } = yield* CreateLink
     const columns = LINK_COLUMNS.join(", ")
 
-    const view = (caller: Caller, row: LinkRow, at: Date) =>
-      Effect.sync(() => toView(row, { baseUrl: settings.baseUrl, comercio: caller.codigo, now: at }))
+    const view = (caller: Caller, row: LinkRow, at: Date, devuelto = 0) =>
+      Effect.sync(() =>
+        toView(row, { baseUrl: settings.baseUrl, comercio: caller.codigo, now: at, devuelto })
+      )
+
+    /** What went back of each paid link among `rows` (one query for the page). */
+    const devueltos = (rows: ReadonlyArray<LinkRow>) =>
+      LinksRepo.devueltos(rows.filter((r) => r.estado === "pagado").map((r) => r.id)).pipe(
+        Effect.provideService(PgClient.PgClient, sql)
+      )
 
     const findOwn = (caller: Caller, id: string) =>
       isUuid(id)
@@ -79,14 +87,16 @@ export const LinksServiceLive = Layer.effect(
         const rows = yield* LinksRepo.list<LinkRow>(caller, f, at, columns).pipe(
           Effect.provideService(PgClient.PgClient, sql)
         )
-        return yield* Effect.forEach(rows, (row) => view(caller, row, at))
+        const back = yield* devueltos(rows)
+        return yield* Effect.forEach(rows, (row) => view(caller, row, at, back.get(row.id) ?? 0))
       }).pipe(Effect.orDie)
 
     const get = (caller: Caller, id: string) =>
       Effect.gen(function* () {
         const row = yield* findOwn(caller, id)
         if (Option.isNone(row)) return yield* Effect.fail(new NotFound())
-        return yield* view(caller, row.value, yield* now)
+        const back = yield* devueltos([row.value])
+        return yield* view(caller, row.value, yield* now, back.get(row.value.id) ?? 0)
       }).pipe(Effect.catchTag("SqlError", Effect.die))
 
     /** Applies a machine event to an own link with a conditional update on its current state. */

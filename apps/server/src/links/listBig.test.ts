@@ -20,6 +20,7 @@ const NO_FILTERS: LinksRepo.LinkQuery = {
   min: null,
   max: null,
   conPropina: null,
+  reembolso: null,
   origen: null,
   limit: 50,
   offset: 0,

@@ -10,6 +10,9 @@
  * `link.acreditado`'s `liquidacion_txn_id`), and one whose split is still under way (`PENDIENTE`)
  * or in review (`REVISION`), `neto` being the merchant's part still to credit. A split a refund
  * stopped (`repartos_detenidos`) credits nothing to the merchant: `neto` 0.
+ *
+ * In test mode, a paid link of a merchant without immediate settlement shows the settlement it
+ * would get (`platform/LiquidacionesSimuladas.ts`, derived when read); every test-mode settlement says `simulada`.
  */
 import { HttpApiBuilder } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
@@ -17,6 +20,7 @@ import { CurrentCaller, SwitchApi, ValidationError } from "@switch/api"
 import { Fees, Money, Split } from "@switch/core"
 import { Effect } from "effect"
 import { parseCursor } from "../http/Page.js"
+import * as Simuladas from "../platform/LiquidacionesSimuladas.js"
 
 const ESTADOS = ["PENDIENTE", "LIQUIDADA", "REVISION", "RECHAZADA"] as const
 
@@ -34,6 +38,8 @@ interface Row {
   readonly liquidada_at: Date | null
   readonly con_split: boolean
   readonly reparto: unknown
+  readonly derivada: boolean
+  readonly comision_bp: number | null
 }
 
 const integer = (value: string | undefined, fallback: number, min: number, max: number, name: string) => {
@@ -69,11 +75,12 @@ export const LiquidacionesApiLive = HttpApiBuilder.group(SwitchApi, "liquidacion
         const startingAfter = yield* parseCursor(urlParams.starting_after)
         // Settlement rows, and the paid links with a split that have none.
         const filas = sql`
-          select t.id, t.link_id, t.monto, t.estado, t.referencia_banco, t.mode, t.created_at, t.liquidada_at
+          select t.id::text as id, t.link_id, t.monto, t.estado, t.referencia_banco, t.mode, t.created_at,
+            t.liquidada_at, false as derivada
           from transacciones t
           where t.comercio_id = ${caller.comercioId} and t.mode = ${caller.mode} and t.operacion = 'liquidacion'
           union all
-          select coalesce(l.txn_id, l.id) as id, l.id as link_id,
+          select coalesce(l.txn_id, l.id)::text as id, l.id as link_id,
             case when d.link_id is not null then 0 else (l.reparto->>'monto_comercio')::bigint end as monto,
             case
               when l.reparto->>'estado' = 'en_revision' then 'REVISION'
@@ -85,19 +92,22 @@ export const LiquidacionesApiLive = HttpApiBuilder.group(SwitchApi, "liquidacion
             case when l.reparto->>'estado' in ('repartido', 'cerrado')
               and (d.link_id is not null or (l.reparto->>'monto_comercio')::bigint = 0)
               then (select max(r.liquidada_at) from transacciones r where r.link_id = l.id and r.operacion = 'reparto')
-            end as liquidada_at
+            end as liquidada_at, false as derivada
           from links l
           left join repartos_detenidos d on d.link_id = l.id
           where l.comercio_id = ${caller.comercioId} and l.mode = ${caller.mode} and l.estado = 'pagado'
             and l.reparto is not null
-            and not exists (select 1 from transacciones x where x.link_id = l.id and x.operacion = 'liquidacion')`
+            and not exists (select 1 from transacciones x where x.link_id = l.id and x.operacion = 'liquidacion')
+          union all
+          ${Simuladas.derivadas(sql, caller)}`
         const rows = yield* sql<Row>`
           with filas as (${filas})
           select t.id, t.link_id, l.concepto, c.monto as cobro_monto, c.propina as cobro_propina, t.monto,
             t.estado, t.referencia_banco, t.mode, t.created_at, t.liquidada_at,
-            l.split is not null as con_split, l.reparto
+            l.split is not null as con_split, l.reparto, t.derivada, m.comision_bp
           from filas t
           left join links l on l.id = t.link_id
+          left join comercios m on m.id = l.comercio_id
           left join transacciones c on c.link_id = t.link_id and c.operacion = 'cobro' and c.estado = 'LIQUIDADA'
           where ${sql.and([
             sql`true`,
@@ -115,12 +125,17 @@ export const LiquidacionesApiLive = HttpApiBuilder.group(SwitchApi, "liquidacion
             r.cobro_monto === null
               ? null
               : Money.toNumber(Fees.total(Money.Cents(r.cobro_monto), Money.Cents(r.cobro_propina ?? 0))),
-          neto: money(r.monto),
+          neto:
+            r.derivada && r.cobro_monto !== null
+              ? money(Simuladas.neto({ monto: r.cobro_monto, propina: r.cobro_propina ?? 0 }, r.comision_bp))
+              : money(r.monto),
           estado: r.estado,
           referencia_banco: r.referencia_banco,
           mode: r.mode,
           created_at: r.created_at.toISOString(),
           liquidada_at: r.liquidada_at === null ? null : r.liquidada_at.toISOString(),
+          // Test mode never moves money: each of its settlements is simulated (issue 45).
+          simulada: r.mode === "test",
           // The split's payments (issue 42), masked as the link's `reparto`.
           ...(r.con_split ? { reparto: Split.repartoJson(r.reparto) } : {})
         }))

@@ -19,7 +19,7 @@
 import { SqlClient, type Statement } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import type { Mode } from "@switch/api"
-import { LinkMachine, type LinkRequest, type Ports } from "@switch/core"
+import { LinkMachine, type LinkRequest, type Ports, type Reembolso } from "@switch/core"
 import { Data, Effect } from "effect"
 import { coalesce } from "./Coalesce.js"
 import type { MerchantRow } from "./Merchants.js"
@@ -448,6 +448,8 @@ export interface LinkQuery {
   readonly max: number | null
   readonly conPropina: boolean | null
   readonly origen: string | null
+  /** Paid links of which all (`reembolsado`) or part (`reembolsado_parcial`) went back. */
+  readonly reembolso: Reembolso.EstadoReembolso | null
   readonly limit: number
   readonly offset: number
   /** A link of the owner's: the page starts after it (`starting_after`). */
@@ -466,6 +468,35 @@ export const estadoIn = (sql: Sql, estados: ReadonlyArray<LinkMachine.LinkState>
   const others = estados.filter((e) => e !== "pendiente")
   return sql`(estado = any(${others}) or (estado = 'pendiente' and ${pendiente ? unexpired(sql, at) : sql`expires_at <= ${at}`}))`
 }
+
+/**
+ * What went back to the payer of the link `linkId` (a column or a value), in cents: the refunds
+ * and reversals of its settled charge that the bank paid, as core's `Reembolso.devuelto` counts
+ * them (one still being sent counts for nothing).
+ */
+export const devuelto = (sql: Sql, linkId: Fragment): Fragment =>
+  sql`(select coalesce(sum(d.monto), 0) from transacciones c
+    join transacciones d on d.original_id = c.id
+    where c.link_id = ${linkId} and c.operacion = 'cobro' and c.estado = 'LIQUIDADA'
+      and d.operacion in ('devolucion', 'reverso') and d.estado = 'LIQUIDADA'
+      and d.fase is distinct from 'enviando')`
+
+/** What went back of each of the paid links `ids`, in cents; a link with nothing back is absent. */
+export const devueltos = (ids: ReadonlyArray<string>) =>
+  Effect.flatMap(PgClient.PgClient, (sql) =>
+    ids.length === 0
+      ? Effect.succeed(new Map<string, number>())
+      : Effect.map(
+          sql<{ link_id: string; devuelto: string }>`
+            select c.link_id, sum(d.monto)::text as devuelto from transacciones c
+            join transacciones d on d.original_id = c.id
+            where c.link_id = any(${ids}::uuid[]) and c.operacion = 'cobro' and c.estado = 'LIQUIDADA'
+              and d.operacion in ('devolucion', 'reverso') and d.estado = 'LIQUIDADA'
+              and d.fase is distinct from 'enviando'
+            group by c.link_id`,
+          (rows) => new Map(rows.map((r) => [String(r.link_id), Number(r.devuelto)]))
+        )
+  )
 
 /** The statement of {@link list}, as Postgres plans it (its tests read the plan). */
 export const listStatement = <R extends object>(
@@ -489,6 +520,13 @@ export const listStatement = <R extends object>(
   if (q.max !== null) clauses.push(sql`monto <= ${q.max}`)
   if (q.conPropina !== null) clauses.push(q.conPropina ? sql`propina > 0` : sql`propina = 0`)
   if (q.origen !== null) clauses.push(sql`origen = ${q.origen}`)
+  // Core's Reembolso.estadoDe over the paid amount (`monto + propina`) and what went back.
+  if (q.reembolso !== null)
+    clauses.push(
+      q.reembolso === "reembolsado"
+        ? sql`estado = 'pagado' and ${devuelto(sql, sql`links.id`)} >= monto + propina`
+        : sql`estado = 'pagado' and ${devuelto(sql, sql`links.id`)} between 1 and monto + propina - 1`
+    )
   // Planned with its values: a generic plan would read a big merchant's links by a scan.
   // The page is chosen on the ordering keys alone, then only its rows are read whole: a word
   // in thousands of links sorts thousands of (created_at, id) pairs, not thousands of wide rows,

@@ -35,6 +35,7 @@ import tarjeta from "../migrations/0040_tarjeta.js"
 import cierresTarjeta from "../migrations/0041_cierres_tarjeta.js"
 import ordenesBanco from "../migrations/0050_ordenes_banco.js"
 import cargosDuplicados from "../migrations/0051_cargos_duplicados.js"
+import flujosSesion from "../migrations/0055_flujos_sesion.js"
 import pagosRevisionConciliar from "../migrations/0065_pagos_revision_conciliar.js"
 import respuestasBancoTexto from "../migrations/0066_respuestas_banco_texto.js"
 import * as Metrics from "./Metrics.js"
@@ -150,6 +151,7 @@ export const migrations = PgMigrator.fromRecord({
   "0041_cierres_tarjeta": cierresTarjeta,
   "0050_ordenes_banco": ordenesBanco,
   "0051_cargos_duplicados": cargosDuplicados,
+  "0055_flujos_sesion": flujosSesion,
   "0065_pagos_revision_conciliar": pagosRevisionConciliar,
   "0066_respuestas_banco_texto": respuestasBancoTexto
 })

@@ -8,6 +8,7 @@ import { SqlClient } from "@effect/sql"
 import { CurrentCaller, SwitchApi } from "@switch/api"
 import { Money } from "@switch/core"
 import { Clock, Effect } from "effect"
+import * as Simuladas from "../platform/LiquidacionesSimuladas.js"
 
 const DAY_MS = 86_400_000
 const CARACAS_OFFSET_MS = 4 * 3_600_000
@@ -16,6 +17,24 @@ const money = (cents: number | string | null) => Money.toNumber(Money.Cents(Numb
 
 /** `2026-11-25`: the Venezuelan day of an instant. */
 const diaDe = (ms: number) => new Date(ms - CARACAS_OFFSET_MS).toISOString().slice(0, 10)
+
+/** The settlements by state, in bolivars, with the derived ones of test mode added to `LIQUIDADA`. */
+const conSimuladas = (
+  porEstado: Record<string, { readonly cantidad: number; readonly neto: number }>,
+  simuladas: { readonly cantidad: number; readonly neto: number }
+) => {
+  const all = { ...porEstado }
+  if (simuladas.cantidad > 0) {
+    const liquidada = all.LIQUIDADA ?? { cantidad: 0, neto: 0 }
+    all.LIQUIDADA = {
+      cantidad: liquidada.cantidad + simuladas.cantidad,
+      neto: liquidada.neto + simuladas.neto
+    }
+  }
+  return Object.fromEntries(
+    Object.entries(all).map(([estado, v]) => [estado, { cantidad: v.cantidad, neto: money(v.neto) }])
+  )
+}
 
 export const ResumenApiLive = HttpApiBuilder.group(SwitchApi, "resumen", (handlers) =>
   Effect.gen(function* () {
@@ -27,7 +46,7 @@ export const ResumenApiLive = HttpApiBuilder.group(SwitchApi, "resumen", (handle
         const dias = Array.from({ length: 7 }, (_, i) => diaDe(now - (6 - i) * DAY_MS))
         // The first Venezuelan day's start: its date at 04:00 UTC.
         const desde = new Date(Date.parse(`${dias[0]}T00:00:00Z`) + CARACAS_OFFSET_MS)
-        const [porDia, abiertos, recientes, liquidaciones] = yield* Effect.all([
+        const [porDia, abiertos, recientes, liquidaciones, simuladas] = yield* Effect.all([
           sql<{ dia: string; cobrado: string; pagos: number }>`
             select to_char((created_at at time zone 'UTC') - interval '4 hours', 'YYYY-MM-DD') as dia,
               sum(monto + propina)::text as cobrado, count(*)::int as pagos
@@ -54,7 +73,9 @@ export const ResumenApiLive = HttpApiBuilder.group(SwitchApi, "resumen", (handle
           sql<{ estado: string; cantidad: number; neto: string }>`
             select estado, count(*)::int as cantidad, sum(monto)::text as neto from transacciones
             where comercio_id = ${caller.comercioId} and mode = ${caller.mode} and operacion = 'liquidacion'
-            group by estado`
+            group by estado`,
+          // Test mode's settlements derived when read (issue 45), counted as the list shows them.
+          Simuladas.totales(sql, caller)
         ])
         const byDay = new Map(porDia.map((r) => [r.dia, r]))
         const semana = dias.map((dia) => ({
@@ -74,8 +95,11 @@ export const ResumenApiLive = HttpApiBuilder.group(SwitchApi, "resumen", (handle
             total: money(r.total),
             created_at: r.created_at.toISOString()
           })),
-          liquidaciones: Object.fromEntries(
-            liquidaciones.map((r) => [r.estado, { cantidad: r.cantidad, neto: money(r.neto) }])
+          liquidaciones: conSimuladas(
+            Object.fromEntries(
+              liquidaciones.map((r) => [r.estado, { cantidad: r.cantidad, neto: Number(r.neto) }])
+            ),
+            simuladas
           )
         }
       }).pipe(Effect.catchTag("SqlError", Effect.die))

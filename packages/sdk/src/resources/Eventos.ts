@@ -8,6 +8,13 @@ import type { SwitchEvent } from "../Webhooks.js"
 const FIRST_WAIT_MS = 1_000
 const MAX_WAIT_MS = 30_000
 
+/** A change for the portal's open screens: which event, about which link and transaction. */
+export interface Cambio {
+  readonly evento: string
+  readonly link_id: string | null
+  readonly txn_id: string | null
+}
+
 /** A notice, or none for a keep-alive or other non-JSON message. */
 const parseEvent = (data: string): SwitchEvent | undefined => {
   try {
@@ -95,20 +102,50 @@ export class Eventos {
       readonly reconnect?: boolean
     } = {}
   ): AsyncGenerator<SwitchEvent> {
+    for await (const data of this.#follow("/switch/v1/eventos/stream", options)) {
+      const event = parseEvent(data)
+      if (event !== undefined) yield event
+    }
+  }
+
+  /**
+   * What changes for the portal's open screens (portal session only, the session's mode): each
+   * item names the event and its objects, to be read again through the endpoints the user's role
+   * reaches. Reconnects and resumes as {@link stream} does.
+   */
+  async *cambios(
+    options: Pick<RequestOptions, "signal"> & {
+      readonly lastEventId?: string
+      readonly reconnect?: boolean
+    } = {}
+  ): AsyncGenerator<Cambio> {
+    for await (const data of this.#follow("/switch/v1/sesion/cambios", options)) {
+      const cambio = parseEvent(data) as Cambio | undefined
+      if (cambio !== undefined && typeof cambio.evento === "string") yield cambio
+    }
+  }
+
+  /** The `data` of each message of the server-sent events at `path`, reconnecting as told. */
+  async *#follow(
+    path: string,
+    options: Pick<RequestOptions, "signal"> & {
+      readonly lastEventId?: string
+      readonly reconnect?: boolean
+    }
+  ): AsyncGenerator<string> {
     const { signal } = options
     const reconnect = options.reconnect ?? true
     let lastEventId = options.lastEventId
     let wait = FIRST_WAIT_MS
     while (!signal?.aborted) {
-      const opened = await this.#open(lastEventId, signal)
+      const opened = await this.#open(path, lastEventId, signal)
       if (opened === "aborted") return
       if (opened instanceof Response) {
         wait = FIRST_WAIT_MS
         try {
           for await (const message of readSse(opened.body as ReadableStream<Uint8Array>)) {
             if (message.id !== undefined) lastEventId = message.id
-            const event = parseEvent(message.data)
-            if (event !== undefined) yield event
+            yield message.data
           }
         } catch (error) {
           if (signal?.aborted) return
@@ -125,6 +162,7 @@ export class Eventos {
 
   /** One connection: the open stream, or why it did not open and whether trying again may help. */
   async #open(
+    path: string,
     lastEventId: string | undefined,
     signal: AbortSignal | undefined
   ): Promise<Response | "aborted" | { readonly error: Error; readonly retryable: boolean }> {
@@ -135,7 +173,7 @@ export class Eventos {
     const doFetch = config.fetch ?? ((input: string, init: RequestInit) => globalThis.fetch(input, init))
     let response: Response
     try {
-      response = await doFetch(urlFor(config.baseUrl, "/switch/v1/eventos/stream"), {
+      response = await doFetch(urlFor(config.baseUrl, path), {
         method: "GET",
         headers,
         ...(signal === undefined ? {} : { signal })
