@@ -46,13 +46,15 @@ const findBuild = (portalDir: string | null | undefined): string | undefined => 
 
 /**
  * Every file of the build, read once; the `.br` and `.gz` beside a file are its compressed
- * forms, not files of their own (a file without them is compressed at its first request).
+ * forms, not files of their own (a file without them is compressed at its first request). The
+ * build's own records (`.vite/`, the manifest the bundle budget reads) are not served.
  */
 const readAll = (dir: string): Map<string, Asset> => {
   const assets = new Map<string, Asset>()
   const walk = (at: string) => {
     for (const name of readdirSync(at)) {
       const full = join(at, name)
+      if (name === ".vite") continue
       if (statSync(full).isDirectory()) walk(full)
       else if (!/\.(br|gz)$/.test(name))
         assets.set(relative(dir, full).split(sep).join("/"), {

@@ -21,6 +21,8 @@ beforeAll(async () => {
     '<!doctype html><script type="module" src="/panel/assets/app-AbC12345.js"></script>'
   )
   writeFileSync(join(dir, "assets", "app-AbC12345.js"), "console.log('panel')")
+  mkdirSync(join(dir, ".vite"))
+  writeFileSync(join(dir, ".vite", "manifest.json"), '{"index.html":{"file":"assets/app-AbC12345.js"}}')
   server = await startServer({ settings: { portalDir: dir } })
 })
 afterAll(async () => {
@@ -50,6 +52,10 @@ describe("/panel", () => {
     expect(asset.headers.get("cache-control")).toBe("public, max-age=31536000, immutable")
     expect((await fetch(`${server.url}/panel/assets/otro-XyZ98765.js`)).status).toBe(404)
     expect((await fetch(`${server.url}/panel/../openapi.json`)).status).not.toBe(500)
+    // The build's own records (the manifest the bundle budget reads) are not served.
+    const manifest = await fetch(`${server.url}/panel/.vite/manifest.json`)
+    expect(manifest.status).not.toBe(200)
+    expect(await manifest.text()).not.toContain("app-AbC12345.js")
   })
 })
 
