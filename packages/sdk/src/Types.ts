@@ -438,6 +438,7 @@ export type Llave = {
   readonly label: string
   readonly ultimos4: string
   readonly revoked_at: string | null
+  readonly expira_at: string | null
 }
 
 export type LlaveCreateParams = {
@@ -450,6 +451,21 @@ export type LlaveCreada = {
   readonly mode: "test" | "live"
   readonly api_key: string
   readonly label: string
+}
+
+export type LlaveRollParams = {
+  readonly solapamiento_horas: number
+}
+
+export type LlaveRotada = {
+  readonly id: string
+  readonly mode: "test" | "live"
+  readonly api_key: string
+  readonly label: string
+  readonly anterior: {
+    readonly id: string
+    readonly expira_at: string
+  }
 }
 
 // ---- Portal sessions (browser clients) -----------------------------------------------------

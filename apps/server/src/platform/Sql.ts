@@ -34,6 +34,7 @@ import repartoLive from "../migrations/0030_reparto_live.js"
 import tarjeta from "../migrations/0040_tarjeta.js"
 import cierresTarjeta from "../migrations/0041_cierres_tarjeta.js"
 import ordenesBanco from "../migrations/0050_ordenes_banco.js"
+import llavesRotacion from "../migrations/0060_llaves_rotacion.js"
 import * as Metrics from "./Metrics.js"
 import { preparingClient, registry } from "./Prepared.js"
 
@@ -145,7 +146,8 @@ export const migrations = PgMigrator.fromRecord({
   "0030_reparto_live": repartoLive,
   "0040_tarjeta": tarjeta,
   "0041_cierres_tarjeta": cierresTarjeta,
-  "0050_ordenes_banco": ordenesBanco
+  "0050_ordenes_banco": ordenesBanco,
+  "0060_llaves_rotacion": llavesRotacion
 })
 
 /** Runs pending migrations; several processes starting at once wait on the migrator's lock. */

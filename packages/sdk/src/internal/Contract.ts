@@ -123,6 +123,8 @@ export type RegistroResult = Encoded<typeof Comercios.RegistroResult>
 export type Llave = Encoded<typeof Comercios.Llave>
 export type LlaveCreateParams = Encoded<typeof Comercios.LlaveBody>
 export type LlaveCreada = Encoded<typeof Comercios.LlaveCreada>
+export type LlaveRollParams = Encoded<typeof Comercios.RotarLlaveBody>
+export type LlaveRotada = Encoded<typeof Comercios.LlaveRotada>
 
 // ---- Portal sessions (browser clients) -----------------------------------------------------
 

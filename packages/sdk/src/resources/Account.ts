@@ -9,6 +9,8 @@ import type {
   Llave,
   LlaveCreada,
   LlaveCreateParams,
+  LlaveRollParams,
+  LlaveRotada,
   PropinasConfig,
   PropinasParams,
   Transaccion,
@@ -195,6 +197,25 @@ export class Llaves {
       await send<{ readonly id: string; readonly revocada: true }>(
         this.#config,
         { method: "POST", path: `/switch/v1/llaves/${encodeURIComponent(id)}/revocar`, idempotent: false },
+        options
+      )
+    ).body
+  }
+
+  /**
+   * Rolls a key: a new key of the same label and mode (`api_key`, shown once); the old one keeps
+   * working `solapamiento_horas` (0 to 168, up to 7 days) and then answers `401`.
+   */
+  async roll(id: string, params: LlaveRollParams, options: RequestOptions = {}): Promise<LlaveRotada> {
+    return (
+      await send<LlaveRotada>(
+        this.#config,
+        {
+          method: "POST",
+          path: `/switch/v1/llaves/${encodeURIComponent(id)}/rotar`,
+          body: params,
+          idempotent: false
+        },
         options
       )
     ).body
