@@ -35,6 +35,7 @@ import tarjeta from "../migrations/0040_tarjeta.js"
 import cierresTarjeta from "../migrations/0041_cierres_tarjeta.js"
 import ordenesBanco from "../migrations/0050_ordenes_banco.js"
 import llavesRotacion from "../migrations/0060_llaves_rotacion.js"
+import codigosRecuperacion from "../migrations/0061_codigos_recuperacion.js"
 import * as Metrics from "./Metrics.js"
 import { preparingClient, registry } from "./Prepared.js"
 
@@ -147,7 +148,8 @@ export const migrations = PgMigrator.fromRecord({
   "0040_tarjeta": tarjeta,
   "0041_cierres_tarjeta": cierresTarjeta,
   "0050_ordenes_banco": ordenesBanco,
-  "0060_llaves_rotacion": llavesRotacion
+  "0060_llaves_rotacion": llavesRotacion,
+  "0061_codigos_recuperacion": codigosRecuperacion
 })
 
 /** Runs pending migrations; several processes starting at once wait on the migrator's lock. */
