@@ -134,6 +134,9 @@ export const operationExamples: Readonly<Record<string, OperationExamples>> = {
       id: "41a95a5c-1c5b-4e85-a2a8-06d5747cdccf"
     }
   },
+  "links.total": {
+    response: { total: 1234 }
+  },
   "links.list": {
     response: [
       {

@@ -96,6 +96,11 @@ export type LinkCreateParams = {
   readonly idempotency_key?: string | undefined
 }
 
+/** `GET /links/total`: how many links match the list's filters, paging aside. */
+export type LinksTotal = {
+  readonly total: number
+}
+
 type LinkFilterWire = {
   readonly estado?: string | undefined
   readonly mode?: string | undefined
@@ -109,6 +114,7 @@ type LinkFilterWire = {
   readonly limit?: string | undefined
   readonly offset?: string | undefined
   readonly starting_after?: string | undefined
+  readonly orden?: string | undefined
 }
 
 /**
@@ -547,15 +553,30 @@ export type OlvidoResult = {
   readonly detail: string
 }
 
-/** `POST /sesion/totp`: the new second factor's secret (shown once) and its `otpauth://` URI. */
+/**
+ * `POST /sesion/totp`: the new second factor's secret (shown once), its `otpauth://` URI and
+ * that URI's QR code (`qr_svg`, an SVG drawn by the service).
+ */
 export type TotpInscripcion = {
   readonly secreto: string
   readonly otpauth_uri: string
+  readonly qr_svg: string
 }
 
 /** Whether the user has a second factor. */
 export type TotpEstado = {
   readonly totp: boolean
+}
+
+/** `POST /sesion/totp/confirmar`: the second factor is on; its ten recovery codes, shown once. */
+export type TotpActivado = {
+  readonly totp: boolean
+  readonly codigos_recuperacion: readonly string[]
+}
+
+/** `POST /sesion/totp/recuperacion`: ten new recovery codes, shown once (the old ones are spent). */
+export type CodigosRecuperacion = {
+  readonly codigos_recuperacion: readonly string[]
 }
 
 /** One entry of the users' audit log (`GET /actividad`). */
