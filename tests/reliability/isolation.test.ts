@@ -202,6 +202,7 @@ const READ_ROUTES: Record<string, string> = {
   "GET /switch/v1/links/total": "/switch/v1/links/total",
   "GET /switch/v1/lotes": "/switch/v1/lotes?limit=200",
   "GET /switch/v1/transacciones": "/switch/v1/transacciones?limit=200",
+  "GET /switch/v1/transacciones/total": "/switch/v1/transacciones/total",
   "GET /switch/v1/transacciones/exportar": "/switch/v1/transacciones/exportar",
   "GET /switch/v1/llaves": "/switch/v1/llaves",
   "GET /switch/v1/webhooks": "/switch/v1/webhooks",

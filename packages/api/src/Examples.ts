@@ -436,6 +436,9 @@ export const operationExamples: Readonly<Record<string, OperationExamples>> = {
       codigo: "SW-YHD5J-7MYQF"
     }
   },
+  "transacciones.total": {
+    response: { total: 305 }
+  },
   "transacciones.list": {
     response: [
       {

@@ -395,10 +395,18 @@ export type TransaccionFiltros = {
   readonly estado?: string | undefined
   readonly desde?: string | undefined
   readonly hasta?: string | undefined
+  readonly q?: string | undefined
+  readonly min?: string | undefined
+  readonly max?: string | undefined
   readonly operacion?: string | undefined
 }
 
 export type TransaccionListParams = PageParams & TransaccionFiltros
+
+/** `GET /transacciones/total`: how many transactions match the filters, paging aside. */
+export type TransaccionesTotal = {
+  readonly total: number
+}
 
 export type ConfigView = {
   readonly comercio: string

@@ -139,6 +139,15 @@ export const TransaccionesApiLive = HttpApiBuilder.group(SwitchApi, "transaccion
           return json(rows.map(toTransaccion))
         }).pipe(Effect.catchTag("SqlError", Effect.die))
       )
+      .handle("total", ({ urlParams }) =>
+        Effect.gen(function* () {
+          const caller = yield* CurrentCaller
+          const filters = yield* parseTxnFilters(urlParams)
+          const rows = yield* sql<{ n: number }>`
+            select count(*)::int as n from transacciones where ${txnWhere(sql, caller, filters)}`
+          return json({ total: rows[0]?.n ?? 0 })
+        }).pipe(Effect.catchTag("SqlError", Effect.die))
+      )
       .handle("exportar", ({ urlParams }) =>
         Effect.gen(function* () {
           const caller = yield* CurrentCaller

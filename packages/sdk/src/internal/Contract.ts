@@ -120,6 +120,8 @@ export type Transaccion = Encoded<typeof Recibos.Transaccion>
  */
 export type TransaccionFiltros = Encoded<typeof Recibos.TransaccionFiltros>
 export type TransaccionListParams = PageParams & TransaccionFiltros
+/** `GET /transacciones/total`: how many transactions match the filters, paging aside. */
+export type TransaccionesTotal = Encoded<typeof Recibos.TransaccionesTotal>
 export type ConfigView = Encoded<typeof Comercios.ConfigView>
 export type RegistroParams = Encoded<typeof Comercios.RegistroBody>
 export type RegistroResult = Encoded<typeof Comercios.RegistroResult>

@@ -14,6 +14,7 @@ import type {
   PropinasConfig,
   PropinasParams,
   Transaccion,
+  TransaccionesTotal,
   TransaccionFiltros,
   TransaccionListParams,
   Verificacion,
@@ -82,6 +83,17 @@ export class Transacciones {
         ).body,
       { ...params, cursor: true }
     )
+  }
+
+  /** How many transactions match `filters` (the list's; paging aside). */
+  async total(filters: TransaccionFiltros = {}, options: RequestOptions = {}): Promise<TransaccionesTotal> {
+    return (
+      await send<TransaccionesTotal>(
+        this.#config,
+        { method: "GET", path: "/switch/v1/transacciones/total", query: { ...filters }, idempotent: true },
+        options
+      )
+    ).body
   }
 
   /**
