@@ -1,8 +1,10 @@
 /**
- * The Links list as a merchant uses it all day, real Chromium against the built server: its
- * total count («12 links»), an amount range and the date presets (Caracas days) kept in the
- * address, sorting by amount from the column heading (`aria-sort`), and copying a link's
- * address. axe-core at 1280 and 360 px (screenshots in artifacts/).
+ * The Links and Transacciones lists as a merchant uses them all day, real Chromium against the
+ * built server: the total count («12 links»), an amount range and the date presets (Caracas days)
+ * kept in the address, sorting by amount from the column heading (`aria-sort`), copying a link's
+ * address, finding a transaction by its receipt code, and the header's one box that finds links
+ * and transactions by id, reference, receipt code or name. axe-core at 1280 and 360 px
+ * (screenshots in artifacts/).
  */
 import { resolve } from "node:path"
 import type { Browser, Page } from "playwright-core"
@@ -52,6 +54,7 @@ describe("the Links list", () => {
   const codigo = `lst${Date.now().toString(36)}`
   const email = `${codigo}@tienda.example`
   const AMOUNTS = [15, 80, 120, 250, 499.5, 500, 730, 1200, 45, 310, 95, 2000]
+  const paid: Array<string> = []
 
   beforeAll(async () => {
     const made = await call(stack.url, "POST", "/switch/v1/comercios/registrar", {
@@ -65,6 +68,15 @@ describe("the Links list", () => {
         body: { monto, concepto: `Pedido ${i + 1}` }
       })
       expect(link.status).toBe(201)
+      // Three of them paid (simulated), so Transacciones has rows with receipt codes.
+      if (monto === 120 || monto === 250 || monto === 730) {
+        const sim = await call(stack.url, "POST", `/switch/v1/links/${link.body.id}/simular`, {
+          key,
+          body: { resultado: "pagado" }
+        })
+        expect(sim.status).toBe(200)
+        paid.push(link.body.id)
+      }
     }
   })
 
@@ -134,6 +146,64 @@ describe("the Links list", () => {
         .poll(() => page.locator("#links-total").textContent())
         .toBe(`${AMOUNTS.filter((m) => m >= 100).length} links.`)
       await screen(page, "Links", "links-360")
+      expect(errors).toEqual([])
+    } finally {
+      await close()
+    }
+  })
+
+  it("Transacciones: counts them, finds one by its receipt code, and bounds the amount (1280 and 360 px)", async () => {
+    for (const width of [1280, 360]) {
+      const { page, errors, close } = await open(width)
+      try {
+        await signIn(page)
+        await page.goto(`${stack.url}/panel/transacciones`)
+        await expect.poll(() => page.locator("#transacciones-total").textContent()).toBe("3 transacciones.")
+        await screen(page, "Transacciones", `transacciones-${width}`)
+        const codigo = (await page.locator('td[data-titulo="Código"]').first().textContent()) ?? ""
+        expect(codigo).toMatch(/^SW-/)
+        await page.getByLabel("Buscar").fill(codigo.toLowerCase())
+        await page.getByRole("button", { name: "Filtrar" }).click()
+        await expect.poll(() => page.locator("#transacciones-total").textContent()).toBe("1 transacción.")
+        expect(await page.locator('td[data-titulo="Código"]').allTextContents()).toEqual([codigo])
+        await screen(page, "Transacciones", `transacciones-buscar-${width}`)
+        await page.goto(`${stack.url}/panel/transacciones?min=200`)
+        await expect.poll(() => page.locator("#transacciones-total").textContent()).toBe("2 transacciones.")
+        await page.getByRole("button", { name: "7 días" }).click()
+        await page.waitForURL(/desde=\d{4}-\d{2}-\d{2}&hasta=/)
+        await expect.poll(() => page.locator("#transacciones-total").textContent()).toBe("2 transacciones.")
+        expect(errors).toEqual([])
+      } finally {
+        await close()
+      }
+    }
+  })
+
+  it("the header's box finds the link and the transaction of a receipt code, and a link by its concept (360 px)", async () => {
+    const { page, errors, close } = await open(360)
+    try {
+      await signIn(page)
+      const link = await page.evaluate<{ codigo_verificacion: string; concepto: string }>(
+        `fetch("/switch/v1/links/${paid[0]}").then((r) => r.json())`
+      )
+      const codigo = link.codigo_verificacion
+      expect(codigo).toMatch(/^SW-/)
+      await page.getByLabel("Encontrar un link o una transacción").fill(codigo)
+      await page.getByRole("button", { name: "Encontrar", exact: true }).click()
+      await page.waitForURL(/\/panel\/buscar\?q=SW-/)
+      await expect.poll(() => page.locator("#buscar-links li").count()).toBe(1)
+      await expect.poll(() => page.locator("#buscar-transacciones li").count()).toBe(1)
+      expect(await page.locator("#buscar-links li").textContent()).toContain(link.concepto)
+      await screen(page, "Encontrar", "buscar-360")
+      await page.locator("#buscar-links").getByRole("link", { name: link.concepto }).click()
+      await expect.poll(() => page.locator("h1").textContent()).toBe("Detalle del link")
+      expect(page.url()).toContain(paid[0])
+
+      // By concept: the links list's words.
+      await page.getByLabel("Encontrar un link o una transacción").fill("pedido 12")
+      await page.getByRole("button", { name: "Encontrar", exact: true }).click()
+      await expect.poll(() => page.locator("#buscar-links li").count()).toBe(1)
+      expect(await page.locator("#buscar-transacciones li").count()).toBe(0)
       expect(errors).toEqual([])
     } finally {
       await close()

@@ -8,6 +8,7 @@ import { AccionesMasivas } from "./screens/AccionesMasivas.js"
 import { Actividad } from "./screens/Actividad.js"
 import { Aplicaciones } from "./screens/Aplicaciones.js"
 import { Autorizar } from "./screens/Autorizar.js"
+import { Buscar, BuscarCaja } from "./screens/Buscar.js"
 import { Clientes } from "./screens/Clientes.js"
 import { Configuracion } from "./screens/Configuracion.js"
 import { DefinirContrasena, Olvide } from "./screens/Contrasena.js"
@@ -145,6 +146,7 @@ const Shell = ({ path, search }: { readonly path: string; readonly search: strin
   else if (path === "/mi-pagina") screen = <MiPagina />
   else if (path === "/cuentas-aprobadas") screen = <CuentasAprobadas />
   else if (path === "/acciones-masivas") screen = <AccionesMasivas search={search} />
+  else if (path === "/buscar") screen = <Buscar search={search} />
   else
     screen = (
       <section>
@@ -178,6 +180,7 @@ const Shell = ({ path, search }: { readonly path: string; readonly search: strin
               ))}
             </ul>
           </nav>
+          <BuscarCaja />
           <ModeSwitch />
           <div className="usuario">
             <span>
