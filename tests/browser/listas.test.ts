@@ -65,7 +65,7 @@ describe("the Links list", () => {
     for (const [i, monto] of AMOUNTS.entries()) {
       const link = await call(stack.url, "POST", "/switch/v1/links", {
         key,
-        body: { monto, concepto: `Pedido ${i + 1}` }
+        body: { monto, concepto: monto === 2000 ? "Encargo especial de tortas" : `Pedido ${i + 1}` }
       })
       expect(link.status).toBe(201)
       // Three of them paid (simulated), so Transacciones has rows with receipt codes.
@@ -167,6 +167,18 @@ describe("the Links list", () => {
         await expect.poll(() => page.locator("#transacciones-total").textContent()).toBe("1 transacción.")
         expect(await page.locator('td[data-titulo="Código"]').allTextContents()).toEqual([codigo])
         await screen(page, "Transacciones", `transacciones-buscar-${width}`)
+        // Sorted by total from its heading, largest first (the phone layout shows rows as cards, without headings).
+        if (width === 1280) {
+          await page.goto(`${stack.url}/panel/transacciones`)
+          await page.getByRole("button", { name: /^Total/ }).click()
+          await page.waitForURL(/orden=monto_desc/)
+          const th = page.locator("th", { has: page.getByRole("button", { name: /^Total/ }) })
+          await expect.poll(() => th.getAttribute("aria-sort")).toBe("descending")
+          await expect
+            .poll(() => page.locator('td[data-titulo="Total"]').allTextContents())
+            .toEqual(["Bs 730,00", "Bs 250,00", "Bs 120,00"])
+          await screen(page, "Transacciones", `transacciones-ordenadas-${width}`)
+        }
         await page.goto(`${stack.url}/panel/transacciones?min=200`)
         await expect.poll(() => page.locator("#transacciones-total").textContent()).toBe("2 transacciones.")
         await page.getByRole("button", { name: "7 días" }).click()
@@ -200,7 +212,7 @@ describe("the Links list", () => {
       expect(page.url()).toContain(paid[0])
 
       // By concept: the links list's words.
-      await page.getByLabel("Encontrar un link o una transacción").fill("pedido 12")
+      await page.getByLabel("Encontrar un link o una transacción").fill("TORTAS especial")
       await page.getByRole("button", { name: "Encontrar", exact: true }).click()
       await expect.poll(() => page.locator("#buscar-links li").count()).toBe(1)
       expect(await page.locator("#buscar-transacciones li").count()).toBe(0)

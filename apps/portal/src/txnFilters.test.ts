@@ -11,10 +11,11 @@ describe("transaction filters in the address", () => {
       q: "ref123",
       min: "100",
       max: "1.500,50",
+      orden: "monto_asc",
       pagina: 2
-    }
+    } as const
     expect(toSearch(filters)).toBe(
-      "?estado=LIQUIDADA&operacion=cobro&desde=2026-11-01&hasta=2026-11-25&q=ref123&min=100&max=1.500%2C50&pagina=2"
+      "?estado=LIQUIDADA&operacion=cobro&desde=2026-11-01&hasta=2026-11-25&q=ref123&min=100&max=1.500%2C50&orden=monto_asc&pagina=2"
     )
     expect(fromSearch(toSearch(filters))).toEqual(filters)
     expect(toSearch(EMPTY)).toBe("")

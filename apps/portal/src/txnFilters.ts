@@ -62,8 +62,13 @@ export interface TxnFilters {
   /** Amounts in Bs as typed (`1.234,56`); ignored when not an amount. */
   readonly min: string
   readonly max: string
+  /** The list's order: newest first unless another is chosen. */
+  readonly orden: TxnOrden
   readonly pagina: number
 }
+
+export const TXN_ORDENES = ["reciente", "antiguo", "monto_desc", "monto_asc"] as const
+export type TxnOrden = (typeof TXN_ORDENES)[number]
 
 export const EMPTY: TxnFilters = {
   estado: "",
@@ -73,6 +78,7 @@ export const EMPTY: TxnFilters = {
   q: "",
   min: "",
   max: "",
+  orden: "reciente",
   pagina: 1
 }
 
@@ -104,6 +110,9 @@ export const fromSearch = (search: string): TxnFilters => {
     q: (params.get("q") ?? "").slice(0, 80),
     min: (params.get("min") ?? "").slice(0, 20),
     max: (params.get("max") ?? "").slice(0, 20),
+    orden: (TXN_ORDENES as ReadonlyArray<string>).includes(params.get("orden") ?? "")
+      ? (params.get("orden") as TxnOrden)
+      : "reciente",
     pagina: Number.isInteger(pagina) && pagina >= 1 ? pagina : 1
   }
 }
@@ -118,6 +127,7 @@ export const toSearch = (filters: TxnFilters): string => {
   if (filters.q.trim() !== "") params.set("q", filters.q.trim())
   if (filters.min.trim() !== "") params.set("min", filters.min.trim())
   if (filters.max.trim() !== "") params.set("max", filters.max.trim())
+  if (filters.orden !== "reciente") params.set("orden", filters.orden)
   if (filters.pagina > 1) params.set("pagina", String(filters.pagina))
   const text = params.toString()
   return text === "" ? "" : `?${text}`
@@ -141,6 +151,7 @@ export const toFiltros = (filters: TxnFilters): TransaccionFiltros => {
 /** One page of the list, one row more than shown to know whether a next page exists. */
 export const toListParams = (filters: TxnFilters): TransaccionListParams => ({
   ...toFiltros(filters),
+  ...(filters.orden === "reciente" ? {} : { orden: filters.orden }),
   limit: PAGE_SIZE + 1,
   offset: (filters.pagina - 1) * PAGE_SIZE
 })

@@ -117,6 +117,12 @@ export class TransaccionesGroup extends HttpApiGroup.make("transacciones")
             description:
               "Cursor: el id del último elemento de la página anterior; la página sigue después de él"
           }),
+          orden: Schema.optional(
+            Schema.String.annotations({
+              description:
+                "`reciente` (por omisión), `antiguo`, `monto_desc` o `monto_asc`; con otro orden que `reciente` se pagina con `offset`"
+            })
+          ),
           ...TransaccionFiltros.fields
         })
       )

@@ -20,11 +20,43 @@ import {
   TXN_ESTADO_LABEL,
   TXN_ESTADOS,
   type TxnFilters,
+  type TxnOrden,
   toFiltros,
   toListParams,
   toSearch
 } from "../txnFilters.js"
-import { PresetsFecha } from "./ListaControles.js"
+import { OrdenarPor, PresetsFecha } from "./ListaControles.js"
+
+/** The columns that sort, and the orders (descending, ascending) each toggles between. */
+const ORDEN_DE: Readonly<Record<string, readonly [TxnOrden, TxnOrden]>> = {
+  Fecha: ["reciente", "antiguo"],
+  Total: ["monto_desc", "monto_asc"]
+}
+const ASCENDENTE = new Set<TxnOrden>(["antiguo", "monto_asc"])
+
+/** A sortable column's heading: its order in the address, toggled by its button. */
+const Cabecera = ({ columna, filters }: { readonly columna: string; readonly filters: TxnFilters }) => {
+  const [desc, asc] = ORDEN_DE[columna] ?? ["reciente", "antiguo"]
+  const activa =
+    ORDEN_DE[columna]?.includes(filters.orden) === true
+      ? ASCENDENTE.has(filters.orden)
+        ? ("ascending" as const)
+        : ("descending" as const)
+      : undefined
+  return (
+    <th scope="col" aria-sort={activa}>
+      <OrdenarPor
+        columna={columna}
+        activa={activa}
+        onOrdenar={() =>
+          navigate(
+            `/transacciones${toSearch({ ...filters, orden: filters.orden === desc ? asc : desc, pagina: 1 })}`
+          )
+        }
+      />
+    </th>
+  )
+}
 
 const estadoClase = (estado: string) =>
   estado === "LIQUIDADA" ? "pagado" : estado === "RECHAZADA" || estado === "ERROR" ? "cancelado" : "pendiente"
@@ -178,13 +210,13 @@ export const Transacciones = ({ search }: { readonly search: string }) => {
             {total === null ? "" : `${miles(total)} ${total === 1 ? "transacción" : "transacciones"}.`}
           </p>
           <table className="tabla">
-            <caption className="oculto">Transacciones, de la más reciente a la más antigua</caption>
+            <caption className="oculto">Transacciones</caption>
             <thead>
               <tr>
-                <th scope="col">Fecha</th>
+                <Cabecera columna="Fecha" filters={filters} />
                 <th scope="col">Operación</th>
                 <th scope="col">Estado</th>
-                <th scope="col">Total</th>
+                <Cabecera columna="Total" filters={filters} />
                 <th scope="col">Código</th>
               </tr>
             </thead>

@@ -106,6 +106,25 @@ export const parseTxnFilters = (params: {
     return filters
   })
 
+/** The list's orders (`orden`), each ending on the id so pages never overlap. */
+export const TXN_ORDER_BY = {
+  reciente: "created_at desc, id desc",
+  antiguo: "created_at asc, id asc",
+  monto_desc: "monto desc, created_at desc, id desc",
+  monto_asc: "monto asc, created_at desc, id desc"
+} as const
+export type TxnOrden = keyof typeof TXN_ORDER_BY
+
+/** Reads `orden` (newest first when absent); a cursor follows only that default order. */
+export const parseTxnOrden = (text: string | undefined, withCursor: boolean) => {
+  const orden = text === undefined || text === "" ? "reciente" : text
+  if (!Object.hasOwn(TXN_ORDER_BY, orden))
+    return invalid("orden", `orden debe ser uno de: ${Object.keys(TXN_ORDER_BY).join(", ")}`)
+  if (withCursor && orden !== "reciente")
+    return invalid("starting_after", "starting_after solo sigue el orden reciente; usa offset con otro orden")
+  return Effect.succeed(orden as TxnOrden)
+}
+
 /** The where clause: the caller's merchant and mode, then each filter given. */
 export const txnWhere = (sql: Statement.Constructor, caller: Caller, f: TxnFilters) =>
   sql.and([

@@ -1,7 +1,8 @@
 /**
  * The transactions list's search (`q`: an id's start, part of a bank reference or a receipt
- * code), its amount range (`min`, `max` in Bs) and `GET /transacciones/total`: the same rows in
- * the list, the count and the export; only the caller's merchant and mode; bad values refused.
+ * code), its amount range (`min`, `max` in Bs), its `orden` and `GET /transacciones/total`: the
+ * same rows in the list, the count and the export; only the caller's merchant and mode; bad
+ * values refused.
  */
 import Pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -87,5 +88,31 @@ describe("transactions: search, amount range and total", () => {
         expect(reply.body).toMatchObject({ error: "validation", parametro })
       }
     }
+  })
+
+  it("orden sorts by amount either way or oldest first, paged by offset; a bad one or a cursor with it is 400", async () => {
+    const amounts = async (query: string) => (await list(query)).map((t) => t.monto)
+    const all = await amounts("")
+    expect(all).toHaveLength(30)
+    const desc = [...all].sort((a, b) => b - a)
+    expect(await amounts("orden=monto_desc")).toEqual(desc)
+    expect(await amounts("orden=monto_asc")).toEqual([...desc].reverse())
+    expect(await amounts("orden=antiguo")).toEqual([...all].reverse())
+    const page2 = (
+      await call(server.url, "GET", "/switch/v1/transacciones?orden=monto_desc&limit=5&offset=5", { key })
+    ).body.map((t: { monto: number }) => t.monto)
+    expect(page2).toEqual(desc.slice(5, 10))
+    const bad = await call(server.url, "GET", "/switch/v1/transacciones?orden=caro", { key })
+    expect(bad.body).toMatchObject({ error: "validation", parametro: "orden" })
+    const first = (await list(""))[0]?.id
+    const cursor = await call(
+      server.url,
+      "GET",
+      `/switch/v1/transacciones?orden=antiguo&starting_after=${first}`,
+      {
+        key
+      }
+    )
+    expect(cursor.body).toMatchObject({ error: "validation", parametro: "starting_after" })
   })
 })
