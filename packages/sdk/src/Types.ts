@@ -401,7 +401,11 @@ export type TransaccionFiltros = {
   readonly operacion?: string | undefined
 }
 
-export type TransaccionListParams = PageParams & TransaccionFiltros
+export type TransaccionListParams = PageParams &
+  TransaccionFiltros & {
+    /** `reciente` (default), `antiguo`, `monto_desc` or `monto_asc`; another than `reciente` pages by offset. */
+    readonly orden?: "reciente" | "antiguo" | "monto_desc" | "monto_asc"
+  }
 
 /** `GET /transacciones/total`: how many transactions match the filters, paging aside. */
 export type TransaccionesTotal = {

@@ -119,7 +119,11 @@ export type Transaccion = Encoded<typeof Recibos.Transaccion>
  * `operacion` (`cobro`), `desde` and `hasta` (ISO 8601, Caracas time without an offset, or ms).
  */
 export type TransaccionFiltros = Encoded<typeof Recibos.TransaccionFiltros>
-export type TransaccionListParams = PageParams & TransaccionFiltros
+export type TransaccionListParams = PageParams &
+  TransaccionFiltros & {
+    /** `reciente` (default), `antiguo`, `monto_desc` or `monto_asc`; another than `reciente` pages by offset. */
+    readonly orden?: "reciente" | "antiguo" | "monto_desc" | "monto_asc"
+  }
 /** `GET /transacciones/total`: how many transactions match the filters, paging aside. */
 export type TransaccionesTotal = Encoded<typeof Recibos.TransaccionesTotal>
 export type ConfigView = Encoded<typeof Comercios.ConfigView>

@@ -81,7 +81,8 @@ export class Transacciones {
             options
           )
         ).body,
-      { ...params, cursor: true }
+      // Another order than newest first pages by offset: the cursor follows only that one.
+      { ...params, cursor: params.orden === undefined || params.orden === "reciente" }
     )
   }
 

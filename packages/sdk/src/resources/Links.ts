@@ -63,7 +63,12 @@ export class Links {
             options
           )
         ).body,
-      { ...(limit === undefined ? {} : { limit }), ...(offset === undefined ? {} : { offset }), cursor: true }
+      {
+        ...(limit === undefined ? {} : { limit }),
+        ...(offset === undefined ? {} : { offset }),
+        // Another order than newest first pages by offset: the cursor follows only that one.
+        cursor: filters.orden === undefined || filters.orden === "reciente"
+      }
     )
   }
 
