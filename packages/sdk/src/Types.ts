@@ -652,6 +652,7 @@ export type AccionMasivaParams = {
         readonly [x: string]: string
       }
     | undefined
+  readonly confirmar_total?: number | undefined
 }
 
 // ---- Direct API (SPEC "Collect", "Pay", "Query an operation") ------------------------------

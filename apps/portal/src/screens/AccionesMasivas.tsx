@@ -95,11 +95,11 @@ export const AccionesMasivas = ({ search }: { readonly search: string }) => {
     accion !== null && total !== null && total > 0 && total <= MAX && confirma(confirmacion, total)
   const ejecutar = async (event: FormEvent) => {
     event.preventDefault()
-    if (!listo || accion === null) return
+    if (!listo || accion === null || total === null) return
     setError(null)
     setEnviando(true)
     try {
-      setActual(await sw.accionesMasivas.crear({ accion, filtros }))
+      setActual(await sw.accionesMasivas.crear({ accion, filtros, confirmar_total: total }))
       setConfirmacion("")
     } catch (e) {
       setError(errorText(e))
