@@ -24,7 +24,7 @@ import { VirtualTable } from "../VirtualTable.js"
 import { vencimiento } from "../vencimiento.js"
 import { errorDolares, PrecioDolares } from "./Dolares.js"
 import { LinkTimeline } from "./LinkTimeline.js"
-import { Copiar, OrdenarPor, PresetsFecha } from "./ListaControles.js"
+import { Copiar, OrdenarPor, OrdenCampo, PresetsFecha } from "./ListaControles.js"
 import { type Fila, MetadataRows, metadataDe } from "./MetadataRows.js"
 import { Reembolsos } from "./Reembolsos.js"
 import { Reparto, type RepartoData, repartoDe } from "./Reparto.js"
@@ -208,6 +208,7 @@ export const Links = ({ search }: { readonly search: string }) => {
             <option value="whatsapp">WhatsApp</option>
           </select>
         </div>
+        <OrdenCampo id="f-orden" value={draft.orden} onChange={(orden) => setDraft({ ...draft, orden })} />
         <PresetsFecha onElegir={(dias) => navigate(`/links${toSearch({ ...draft, ...dias, pagina: 1 })}`)} />
         <button type="submit">Filtrar</button>
       </form>

@@ -1,6 +1,7 @@
 /**
  * Small controls the lists share: the date presets (hoy, 7 días, este mes, as Caracas days), a
- * button that copies a text (a link's address), and a column heading that sorts by it.
+ * button that copies a text (a link's address), a column heading that sorts by it, and the same
+ * orders as a field of the filters (the phone layout shows rows as cards, without headings).
  */
 import { useState } from "react"
 import { PRESET_LABEL, PRESETS, type Preset, presetDias } from "../linkFilters.js"
@@ -59,4 +60,30 @@ export const OrdenarPor = (props: {
       {props.activa === undefined ? ", ordenar por esta columna" : ", cambiar el orden"}
     </span>
   </button>
+)
+
+/** The lists' orders, as a filter field's options. */
+export const ORDEN_LABEL = {
+  reciente: "Más recientes primero",
+  antiguo: "Más antiguos primero",
+  monto_desc: "Monto mayor primero",
+  monto_asc: "Monto menor primero"
+} as const
+
+/** «Ordenar por»: the list's order as a field of its filters form. */
+export const OrdenCampo = <O extends keyof typeof ORDEN_LABEL>(props: {
+  readonly id: string
+  readonly value: O
+  readonly onChange: (orden: O) => void
+}) => (
+  <div className="campo">
+    <label htmlFor={props.id}>Ordenar por</label>
+    <select id={props.id} value={props.value} onChange={(e) => props.onChange(e.target.value as O)}>
+      {(Object.keys(ORDEN_LABEL) as Array<O>).map((orden) => (
+        <option key={orden} value={orden}>
+          {ORDEN_LABEL[orden]}
+        </option>
+      ))}
+    </select>
+  </div>
 )

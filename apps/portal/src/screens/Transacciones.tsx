@@ -25,7 +25,7 @@ import {
   toListParams,
   toSearch
 } from "../txnFilters.js"
-import { OrdenarPor, PresetsFecha } from "./ListaControles.js"
+import { OrdenarPor, OrdenCampo, PresetsFecha } from "./ListaControles.js"
 
 /** The columns that sort, and the orders (descending, ascending) each toggles between. */
 const ORDEN_DE: Readonly<Record<string, readonly [TxnOrden, TxnOrden]>> = {
@@ -188,6 +188,7 @@ export const Transacciones = ({ search }: { readonly search: string }) => {
             onChange={(e) => setDraft({ ...draft, hasta: e.target.value })}
           />
         </div>
+        <OrdenCampo id="t-orden" value={draft.orden} onChange={(orden) => setDraft({ ...draft, orden })} />
         <PresetsFecha
           onElegir={(dias) => navigate(`/transacciones${toSearch({ ...draft, ...dias, pagina: 1 })}`)}
         />
