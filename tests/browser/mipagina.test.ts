@@ -191,11 +191,25 @@ describe("mi página", () => {
         await page.goto(`${stack.url}/panel/links?q=masiva`)
         await expect.poll(() => page.locator("h1").textContent()).toBe("Links")
         await page.getByRole("link", { name: "Acciones masivas con estos filtros" }).click()
+        await expect.poll(() => page.locator("#am-total").textContent()).toBe("40 links del modo prueba")
         await screen(page, "Acciones masivas", `masiva-${width}`)
         await expect(page.locator("main").textContent()).resolves.toContain("«masiva» en el concepto")
+        // No action is chosen to begin with, and none runs until the count is typed.
+        expect(await page.locator('input[name="accion"]:checked').count()).toBe(0)
+        const elige = page.getByRole("button", { name: "Elige una acción" })
+        expect(await elige.isDisabled()).toBe(true)
         if (width === 1280) {
           await page.getByLabel(/Cancelar los abiertos/).check()
-          await page.getByRole("button", { name: "Ejecutar" }).click()
+          const ejecutar = page.getByRole("button", { name: "Cancelación de 40 links" })
+          expect(await ejecutar.isDisabled()).toBe(true)
+          const confirmacion = page.getByLabel("Para confirmar, escribe cuántos links son: 40")
+          await confirmacion.fill("41")
+          await expect.poll(() => page.getByText("La cantidad no coincide.").count()).toBe(1)
+          expect(await ejecutar.isDisabled()).toBe(true)
+          await screen(page, "Acciones masivas", `masiva-no-coincide-${width}`)
+          await confirmacion.fill("40")
+          await expect.poll(() => ejecutar.isDisabled()).toBe(false)
+          await ejecutar.click()
           await page.getByRole("status").filter({ hasText: "Terminada: 40 de 40 links revisados." }).waitFor()
           await expect(page.locator("#am-hechos").textContent()).resolves.toBe("40")
           await expect(page.locator("#am-omitidos").textContent()).resolves.toBe("Ninguno")
@@ -205,13 +219,15 @@ describe("mi página", () => {
             new Set(["cancelado"])
           )
           // Once more: every link is cancelled now, so each is skipped with its state as the reason.
-          await page.getByRole("button", { name: "Ejecutar" }).click()
+          await page.getByLabel("Para confirmar, escribe cuántos links son: 40").fill("40")
+          await page.getByRole("button", { name: "Cancelación de 40 links" }).click()
           await expect
             .poll(() => page.locator("#am-omitidos").textContent(), { timeout: 20_000 })
             .toBe("40 por estar cancelado")
         } else {
           await page.getByLabel(/Exportar a un archivo CSV/).check()
-          await page.getByRole("button", { name: "Ejecutar" }).click()
+          await page.getByLabel("Para confirmar, escribe cuántos links son: 40").fill("40")
+          await page.getByRole("button", { name: "Exportación de 40 links" }).click()
           await page.getByRole("status").filter({ hasText: "Terminada: 40 de 40 links revisados." }).waitFor()
           const download = page.getByRole("link", { name: "Descargar el CSV (40 links)" })
           const href = (await download.getAttribute("href")) ?? ""
@@ -223,6 +239,29 @@ describe("mi página", () => {
       } finally {
         await close()
       }
+    }
+  })
+
+  it("without filters the bulk action says plainly that it takes every link of the mode, with their count", async () => {
+    const total = (await call(stack.url, "GET", "/switch/v1/links/total", { key })).body.total as number
+    expect(total).toBeGreaterThanOrEqual(40)
+    const { page, errors, close } = await open(360)
+    try {
+      await signIn(page, email)
+      await page.goto(`${stack.url}/panel/acciones-masivas`)
+      await expect.poll(() => page.locator("#am-total").textContent()).toBe(`${total} links del modo prueba`)
+      await expect
+        .poll(() => page.locator("#am-filtros").textContent())
+        .toBe("Sin filtros: la acción toma todos los links del modo prueba.")
+      await page.getByLabel(/Reenviar el último aviso/).check()
+      await screen(page, "Acciones masivas", "masiva-sin-filtros-360")
+      await page.getByLabel(`Para confirmar, escribe cuántos links son: ${total}`).fill(String(total))
+      await expect
+        .poll(() => page.getByRole("button", { name: `Reenvío de avisos de ${total} links` }).isDisabled())
+        .toBe(false)
+      expect(errors).toEqual([])
+    } finally {
+      await close()
     }
   })
 })

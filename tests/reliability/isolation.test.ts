@@ -165,6 +165,12 @@ const OBJECT_ROUTES: Record<string, ObjectRoute> = {
     perMerchant: true,
     path: (id) => `/switch/v1/llaves/${id}/revocar`
   },
+  "POST /switch/v1/llaves/{id}/rotar": {
+    kind: "llave",
+    perMerchant: true,
+    path: (id) => `/switch/v1/llaves/${id}/rotar`,
+    body: () => ({ solapamiento_horas: 0 })
+  },
   "POST /switch/v1/consultar": { ...txn, path: () => "/switch/v1/consultar", body: (id) => ({ id }) },
   "POST /switch/v1/reintegro": {
     ...txn,
@@ -192,8 +198,11 @@ const OBJECT_ROUTES: Record<string, ObjectRoute> = {
 /** Routes that read the caller's own data: none may show another merchant's or mode's object. */
 const READ_ROUTES: Record<string, string> = {
   "GET /switch/v1/links": "/switch/v1/links?limit=200",
+  // A count: its own merchant's and mode's links only, checked in apps/server/src/links/total.test.ts.
+  "GET /switch/v1/links/total": "/switch/v1/links/total",
   "GET /switch/v1/lotes": "/switch/v1/lotes?limit=200",
   "GET /switch/v1/transacciones": "/switch/v1/transacciones?limit=200",
+  "GET /switch/v1/transacciones/total": "/switch/v1/transacciones/total",
   "GET /switch/v1/transacciones/exportar": "/switch/v1/transacciones/exportar",
   "GET /switch/v1/llaves": "/switch/v1/llaves",
   "GET /switch/v1/webhooks": "/switch/v1/webhooks",
@@ -250,6 +259,7 @@ const OTHER_ROUTES = [
   // 401), checked in apps/server/src/seguridad/totp.test.ts.
   "POST /switch/v1/sesion/totp",
   "POST /switch/v1/sesion/totp/confirmar",
+  "POST /switch/v1/sesion/totp/recuperacion",
   "POST /switch/v1/sesion/totp/desactivar",
   // The audit log: an owner's session only; another merchant's entries never show, checked in
   // apps/server/src/actividad/actividad.test.ts.

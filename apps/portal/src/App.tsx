@@ -30,6 +30,7 @@ import {
   WebhookDetalle
 } from "./pantallas.js"
 import { Link, navigate, useLocation } from "./router.js"
+import { Buscar, BuscarCaja } from "./screens/Buscar.js"
 import { Ingresar, Registro } from "./screens/Ingreso.js"
 import { Inicio } from "./screens/Inicio.js"
 
@@ -179,6 +180,7 @@ const Shell = ({ path, search }: { readonly path: string; readonly search: strin
   else if (path === "/mi-pagina") screen = <MiPagina />
   else if (path === "/cuentas-aprobadas") screen = <CuentasAprobadas />
   else if (path === "/acciones-masivas") screen = <AccionesMasivas search={search} />
+  else if (path === "/buscar") screen = <Buscar search={search} />
   else
     screen = (
       <section>
@@ -222,6 +224,7 @@ const Shell = ({ path, search }: { readonly path: string; readonly search: strin
               ))}
             </ul>
           </nav>
+          <BuscarCaja />
           <ModeSwitch />
           <div id="menu-usuario" className={menu ? "usuario plegable abierto" : "usuario plegable"}>
             <span>

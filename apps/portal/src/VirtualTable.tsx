@@ -18,6 +18,10 @@ export interface VirtualTableProps<T> {
   readonly onNearEnd?: () => void
   /** Row height before one is measured. */
   readonly estimate?: number
+  /** A column's heading, when it is more than its name (a button that sorts by it). */
+  readonly header?: (column: string) => ReactNode
+  /** The order the rows follow by a column, when they follow one (`aria-sort`). */
+  readonly sortedBy?: (column: string) => "ascending" | "descending" | undefined
 }
 
 /** The space of the rows not rendered: hidden from assistive technology, nothing in it takes focus. */
@@ -29,7 +33,7 @@ const Spacer = ({ height, span }: { readonly height: number; readonly span: numb
 )
 
 export const VirtualTable = <T,>(props: VirtualTableProps<T>) => {
-  const { caption, columns, rows, rowKey, cells, onNearEnd, estimate = 48 } = props
+  const { caption, columns, rows, rowKey, cells, onNearEnd, estimate = 48, header, sortedBy } = props
   const body = useRef<HTMLTableSectionElement>(null)
   const [view, setView] = useState({ offset: 0, height: 900 })
   const [rowHeight, setRowHeight] = useState(estimate)
@@ -86,8 +90,8 @@ export const VirtualTable = <T,>(props: VirtualTableProps<T>) => {
       <thead>
         <tr aria-rowindex={1}>
           {columns.map((column) => (
-            <th scope="col" key={column}>
-              {column}
+            <th scope="col" key={column} aria-sort={sortedBy?.(column)}>
+              {header === undefined ? column : header(column)}
             </th>
           ))}
         </tr>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { bolivares, diaCaracas, fecha, fechaHora, parseBolivares } from "./format.js"
+import { bolivares, diaCaracas, fecha, fechaHora, miles, parseBolivares } from "./format.js"
 
 describe("bolivares", () => {
   it("writes thousands with dots and cents with a comma", () => {
@@ -34,5 +34,15 @@ describe("Caracas dates", () => {
     expect(fechaHora("2026-11-25T16:05:00Z")).toBe("25/11/2026 12:05 p. m.")
     expect(fechaHora("2026-11-25T04:00:00Z")).toBe("25/11/2026 12:00 a. m.")
     expect(diaCaracas("2026-01-01T03:59:59Z")).toBe("2025-12-31")
+  })
+})
+
+describe("miles", () => {
+  it("groups thousands with dots", () => {
+    expect(miles(0)).toBe("0")
+    expect(miles(999)).toBe("999")
+    expect(miles(1234)).toBe("1.234")
+    expect(miles(5000)).toBe("5.000")
+    expect(miles(1234567)).toBe("1.234.567")
   })
 })

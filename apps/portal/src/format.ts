@@ -13,6 +13,12 @@ export const bolivares = (monto: number): string => {
   return `${monto < 0 && cents > 0 ? "-" : ""}Bs ${grouped},${decimals}`
 }
 
+/** A count with thousands grouped by dots: `1.234`. */
+export const miles = (n: number): string =>
+  Math.trunc(n)
+    .toString()
+    .replace(/\B(?=(\d{3})+(?!\d))/g, ".")
+
 /**
  * An amount typed by a merchant (`1.234,56`, `1234,5`, `1234.56` or `1234`) as a number of
  * bolívares with at most 2 decimals; undefined when it is not one.

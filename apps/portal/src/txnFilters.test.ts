@@ -8,10 +8,14 @@ describe("transaction filters in the address", () => {
       operacion: "cobro",
       desde: "2026-11-01",
       hasta: "2026-11-25",
+      q: "ref123",
+      min: "100",
+      max: "1.500,50",
+      orden: "monto_asc",
       pagina: 2
-    }
+    } as const
     expect(toSearch(filters)).toBe(
-      "?estado=LIQUIDADA&operacion=cobro&desde=2026-11-01&hasta=2026-11-25&pagina=2"
+      "?estado=LIQUIDADA&operacion=cobro&desde=2026-11-01&hasta=2026-11-25&q=ref123&min=100&max=1.500%2C50&orden=monto_asc&pagina=2"
     )
     expect(fromSearch(toSearch(filters))).toEqual(filters)
     expect(toSearch(EMPTY)).toBe("")
@@ -27,6 +31,12 @@ describe("transaction filters in the address", () => {
       hasta: "2026-11-25T23:59:59.999",
       limit: PAGE_SIZE + 1,
       offset: 2 * PAGE_SIZE
+    })
+  })
+  it("send the search and typed amounts as the API reads them, leaving out what is not an amount", () => {
+    expect(toFiltros({ ...EMPTY, q: " SW-AB ", min: "1.234,5", max: "mucho" })).toEqual({
+      q: "SW-AB",
+      min: "1234.50"
     })
   })
 })

@@ -4,6 +4,7 @@
  * the same rows on screen and in the file.
  */
 import type { TransaccionFiltros, TransaccionListParams } from "@switch/sdk"
+import { parseBolivares } from "./format.js"
 
 export const PAGE_SIZE = 20
 
@@ -56,10 +57,36 @@ export interface TxnFilters {
   readonly operacion: string
   readonly desde: string
   readonly hasta: string
+  /** The search: an id's start, a bank reference or a receipt code. */
+  readonly q: string
+  /** Amounts in Bs as typed (`1.234,56`); ignored when not an amount. */
+  readonly min: string
+  readonly max: string
+  /** The list's order: newest first unless another is chosen. */
+  readonly orden: TxnOrden
   readonly pagina: number
 }
 
-export const EMPTY: TxnFilters = { estado: "", operacion: "", desde: "", hasta: "", pagina: 1 }
+export const TXN_ORDENES = ["reciente", "antiguo", "monto_desc", "monto_asc"] as const
+export type TxnOrden = (typeof TXN_ORDENES)[number]
+
+export const EMPTY: TxnFilters = {
+  estado: "",
+  operacion: "",
+  desde: "",
+  hasta: "",
+  q: "",
+  min: "",
+  max: "",
+  orden: "reciente",
+  pagina: 1
+}
+
+/** An amount typed in a filter as the API reads it (`1234.56`); undefined when empty or not one. */
+const monto = (text: string): string | undefined => {
+  const value = parseBolivares(text)
+  return value === undefined || value < 0 ? undefined : value.toFixed(2)
+}
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/
 
@@ -80,6 +107,12 @@ export const fromSearch = (search: string): TxnFilters => {
     operacion: pick("operacion", OPERACIONES),
     desde: day("desde"),
     hasta: day("hasta"),
+    q: (params.get("q") ?? "").slice(0, 80),
+    min: (params.get("min") ?? "").slice(0, 20),
+    max: (params.get("max") ?? "").slice(0, 20),
+    orden: (TXN_ORDENES as ReadonlyArray<string>).includes(params.get("orden") ?? "")
+      ? (params.get("orden") as TxnOrden)
+      : "reciente",
     pagina: Number.isInteger(pagina) && pagina >= 1 ? pagina : 1
   }
 }
@@ -91,22 +124,34 @@ export const toSearch = (filters: TxnFilters): string => {
   if (filters.operacion !== "") params.set("operacion", filters.operacion)
   if (filters.desde !== "") params.set("desde", filters.desde)
   if (filters.hasta !== "") params.set("hasta", filters.hasta)
+  if (filters.q.trim() !== "") params.set("q", filters.q.trim())
+  if (filters.min.trim() !== "") params.set("min", filters.min.trim())
+  if (filters.max.trim() !== "") params.set("max", filters.max.trim())
+  if (filters.orden !== "reciente") params.set("orden", filters.orden)
   if (filters.pagina > 1) params.set("pagina", String(filters.pagina))
   const text = params.toString()
   return text === "" ? "" : `?${text}`
 }
 
 /** The filters as the API takes them: days in Caracas time, `hasta` through the end of its day. */
-export const toFiltros = (filters: TxnFilters): TransaccionFiltros => ({
-  ...(filters.estado === "" ? {} : { estado: filters.estado }),
-  ...(filters.operacion === "" ? {} : { operacion: filters.operacion }),
-  ...(filters.desde === "" ? {} : { desde: filters.desde }),
-  ...(filters.hasta === "" ? {} : { hasta: `${filters.hasta}T23:59:59.999` })
-})
+export const toFiltros = (filters: TxnFilters): TransaccionFiltros => {
+  const min = monto(filters.min)
+  const max = monto(filters.max)
+  return {
+    ...(filters.estado === "" ? {} : { estado: filters.estado }),
+    ...(filters.operacion === "" ? {} : { operacion: filters.operacion }),
+    ...(filters.desde === "" ? {} : { desde: filters.desde }),
+    ...(filters.hasta === "" ? {} : { hasta: `${filters.hasta}T23:59:59.999` }),
+    ...(filters.q.trim() === "" ? {} : { q: filters.q.trim() }),
+    ...(min === undefined ? {} : { min }),
+    ...(max === undefined ? {} : { max })
+  }
+}
 
 /** One page of the list, one row more than shown to know whether a next page exists. */
 export const toListParams = (filters: TxnFilters): TransaccionListParams => ({
   ...toFiltros(filters),
+  ...(filters.orden === "reciente" ? {} : { orden: filters.orden }),
   limit: PAGE_SIZE + 1,
   offset: (filters.pagina - 1) * PAGE_SIZE
 })

@@ -53,7 +53,15 @@ export const AccionMasivaBody = Schema.Struct({
   filtros: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.String })).annotations({
     description:
       "Los filtros de `GET /links` (`estado`, `desde`, `hasta`, `q`, `min`, `max`, `con_propina`, `origen`), como texto"
-  })
+  }),
+  confirmar_total: Schema.optional(
+    Schema.Int.annotations({
+      description:
+        "Cuántos links confirmó la persona (el `total` de `GET /links/total` con esos filtros); si los " +
+        "filtros eligen otra cantidad al crear la acción, es `400 validation` con `parametro` `confirmar_total` " +
+        "y no se hace nada"
+    })
+  )
 }).annotations({ identifier: "AccionMasivaBody" })
 
 const idParam = HttpApiSchema.param("id", Schema.String)

@@ -76,7 +76,10 @@ export const Llave = Schema.Struct({
   mode: ModeSchema,
   ultimos4: Schema.String,
   created_at: Schema.String,
-  revoked_at: Schema.NullOr(Schema.String)
+  revoked_at: Schema.NullOr(Schema.String),
+  expira_at: Schema.NullOr(Schema.String).annotations({
+    description: "Solo en una llave rotada: hasta cuándo sigue funcionando; luego responde `401`"
+  })
 }).annotations({ identifier: "Llave" })
 
 export const LlaveCreada = Schema.Struct({
@@ -85,6 +88,37 @@ export const LlaveCreada = Schema.Struct({
   mode: ModeSchema,
   api_key: Schema.String
 }).annotations({ identifier: "LlaveCreada" })
+
+/** The longest overlap of a roll: 7 days, in hours. */
+export const SOLAPAMIENTO_MAX_HORAS = 168
+
+export const RotarLlaveBody = strictBody(
+  Schema.Struct({
+    solapamiento_horas: Schema.Number.annotations({ message: () => "debe ser un número entero" })
+      .pipe(
+        Schema.int({ message: () => "debe ser un número entero" }),
+        Schema.between(0, SOLAPAMIENTO_MAX_HORAS, {
+          message: () => `debe estar entre 0 y ${SOLAPAMIENTO_MAX_HORAS} (7 días)`
+        })
+      )
+      .annotations({
+        description: "Horas que la llave anterior sigue funcionando (0 a 168); con 0 deja de funcionar ya"
+      })
+  })
+).annotations({ identifier: "RotarLlave" })
+
+export const LlaveRotada = Schema.Struct({
+  id: Schema.String,
+  label: Schema.String,
+  mode: ModeSchema,
+  api_key: Schema.String.annotations({ description: "La llave nueva: se muestra una sola vez" }),
+  anterior: Schema.Struct({
+    id: Schema.String,
+    expira_at: Schema.String.annotations({
+      description: "Desde este momento la llave anterior responde `401`"
+    })
+  })
+}).annotations({ identifier: "LlaveRotada" })
 
 export const ConfigView = Schema.Struct({
   comercio: Schema.String,
@@ -152,6 +186,24 @@ export class LlavesGroup extends HttpApiGroup.make("llaves")
       .addError(Forbidden)
       .addError(NotFound)
       .annotate(OpenApi.Summary, "Revocar una llave")
+  )
+  .add(
+    HttpApiEndpoint.post("roll")`/switch/v1/llaves/${idParam}/rotar`
+      .annotate(Permisos, permiso({ llave: AMBOS, sesion: PROPIETARIO }))
+      .setPayload(RotarLlaveBody)
+      .middleware(JsonBody)
+      .addSuccess(LlaveRotada, { status: 201 })
+      .addError(ValidationError)
+      .addError(Forbidden)
+      .addError(NotFound)
+      .addError(Conflict)
+      .annotate(OpenApi.Summary, "Rotar una llave (la nueva se muestra una sola vez)")
+      .annotate(
+        OpenApi.Description,
+        "Crea una llave nueva con el mismo nombre y modo; la anterior sigue funcionando " +
+          "`solapamiento_horas` (0 a 168, es decir hasta 7 días) y luego responde `401`. " +
+          "Una llave revocada o ya rotada es `409 llave_no_rotable`; rotar una llave live requiere una llave live."
+      )
   )
   .middleware(Authentication) {}
 

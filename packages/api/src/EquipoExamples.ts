@@ -46,10 +46,46 @@ export const equipoExamples = {
     response: {
       secreto: "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP",
       otpauth_uri:
-        "otpauth://totp/Switch%3Aana%40panaderia.com.ve?secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP&issuer=Switch&algorithm=SHA1&digits=6&period=30"
+        "otpauth://totp/Switch%3Aana%40panaderia.com.ve?secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP&issuer=Switch&algorithm=SHA1&digits=6&period=30",
+      qr_svg:
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 37 37" shape-rendering="crispEdges"><path fill="#ffffff" d="M0 0h37v37H0z"/><path stroke="#000000" d="M4 4.5h7m2 0h1"/></svg>'
     }
   },
-  "totp.confirmar": { request: { codigo: "492039" }, response: { totp: true } },
+  "totp.confirmar": {
+    request: { codigo: "492039" },
+    response: {
+      totp: true,
+      codigos_recuperacion: [
+        "k7m2p-q9rst",
+        "a3b4c-d5e6f",
+        "h8j9k-m2n3p",
+        "q4r5s-t6u7v",
+        "w8x9y-z2a3b",
+        "c4d5e-f6g7h",
+        "j8k9m-n2p3q",
+        "r4s5t-u6v7w",
+        "x8y9z-a2b3c",
+        "d4e5f-g6h7j"
+      ]
+    }
+  },
+  "totp.recuperacion": {
+    request: { codigo: "118274" },
+    response: {
+      codigos_recuperacion: [
+        "k7m2p-q9rst",
+        "a3b4c-d5e6f",
+        "h8j9k-m2n3p",
+        "q4r5s-t6u7v",
+        "w8x9y-z2a3b",
+        "c4d5e-f6g7h",
+        "j8k9m-n2p3q",
+        "r4s5t-u6v7w",
+        "x8y9z-a2b3c",
+        "d4e5f-g6h7j"
+      ]
+    }
+  },
   "totp.desactivar": { request: { codigo: "731408" }, response: { totp: false } },
   "actividad.list": {
     response: [

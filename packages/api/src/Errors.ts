@@ -92,7 +92,8 @@ export const ConflictCode = Schema.Literal(
   "tope_diario_excedido",
   "tope_acumulado_excedido",
   "ultimo_propietario",
-  "totp_ya_activo"
+  "totp_ya_activo",
+  "llave_no_rotable"
 )
 /** `409`: the request conflicts with the object's state; `estado` when SPEC asks for it. */
 export class Conflict extends Schema.Class<Conflict>("Conflict")(

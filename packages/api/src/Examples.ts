@@ -134,6 +134,9 @@ export const operationExamples: Readonly<Record<string, OperationExamples>> = {
       id: "41a95a5c-1c5b-4e85-a2a8-06d5747cdccf"
     }
   },
+  "links.total": {
+    response: { total: 1234 }
+  },
   "links.list": {
     response: [
       {
@@ -433,6 +436,9 @@ export const operationExamples: Readonly<Record<string, OperationExamples>> = {
       codigo: "SW-YHD5J-7MYQF"
     }
   },
+  "transacciones.total": {
+    response: { total: 305 }
+  },
   "transacciones.list": {
     response: [
       {
@@ -530,7 +536,8 @@ export const operationExamples: Readonly<Record<string, OperationExamples>> = {
         mode: "test",
         ultimos4: "h1Pm",
         created_at: "2026-11-25T17:58:05.053Z",
-        revoked_at: null
+        revoked_at: null,
+        expira_at: null
       }
     ]
   },
@@ -586,6 +593,21 @@ export const operationExamples: Readonly<Record<string, OperationExamples>> = {
       csrf_token: "Jx3v9QeL2mN7pR4tW8yZ1aC5dF0gH6kB3nS9uV2xY7q",
       expira_en: "2026-11-26T05:58:04.863Z"
     }
+  },
+  "llaves.roll": {
+    request: { solapamiento_horas: 24 },
+    response: {
+      id: "9b1d4e7a-3c2f-4a8b-9e6d-1f0a2b3c4d5e",
+      label: "Tienda en línea",
+      mode: "test",
+      api_key: "sk_test_7Hk2mN9pQ4rS8tV1wX5yZ3aB6cD0eF2g",
+      anterior: {
+        id: "45aa105f-b24a-4f22-bdcf-81e753becf1b",
+        expira_at: "2026-11-26T17:58:05.053Z"
+      }
+    },
+    params: { id: "45aa105f-b24a-4f22-bdcf-81e753becf1b" },
+    status: 201
   },
   "llaves.revoke": {
     response: {

@@ -98,8 +98,16 @@ export const LinkFilters = Schema.Struct({
   starting_after: Schema.optional(Schema.String).annotations({
     description:
       "Cursor: el id del último link de la página anterior; la página sigue después de él (tan rápida como la primera)"
+  }),
+  orden: Schema.optional(Schema.String).annotations({
+    description:
+      "`reciente` (por omisión), `antiguo`, `monto_desc` o `monto_asc`; con otro orden que `reciente` se pagina con `offset`"
   })
 })
+
+export const LinksTotal = Schema.Struct({
+  total: Schema.Int.annotations({ description: "Cuántos links cumplen los filtros, sin paginar" })
+}).annotations({ identifier: "LinksTotal" })
 
 const idParam = HttpApiSchema.param("id", Schema.String)
 
@@ -143,6 +151,20 @@ export class LinksGroup extends HttpApiGroup.make("links")
       .addSuccess(Schema.Array(Link))
       .addError(ValidationError)
       .annotate(OpenApi.Summary, "Listar links, del más reciente al más antiguo")
+  )
+  .add(
+    HttpApiEndpoint.get("total", "/switch/v1/links/total")
+      .annotate(Permisos, permiso({ llave: AMBOS, sesion: TODOS }))
+      .setUrlParams(LinkFilters)
+      .addSuccess(LinksTotal)
+      .addError(ValidationError)
+      .annotate(OpenApi.Summary, "Contar los links que cumplen los filtros de la lista")
+      .annotate(
+        OpenApi.Description,
+        "Los mismos filtros de `GET /links` (`limit`, `offset` y `starting_after` no cuentan): cuántos " +
+          "links los cumplen, por ejemplo para mostrar «1.234 links» o confirmar una acción masiva. Un " +
+          "filtro inválido es `400 validation` con `parametro`."
+      )
   )
   .add(
     HttpApiEndpoint.get("get")`/switch/v1/links/${idParam}`

@@ -62,8 +62,21 @@ export const TransaccionFiltros = Schema.Struct({
   ),
   hasta: Schema.optional(
     Schema.String.annotations({ description: "Creadas hasta (ISO 8601 o milisegundos)" })
-  )
+  ),
+  q: Schema.optional(
+    Schema.String.annotations({
+      description:
+        "Hasta 80 caracteres: el comienzo del id de la transacción o de su link, o parte de la referencia " +
+        "bancaria o del código de comprobante (sin distinguir mayúsculas)"
+    })
+  ),
+  min: Schema.optional(Schema.String.annotations({ description: "Monto desde (Bs, incluido, sin propina)" })),
+  max: Schema.optional(Schema.String.annotations({ description: "Monto hasta (Bs, incluido, sin propina)" }))
 })
+
+export const TransaccionesTotal = Schema.Struct({
+  total: Schema.Int.annotations({ description: "Cuántas transacciones cumplen los filtros, sin paginar" })
+}).annotations({ identifier: "TransaccionesTotal" })
 
 /** The export's columns, in order: a transaction record without `banco` (SPEC). */
 export const TRANSACCIONES_CSV_COLUMNAS = [
@@ -104,12 +117,26 @@ export class TransaccionesGroup extends HttpApiGroup.make("transacciones")
             description:
               "Cursor: el id del último elemento de la página anterior; la página sigue después de él"
           }),
+          orden: Schema.optional(
+            Schema.String.annotations({
+              description:
+                "`reciente` (por omisión), `antiguo`, `monto_desc` o `monto_asc`; con otro orden que `reciente` se pagina con `offset`"
+            })
+          ),
           ...TransaccionFiltros.fields
         })
       )
       .addSuccess(Schema.Array(Transaccion))
       .addError(ValidationError)
       .annotate(OpenApi.Summary, "Transacciones del comercio en el modo de la llave")
+  )
+  .add(
+    HttpApiEndpoint.get("total", "/switch/v1/transacciones/total")
+      .annotate(Permisos, permiso({ llave: AMBOS, sesion: TODOS }))
+      .setUrlParams(TransaccionFiltros)
+      .addSuccess(TransaccionesTotal)
+      .addError(ValidationError)
+      .annotate(OpenApi.Summary, "Contar las transacciones que cumplen los filtros de la lista")
   )
   .add(
     HttpApiEndpoint.get("exportar", "/switch/v1/transacciones/exportar")
@@ -127,7 +154,8 @@ export class TransaccionesGroup extends HttpApiGroup.make("transacciones")
           TRANSACCIONES_CSV_COLUMNAS.map((c) => `\`${c}\``).join(", ") +
           " (sin columna `banco`). Montos con punto decimal; fechas ISO 8601 en UTC y `fecha_caracas` " +
           "como `25/11/2026 01:58 p. m.`. Los mismos filtros que la lista: `estado`, `operacion`, " +
-          "`desde` y `hasta` (fecha ISO 8601 en hora de Caracas o milisegundos, ambos incluidos)."
+          "`desde` y `hasta` (fecha ISO 8601 en hora de Caracas o milisegundos, ambos incluidos), `q`, " +
+          "`min` y `max`."
       )
   )
   .middleware(Authentication) {}

@@ -1,6 +1,8 @@
 /**
  * A portal user's second factor (DESIGN §8): TOTP enrolment (the secret shown once, with its
- * `otpauth://` URI, confirmed with a code) and its removal (with a code). Sign-in then takes the
+ * `otpauth://` URI and that URI's QR code drawn by the service, confirmed with a code, which
+ * answers ten one-use recovery codes, shown once), new recovery codes (with a code) and its
+ * removal (with a code). Sign-in then takes the
  * code after the password (`POST /switch/v1/sesion` with `codigo`), and an owner of an approved
  * merchant needs it before switching to live (`403 totp_requerido`).
  *
@@ -23,8 +25,27 @@ export const CodigoBody = Schema.Struct({ codigo: Codigo }).annotations({ identi
 
 export const TotpInscripcion = Schema.Struct({
   secreto: Schema.String.annotations({ description: "Base32; se muestra una sola vez" }),
-  otpauth_uri: Schema.String.annotations({ description: "Para la app de autenticación (código QR)" })
+  otpauth_uri: Schema.String.annotations({ description: "Para la app de autenticación (código QR)" }),
+  qr_svg: Schema.String.annotations({
+    description:
+      "El código QR de `otpauth_uri`, un SVG dibujado por el servicio (nada se carga de otro sitio)"
+  })
 }).annotations({ identifier: "TotpInscripcion" })
+
+export const CodigosRecuperacion = Schema.Array(Schema.String).annotations({
+  description:
+    "Diez códigos de recuperación (`xxxxx-xxxxx`), mostrados una sola vez: cada uno sirve una vez " +
+    "para entrar en lugar del código de la app"
+})
+
+export const TotpActivado = Schema.Struct({
+  totp: Schema.Boolean.annotations({ description: "El usuario entra con contraseña y código" }),
+  codigos_recuperacion: CodigosRecuperacion
+}).annotations({ identifier: "TotpActivado" })
+
+export const Recuperacion = Schema.Struct({
+  codigos_recuperacion: CodigosRecuperacion
+}).annotations({ identifier: "CodigosRecuperacion" })
 
 export const TotpEstado = Schema.Struct({
   totp: Schema.Boolean.annotations({ description: "El usuario entra con contraseña y código" })
@@ -49,11 +70,31 @@ export class TotpGroup extends HttpApiGroup.make("totp")
       .annotate(Permisos, permiso({ sesion: TODOS }))
       .setPayload(CodigoBody)
       .middleware(JsonBody)
-      .addSuccess(TotpEstado)
+      .addSuccess(TotpActivado)
       .addError(ValidationError)
       .addError(BadRequest)
       .annotate(OpenApi.Summary, "Confirmar el segundo factor con un código de la app")
-      .annotate(OpenApi.Description, "Un código errado o ya usado es `400 codigo_invalido`.")
+      .annotate(
+        OpenApi.Description,
+        "Un código errado o ya usado es `400 codigo_invalido`. Responde los diez códigos de " +
+          "recuperación, una sola vez."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("recuperacion", "/switch/v1/sesion/totp/recuperacion")
+      .annotate(Permisos, permiso({ sesion: TODOS }))
+      .setPayload(CodigoBody)
+      .middleware(JsonBody)
+      .addSuccess(Recuperacion)
+      .addError(ValidationError)
+      .addError(BadRequest)
+      .addError(TooManyRequests)
+      .annotate(OpenApi.Summary, "Hacer de nuevo los códigos de recuperación (pide un código de la app)")
+      .annotate(
+        OpenApi.Description,
+        "Los diez códigos anteriores dejan de servir. Sin segundo factor activo, o con un código errado " +
+          "o ya usado, es `400 codigo_invalido`; tras 5 códigos errados en 15 minutos, `429`."
+      )
   )
   .add(
     HttpApiEndpoint.post("desactivar", "/switch/v1/sesion/totp/desactivar")

@@ -26,7 +26,9 @@ export const IniciarSesionBody = Schema.Struct({
   codigo: Schema.optional(
     Schema.String.pipe(Schema.maxLength(12)).annotations({
       message: () => "debe tener 6 dígitos",
-      description: "Con segundo factor: el código de 6 dígitos de la app (si falta: `403 codigo_requerido`)"
+      description:
+        "Con segundo factor: el código de 6 dígitos de la app o un código de recuperación `xxxxx-xxxxx`, " +
+        "que sirve una sola vez (si falta: `403 codigo_requerido`)"
     })
   )
 }).annotations({ identifier: "IniciarSesion" })

@@ -103,6 +103,11 @@ export type LinkCreateParams = {
   readonly idempotency_key?: string | undefined
 }
 
+/** `GET /links/total`: how many links match the list's filters, paging aside. */
+export type LinksTotal = {
+  readonly total: number
+}
+
 type LinkFilterWire = {
   readonly estado?: string | undefined
   readonly mode?: string | undefined
@@ -117,6 +122,7 @@ type LinkFilterWire = {
   readonly limit?: string | undefined
   readonly offset?: string | undefined
   readonly starting_after?: string | undefined
+  readonly orden?: string | undefined
 }
 
 /**
@@ -397,10 +403,22 @@ export type TransaccionFiltros = {
   readonly estado?: string | undefined
   readonly desde?: string | undefined
   readonly hasta?: string | undefined
+  readonly q?: string | undefined
+  readonly min?: string | undefined
+  readonly max?: string | undefined
   readonly operacion?: string | undefined
 }
 
-export type TransaccionListParams = PageParams & TransaccionFiltros
+export type TransaccionListParams = PageParams &
+  TransaccionFiltros & {
+    /** `reciente` (default), `antiguo`, `monto_desc` or `monto_asc`; another than `reciente` pages by offset. */
+    readonly orden?: "reciente" | "antiguo" | "monto_desc" | "monto_asc"
+  }
+
+/** `GET /transacciones/total`: how many transactions match the filters, paging aside. */
+export type TransaccionesTotal = {
+  readonly total: number
+}
 
 export type ConfigView = {
   readonly comercio: string
@@ -446,6 +464,7 @@ export type Llave = {
   readonly label: string
   readonly ultimos4: string
   readonly revoked_at: string | null
+  readonly expira_at: string | null
 }
 
 export type LlaveCreateParams = {
@@ -458,6 +477,21 @@ export type LlaveCreada = {
   readonly mode: "test" | "live"
   readonly api_key: string
   readonly label: string
+}
+
+export type LlaveRollParams = {
+  readonly solapamiento_horas: number
+}
+
+export type LlaveRotada = {
+  readonly id: string
+  readonly mode: "test" | "live"
+  readonly api_key: string
+  readonly label: string
+  readonly anterior: {
+    readonly id: string
+    readonly expira_at: string
+  }
 }
 
 // ---- Portal sessions (browser clients) -----------------------------------------------------
@@ -539,15 +573,30 @@ export type OlvidoResult = {
   readonly detail: string
 }
 
-/** `POST /sesion/totp`: the new second factor's secret (shown once) and its `otpauth://` URI. */
+/**
+ * `POST /sesion/totp`: the new second factor's secret (shown once), its `otpauth://` URI and
+ * that URI's QR code (`qr_svg`, an SVG drawn by the service).
+ */
 export type TotpInscripcion = {
   readonly secreto: string
   readonly otpauth_uri: string
+  readonly qr_svg: string
 }
 
 /** Whether the user has a second factor. */
 export type TotpEstado = {
   readonly totp: boolean
+}
+
+/** `POST /sesion/totp/confirmar`: the second factor is on; its ten recovery codes, shown once. */
+export type TotpActivado = {
+  readonly totp: boolean
+  readonly codigos_recuperacion: readonly string[]
+}
+
+/** `POST /sesion/totp/recuperacion`: ten new recovery codes, shown once (the old ones are spent). */
+export type CodigosRecuperacion = {
+  readonly codigos_recuperacion: readonly string[]
 }
 
 /** One entry of the users' audit log (`GET /actividad`). */
@@ -611,6 +660,7 @@ export type AccionMasivaParams = {
         readonly [x: string]: string
       }
     | undefined
+  readonly confirmar_total?: number | undefined
 }
 
 // ---- Direct API (SPEC "Collect", "Pay", "Query an operation") ------------------------------

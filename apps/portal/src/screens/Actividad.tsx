@@ -1,21 +1,35 @@
-/** Actividad: the users' audit log for the owner, newest first, 50 a page with "ver más". */
+/**
+ * Actividad: the users' audit log for the owner, newest first, 50 a page with "ver más"; each
+ * entry a sentence (who did what to which object, actividadTexto.ts) linking to the object.
+ */
 import type { Actividad as Entrada } from "@switch/sdk"
 import { useCallback, useEffect, useState } from "react"
+import { frase } from "../actividadTexto.js"
 import { errorText, sw } from "../api.js"
 import { Title, useSesion } from "../context.js"
 import { fechaHora } from "../format.js"
+import { Link } from "../router.js"
 
 const PAGE = 50
 
-const ACCIONES: Readonly<Record<string, string>> = {
-  ingreso: "Inició sesión",
-  ingreso_fallido: "Intento de ingreso fallido",
-  ingreso_fallido_codigo: "Código de ingreso errado",
-  ingreso_bloqueado: "Ingreso bloqueado por intentos",
-  POST: "Creó o ejecutó",
-  PUT: "Reemplazó",
-  PATCH: "Cambió",
-  DELETE: "Eliminó o cerró"
+/** One entry: «ana@tienda.com canceló el link 1a2b3c4d», then when, from where, and a refusal. */
+const Linea = ({ e }: { readonly e: Entrada }) => {
+  const f = frase(e)
+  return (
+    <li>
+      <span>
+        <strong>{e.usuario.email}</strong> {f.accion}
+        {f.objeto === null ? null : (
+          <> {f.enlace === null ? f.objeto : <Link to={f.enlace}>{f.objeto}</Link>}</>
+        )}
+        {f.rechazada ? <span className="error"> · no se hizo (error {e.resultado})</span> : null}
+        <span className="nota">
+          {" "}
+          · {fechaHora(e.created_at)} · desde {e.ip}
+        </span>
+      </span>
+    </li>
+  )
 }
 
 export const Actividad = () => {
@@ -61,18 +75,7 @@ export const Actividad = () => {
       ) : (
         <ul className="lista-simple">
           {entradas.map((e) => (
-            <li key={e.id}>
-              <span>
-                <strong>{ACCIONES[e.accion] ?? e.accion}</strong>
-                {e.objeto === null ? null : (
-                  <>
-                    {" "}
-                    <code className="url">{e.objeto}</code>
-                  </>
-                )}{" "}
-                · {e.usuario.email} · {fechaHora(e.created_at)} · desde {e.ip} · resultado {e.resultado}
-              </span>
-            </li>
+            <Linea key={e.id} e={e} />
           ))}
         </ul>
       )}

@@ -1,4 +1,7 @@
-/** Desarrolladores: API keys (create, shown once, revoke) and webhooks (create, test, delete). */
+/**
+ * Desarrolladores: API keys (create and roll, the new key shown once; revoke) and webhooks
+ * (create, test, delete).
+ */
 import type { Llave, Webhook } from "@switch/sdk"
 import { type FormEvent, useCallback, useEffect, useState } from "react"
 import { errorText, sw } from "../api.js"
@@ -6,15 +9,79 @@ import { Title, useSesion } from "../context.js"
 import { fechaHora } from "../format.js"
 import { Link } from "../router.js"
 
+/** The overlaps a roll offers, in hours (SPEC's key roll allows 0 to 7 days). */
+const SOLAPAMIENTOS: ReadonlyArray<readonly [number, string]> = [
+  [0, "Ninguno: la anterior deja de funcionar ya"],
+  [1, "1 hora"],
+  [24, "24 horas"],
+  [72, "3 días"],
+  [168, "7 días (máximo)"]
+]
+
+/** What a key's line says of its state: revoked, rolled (until when) or in force. */
+const estadoLlave = (llave: Llave, now: number) => {
+  if (llave.revoked_at !== null) return " · revocada"
+  if (llave.expira_at === null) return ""
+  return Date.parse(llave.expira_at) > now
+    ? ` · rotada: funciona hasta el ${fechaHora(llave.expira_at)}`
+    : ` · rotada: venció el ${fechaHora(llave.expira_at)}`
+}
+
+/** The roll form of one key: the overlap, then the roll. */
+const Rotar = ({ llave, onRotada }: { llave: Llave; onRotada: (key: string) => void }) => {
+  const { sesion } = useSesion()
+  const [horas, setHoras] = useState(24)
+  const [error, setError] = useState<string | null>(null)
+  const id = `rotar-${llave.id}`
+  const rotar = async (event: FormEvent) => {
+    event.preventDefault()
+    setError(null)
+    try {
+      const made = await sw.llaves.roll(llave.id, { solapamiento_horas: horas })
+      onRotada(`${sesion.comercio.codigo}:${made.api_key}`)
+    } catch (e) {
+      setError(errorText(e))
+    }
+  }
+  return (
+    <form onSubmit={rotar} className="en-linea" aria-label={`Rotar la llave ${llave.label}`}>
+      <div className="campo">
+        <label htmlFor={id}>La llave anterior sigue funcionando</label>
+        <select id={id} value={horas} onChange={(e) => setHoras(Number(e.target.value))}>
+          {SOLAPAMIENTOS.map(([value, text]) => (
+            <option key={value} value={value}>
+              {text}
+            </option>
+          ))}
+        </select>
+      </div>
+      <button type="submit">
+        Rotar ahora <span className="oculto">{llave.label}</span>
+      </button>
+      {error === null ? null : (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
+    </form>
+  )
+}
+
 const Llaves = () => {
   const { sesion } = useSesion()
   const [llaves, setLlaves] = useState<ReadonlyArray<Llave> | null>(null)
   const [label, setLabel] = useState("")
   const [nueva, setNueva] = useState<string | null>(null)
+  const [rotando, setRotando] = useState<string | null>(null)
   const [error, setError] = useState<string | null>(null)
   const load = useCallback(() => {
     sw.llaves.list().then(setLlaves, (e) => setError(errorText(e)))
   }, [])
+  const rotada = (key: string) => {
+    setNueva(key)
+    setRotando(null)
+    load()
+  }
   useEffect(load, [load])
   const crear = async (event: FormEvent) => {
     event.preventDefault()
@@ -74,13 +141,27 @@ const Llaves = () => {
           {llaves.map((llave) => (
             <li key={llave.id}>
               <strong>{llave.label}</strong> · …{llave.ultimos4} · creada {fechaHora(llave.created_at)}
-              {llave.revoked_at === null ? (
+              <span>{estadoLlave(llave, Date.now())}</span>
+              {llave.revoked_at === null && llave.expira_at === null ? (
+                <>
+                  <button
+                    type="button"
+                    className="secundario"
+                    aria-expanded={rotando === llave.id}
+                    onClick={() => setRotando(rotando === llave.id ? null : llave.id)}
+                  >
+                    Rotar <span className="oculto">{llave.label}</span>
+                  </button>
+                  <button type="button" className="secundario" onClick={() => revocar(llave)}>
+                    Revocar <span className="oculto">{llave.label}</span>
+                  </button>
+                  {rotando === llave.id ? <Rotar llave={llave} onRotada={rotada} /> : null}
+                </>
+              ) : llave.revoked_at === null ? (
                 <button type="button" className="secundario" onClick={() => revocar(llave)}>
-                  Revocar <span className="oculto">{llave.label}</span>
+                  Revocar ya <span className="oculto">{llave.label}</span>
                 </button>
-              ) : (
-                <span> · revocada</span>
-              )}
+              ) : null}
             </li>
           ))}
         </ul>

@@ -42,11 +42,34 @@ const Field = (props: {
   </div>
 )
 
+/** A recovery code field: `xxxxx-xxxxx`, each code serves once. */
+const RecuperacionField = (props: { readonly value: string; readonly onChange: (value: string) => void }) => (
+  <div className="campo">
+    <label htmlFor="codigo-recuperacion">Código de recuperación</label>
+    <input
+      id="codigo-recuperacion"
+      autoComplete="off"
+      autoCapitalize="none"
+      spellCheck={false}
+      maxLength={12}
+      required
+      aria-describedby="codigo-recuperacion-ayuda"
+      value={props.value}
+      onChange={(e) => props.onChange(e.target.value)}
+    />
+    <small id="codigo-recuperacion-ayuda" className="nota">
+      Uno de los diez que guardaste al activar el segundo factor, como abcde-fghjk. Cada uno sirve una vez.
+    </small>
+  </div>
+)
+
 export const Ingresar = ({ onSignedIn }: Props) => {
   const [email, setEmail] = useState("")
   const [password, setPassword] = useState("")
   // With a second factor the service asks for the code after a right password (403 codigo_requerido).
   const [codigo, setCodigo] = useState<string | null>(null)
+  // Without the app at hand, one of the recovery codes shown when the second factor was set up.
+  const [recuperacion, setRecuperacion] = useState(false)
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
   const submit = async (event: FormEvent) => {
@@ -86,7 +109,23 @@ export const Ingresar = ({ onSignedIn }: Props) => {
           value={password}
           onChange={setPassword}
         />
-        {codigo === null ? null : <CodigoField value={codigo} onChange={setCodigo} />}
+        {codigo === null ? null : recuperacion ? (
+          <RecuperacionField value={codigo} onChange={setCodigo} />
+        ) : (
+          <CodigoField value={codigo} onChange={setCodigo} />
+        )}
+        {codigo === null ? null : (
+          <button
+            type="button"
+            className="secundario"
+            onClick={() => {
+              setRecuperacion(!recuperacion)
+              setCodigo("")
+            }}
+          >
+            {recuperacion ? "Usar el código de mi app" : "No tengo mi app: usar un código de recuperación"}
+          </button>
+        )}
         {error === null ? null : (
           <p role="alert" className="error">
             {error}

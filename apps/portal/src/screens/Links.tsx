@@ -1,4 +1,8 @@
-/** Links: the list (filters in the address, loaded as it scrolls, windowed), creating one (QR and WhatsApp), its detail, cancelling. */
+/**
+ * Links: the list (filters, amount range, date presets and order in the address; its total
+ * count; loaded as it scrolls, windowed; each link's address to copy), creating one (QR and
+ * WhatsApp), its detail, cancelling.
+ */
 
 import type { Link as LinkData } from "@switch/sdk"
 import { type FormEvent, useCallback, useEffect, useRef, useState } from "react"
@@ -6,13 +10,14 @@ import { errorText, sw } from "../api.js"
 import { useCambios } from "../cambios.js"
 import { Title, useSesion } from "../context.js"
 import { enUso, useFiltrosPlegables } from "../FiltrosPlegables.js"
-import { bolivares, fechaHora, parseBolivares } from "../format.js"
+import { bolivares, fechaHora, miles, parseBolivares } from "../format.js"
 import {
   ESTADO_LABEL,
   ESTADOS,
   type Estado,
   fromSearch,
   type LinkFilters,
+  type Orden,
   REEMBOLSO_LABEL,
   REEMBOLSOS,
   toListParams,
@@ -23,6 +28,7 @@ import { VirtualTable } from "../VirtualTable.js"
 import { vencimiento } from "../vencimiento.js"
 import { errorDolares, PrecioDolares } from "./Dolares.js"
 import { LinkTimeline } from "./LinkTimeline.js"
+import { Copiar, OrdenarPor, OrdenCampo, PresetsFecha } from "./ListaControles.js"
 import { type Fila, MetadataRows, metadataDe } from "./MetadataRows.js"
 import { Reembolsos } from "./Reembolsos.js"
 import { Reparto, type RepartoData, repartoDe } from "./Reparto.js"
@@ -64,12 +70,25 @@ const CON_PAGO = new Set(["pagado", "cobrando", "procesando", "revision"])
 /** Links are loaded this many at a time, as the windowed list scrolls near the last one. */
 const CHUNK = 100
 
+/** The columns that sort, and the orders (descending, ascending) each toggles between. */
+const ORDEN_DE: Readonly<Record<string, readonly [Orden, Orden]>> = {
+  Monto: ["monto_desc", "monto_asc"],
+  Creado: ["reciente", "antiguo"]
+}
+const DIRECCION: Readonly<Record<Orden, "ascending" | "descending">> = {
+  reciente: "descending",
+  antiguo: "ascending",
+  monto_desc: "descending",
+  monto_asc: "ascending"
+}
+
 export const Links = ({ search }: { readonly search: string }) => {
   const { sesion } = useSesion()
   const filters = fromSearch(search)
   const plegable = useFiltrosPlegables(enUso(filters))
   const [draft, setDraft] = useState<LinkFilters>(filters)
   const [rows, setRows] = useState<ReadonlyArray<LinkData> | null>(null)
+  const [total, setTotal] = useState<number | null>(null)
   const [done, setDone] = useState(false)
   const [error, setError] = useState<string | null>(null)
   const loading = useRef(false)
@@ -103,6 +122,15 @@ export const Links = ({ search }: { readonly search: string }) => {
     setError(null)
     loading.current = false
     void loadFrom(key, 0, generation.current)
+    setTotal(null)
+    const gen = generation.current
+    const { limit: _l, offset: _o, orden: _d, ...params } = toListParams({ ...fromSearch(key), pagina: 1 })
+    sw.links.total(params).then(
+      (r) => {
+        if (gen === generation.current) setTotal(r.total)
+      },
+      () => undefined
+    )
   }, [key, loadFrom])
 
   // A change to a link reads the loaded rows again, in place (the list keeps its length).
@@ -131,6 +159,12 @@ export const Links = ({ search }: { readonly search: string }) => {
     event.preventDefault()
     navigate(`/links${toSearch({ ...draft, pagina: 1 })}`)
   }
+  const ordenar = (columna: string) => {
+    const [desc, asc] = ORDEN_DE[columna] ?? ["reciente", "antiguo"]
+    navigate(`/links${toSearch({ ...filters, orden: filters.orden === desc ? asc : desc, pagina: 1 })}`)
+  }
+  const sortedBy = (columna: string) =>
+    ORDEN_DE[columna]?.includes(filters.orden) === true ? DIRECCION[filters.orden] : undefined
 
   return (
     <section>
@@ -198,6 +232,24 @@ export const Links = ({ search }: { readonly search: string }) => {
           />
         </div>
         <div className="campo">
+          <label htmlFor="f-min">Monto mínimo (Bs)</label>
+          <input
+            id="f-min"
+            inputMode="decimal"
+            value={draft.min}
+            onChange={(e) => setDraft({ ...draft, min: e.target.value })}
+          />
+        </div>
+        <div className="campo">
+          <label htmlFor="f-max">Monto máximo (Bs)</label>
+          <input
+            id="f-max"
+            inputMode="decimal"
+            value={draft.max}
+            onChange={(e) => setDraft({ ...draft, max: e.target.value })}
+          />
+        </div>
+        <div className="campo">
           <label htmlFor="f-origen">Origen</label>
           <select
             id="f-origen"
@@ -212,6 +264,8 @@ export const Links = ({ search }: { readonly search: string }) => {
             <option value="whatsapp">WhatsApp</option>
           </select>
         </div>
+        <OrdenCampo id="f-orden" value={draft.orden} onChange={(orden) => setDraft({ ...draft, orden })} />
+        <PresetsFecha onElegir={(dias) => navigate(`/links${toSearch({ ...draft, ...dias, pagina: 1 })}`)} />
         <button type="submit">Filtrar</button>
       </form>
       {error === null ? null : (
@@ -227,20 +281,31 @@ export const Links = ({ search }: { readonly search: string }) => {
         <p>No hay links con estos filtros.</p>
       ) : (
         <>
-          <p className="nota">
-            {rows.length} link{rows.length === 1 ? "" : "s"}
-            {done ? "" : " cargados; bajando se cargan más"}.
+          <p className="nota" id="links-total">
+            {total === null
+              ? `${miles(rows.length)} link${rows.length === 1 ? "" : "s"}${done ? "" : " cargados"}`
+              : `${miles(total)} link${total === 1 ? "" : "s"}`}
+            {done || total === null ? "" : `; se muestran ${miles(rows.length)}, bajando se cargan más`}.
           </p>
           <VirtualTable
-            caption="Links, del más reciente al más antiguo"
+            caption="Links"
             columns={["Concepto", "Monto", "Estado", "Creado"]}
+            header={(columna) =>
+              ORDEN_DE[columna] === undefined ? (
+                columna
+              ) : (
+                <OrdenarPor columna={columna} activa={sortedBy(columna)} onOrdenar={() => ordenar(columna)} />
+              )
+            }
+            sortedBy={sortedBy}
             rows={rows}
             rowKey={(link) => link.id}
             onNearEnd={more}
             cells={(link) => (
               <>
                 <td data-titulo="Concepto">
-                  <Link to={`/links/${link.id}`}>{link.concepto ?? "Sin concepto"}</Link>
+                  <Link to={`/links/${link.id}`}>{link.concepto ?? "Sin concepto"}</Link>{" "}
+                  <Copiar texto={link.url} que={`la dirección de ${link.concepto ?? "este link"}`} />
                 </td>
                 <td data-titulo="Monto">{bolivares(link.monto)}</td>
                 <td data-titulo="Estado">

@@ -1,7 +1,9 @@
 /**
- * Seguridad: the user's second factor (TOTP: enrol with the secret shown once, confirm with a
- * code, remove with a code) and signing out everywhere.
+ * Seguridad: the user's second factor (TOTP: enrol with the QR code or the secret shown once,
+ * confirm with a code, which shows the ten recovery codes once; new recovery codes with a code;
+ * remove with a code) and signing out everywhere.
  */
+import type { TotpInscripcion } from "@switch/sdk"
 import { type FormEvent, useState } from "react"
 import { errorText, sw } from "../api.js"
 import { Title, useSesion } from "../context.js"
@@ -39,8 +41,11 @@ export const CodigoField = (props: {
 
 export const Seguridad = () => {
   const { sesion, setSesion } = useSesion()
-  const [inscripcion, setInscripcion] = useState<{ secreto: string; otpauth_uri: string } | null>(null)
+  const [inscripcion, setInscripcion] = useState<TotpInscripcion | null>(null)
+  // The recovery codes, shown once: only until the user leaves or hides them.
+  const [codigos, setCodigos] = useState<ReadonlyArray<string> | null>(null)
   const [codigo, setCodigo] = useState("")
+  const [codigoNuevos, setCodigoNuevos] = useState("")
   const [error, setError] = useState<string | null>(null)
   const [aviso, setAviso] = useState<string | null>(null)
   const run = async (work: () => Promise<void>) => {
@@ -56,11 +61,21 @@ export const Seguridad = () => {
   const confirmar = (event: FormEvent) => {
     event.preventDefault()
     return run(async () => {
-      await sw.totp.confirmar(codigo)
+      const activado = await sw.totp.confirmar(codigo)
       setInscripcion(null)
       setCodigo("")
+      setCodigos(activado.codigos_recuperacion)
       setSesion(await sw.sesion.actual())
       setAviso("Listo: desde ahora entras con tu contraseña y un código de tu app.")
+    })
+  }
+  const nuevos = (event: FormEvent) => {
+    event.preventDefault()
+    return run(async () => {
+      const made = await sw.totp.recuperacion(codigoNuevos)
+      setCodigoNuevos("")
+      setCodigos(made.codigos_recuperacion)
+      setAviso("Hicimos diez códigos de recuperación nuevos: los anteriores ya no sirven.")
     })
   }
   const desactivar = (event: FormEvent) => {
@@ -68,6 +83,7 @@ export const Seguridad = () => {
     return run(async () => {
       await sw.totp.desactivar(codigo)
       setCodigo("")
+      setCodigos(null)
       setSesion(await sw.sesion.actual())
       setAviso("Quitaste el segundo factor: entras solo con tu contraseña.")
     })
@@ -89,7 +105,35 @@ export const Seguridad = () => {
             <p>
               <strong>Activo.</strong> Al entrar te pedimos un código de tu app de autenticación.
             </p>
+            {codigos === null ? null : (
+              <section aria-labelledby="t-codigos" className="aviso">
+                <h3 id="t-codigos">Tus códigos de recuperación</h3>
+                <p>
+                  Si pierdes tu teléfono, entra con uno de estos códigos en lugar del de tu app. Cada uno
+                  sirve una vez. <strong>Guárdalos ahora: no se vuelven a mostrar.</strong>
+                </p>
+                <ul className="codigos-recuperacion" data-testid="codigos-recuperacion">
+                  {codigos.map((c) => (
+                    <li key={c}>
+                      <code>{c}</code>
+                    </li>
+                  ))}
+                </ul>
+                <button type="button" className="secundario" onClick={() => setCodigos(null)}>
+                  Ya los guardé
+                </button>
+              </section>
+            )}
+            <form onSubmit={nuevos}>
+              <h3>Códigos de recuperación nuevos</h3>
+              <p className="nota">Hace diez códigos nuevos; los anteriores dejan de servir.</p>
+              <CodigoField id="codigo-nuevos" value={codigoNuevos} onChange={setCodigoNuevos} />
+              <button type="submit" className="secundario">
+                Hacer códigos nuevos
+              </button>
+            </form>
             <form onSubmit={desactivar}>
+              <h3>Quitar el segundo factor</h3>
               <CodigoField id="codigo-quitar" value={codigo} onChange={setCodigo} />
               <button type="submit" className="peligro">
                 Quitar el segundo factor
@@ -111,9 +155,16 @@ export const Seguridad = () => {
         ) : (
           <>
             <p>
-              Agrega esta cuenta en tu app de autenticación (Google Authenticator, Authy, 1Password…) con la
-              clave o la dirección. <strong>Se muestran una sola vez.</strong>
+              Escanea este código QR con tu app de autenticación (Google Authenticator, Authy, 1Password…), o
+              agrega la cuenta con la clave o la dirección. <strong>Se muestran una sola vez.</strong>
             </p>
+            <img
+              className="qr-totp"
+              src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(inscripcion.qr_svg)}`}
+              alt={`Código QR para agregar ${sesion.usuario.email} a tu app de autenticación. Si no puedes escanearlo, escribe en la app la clave que aparece debajo.`}
+              width={192}
+              height={192}
+            />
             <dl>
               <dt>Clave</dt>
               <dd>

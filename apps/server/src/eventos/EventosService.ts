@@ -97,7 +97,9 @@ const make = Effect.gen(function* () {
   /** Whether the stream's key (or portal session: not ended, not expired) is still in force. */
   const keyValid = (caller: Caller) =>
     (caller.sesion === undefined
-      ? sql<{ id: string }>`select id from llaves where id = ${caller.llaveId} and revoked_at is null`
+      ? sql<{ id: string }>`
+          select id from llaves where id = ${caller.llaveId} and revoked_at is null
+            and (expira_at is null or expira_at > now())`
       : sql<{ id: string }>`
           select id from sesiones where id = ${caller.sesion.sesionId} and ended_at is null and expires_at > now()`
     ).pipe(

@@ -60,8 +60,8 @@ const parseKey = (header: string) =>
   Option.map(Keys.parseHeader(header), (parsed) => ({ ...parsed, hash: Keys.hash(parsed.key) }))
 
 /**
- * The key lookup: a header's caller (the process's cache first); none when unknown, revoked, or
- * of another merchant. A cached key needs no I/O.
+ * The key lookup: a header's caller (the process's cache first); none when unknown, revoked,
+ * past the overlap of its roll, or of another merchant. A cached key needs no I/O.
  */
 export const makeLookupCaller = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
@@ -74,10 +74,11 @@ export const makeLookupCaller = Effect.gen(function* () {
     const cached = cache.get(hash, now)
     if (cached !== undefined) return Effect.succeed(own(cached, codigo, mode))
     return Effect.map(
-      sql<{ llave_id: string; comercio_id: string; codigo: string }>`
-        select l.id as llave_id, c.id as comercio_id, c.codigo
+      sql<{ llave_id: string; comercio_id: string; codigo: string; expira_at: Date | null }>`
+        select l.id as llave_id, c.id as comercio_id, c.codigo, l.expira_at
         from llaves l join comercios c on c.id = l.comercio_id
-        where l.hash = ${hash} and l.revoked_at is null and l.mode = ${mode}`,
+        where l.hash = ${hash} and l.revoked_at is null and l.mode = ${mode}
+          and (l.expira_at is null or l.expira_at > now())`,
       (rows) => {
         const row = rows[0]
         if (row === undefined) return Option.none<Caller>()
@@ -87,7 +88,8 @@ export const makeLookupCaller = Effect.gen(function* () {
           mode,
           llaveId: row.llave_id
         }
-        cache.put(hash, caller, now)
+        // A rolled key is cached no longer than it works.
+        cache.put(hash, caller, now, row.expira_at === null ? undefined : row.expira_at.getTime())
         return own({ codigo: row.codigo, caller }, codigo, mode)
       }
     ).pipe(Effect.orDie)

@@ -29,7 +29,8 @@ export class KeyCache extends Context.Tag("@switch/server/KeyCache")<
   {
     /** The key of this hash as cached at `now`; undefined when unknown or expired. */
     readonly get: (hash: string, now: number) => Entry | undefined
-    readonly put: (hash: string, caller: Caller, now: number) => void
+    /** Caches a key until the cache's age limit or `expiresAt` (a rolled key's end), the earlier. */
+    readonly put: (hash: string, caller: Caller, now: number, expiresAt?: number) => void
     /** Tells every process (this one at once) that a key was revoked. */
     readonly announceRevoked: (hash: string) => Effect.Effect<void, never, SqlClient.SqlClient>
   }
@@ -76,9 +77,10 @@ const make = (listen: boolean) =>
         }
         return entry
       },
-      put: (hash, caller, now) => {
+      put: (hash, caller, now, expiresAt) => {
         if (entries.size >= MAX_ENTRIES) entries.clear()
-        entries.set(hash, { caller, codigo: caller.codigo, until: now + TTL_MS })
+        const until = Math.min(now + TTL_MS, expiresAt ?? Number.POSITIVE_INFINITY)
+        entries.set(hash, { caller, codigo: caller.codigo, until })
       },
       announceRevoked: (hash) =>
         Effect.gen(function* () {

@@ -105,6 +105,15 @@ export const crear = (caller: Caller, body: typeof Api.AccionMasivaBody.Type) =>
         invalid("Los filtros eligen más de 5.000 links: acótalos (por fecha, estado...).")
       )
     if (chosen.length === 0) return yield* Effect.fail(invalid("Los filtros no eligen ningún link."))
+    // The count the person typed to confirm must still be the count: links made, paid or
+    // cancelled since then change what the action would take.
+    if (body.confirmar_total !== undefined && body.confirmar_total !== chosen.length)
+      return yield* Effect.fail(
+        new ValidationError({
+          parametro: "confirmar_total",
+          detail: `Los filtros eligen ahora ${chosen.length} links, no ${body.confirmar_total}: revisa y confirma de nuevo.`
+        })
+      )
     const id = randomUUID()
     const rows = yield* sql.withTransaction(
       Effect.gen(function* () {

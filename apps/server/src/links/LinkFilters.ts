@@ -21,7 +21,15 @@ export interface LinkFilters {
   readonly limit: number
   readonly offset: number
   readonly startingAfter: string | null
+  readonly orden: Orden
 }
+
+/**
+ * The list's order (`orden`): newest first by default; oldest first; or by amount, largest or
+ * smallest first (ties newest first). A cursor (`starting_after`) follows the default order only.
+ */
+export const ORDENES = ["reciente", "antiguo", "monto_desc", "monto_asc"] as const
+export type Orden = (typeof ORDENES)[number]
 
 const ORIGENES = LinkRequest.Origenes
 
@@ -113,6 +121,15 @@ export const parseLinkFilters = (params: Params): Either.Either<LinkFilters, Val
     }
     const min = yield* amount("min", params.min)
     const max = yield* amount("max", params.max)
+    const orden = params.orden === undefined || params.orden === "" ? "reciente" : params.orden
+    if (!(ORDENES as ReadonlyArray<string>).includes(orden))
+      return yield* invalid("orden", `orden debe ser uno de: ${ORDENES.join(", ")}`)
+    const startingAfter = yield* cursor(params.starting_after)
+    if (startingAfter !== null && orden !== "reciente")
+      return yield* invalid(
+        "starting_after",
+        "starting_after solo sigue el orden reciente; usa offset con otro orden"
+      )
     return {
       // Only unknown values: "an unknown value is ignored", so no estado filter remains.
       estados: estados === null || estados.length === 0 ? null : estados,
@@ -127,6 +144,7 @@ export const parseLinkFilters = (params: Params): Either.Either<LinkFilters, Val
       reembolso: reembolso === undefined || reembolso === "" ? null : reembolso,
       limit: yield* integer("limit", params.limit, 50, 1, 200),
       offset: yield* integer("offset", params.offset, 0, 0, 1_000_000),
-      startingAfter: yield* cursor(params.starting_after)
+      startingAfter,
+      orden: orden as Orden
     }
   })

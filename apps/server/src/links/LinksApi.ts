@@ -24,6 +24,13 @@ export const LinksApiLive = HttpApiBuilder.group(SwitchApi, "links", (handlers) 
           return json(yield* links.list(caller, filters))
         })
       )
+      .handle("total", ({ urlParams }) =>
+        Effect.gen(function* () {
+          const caller = yield* CurrentCaller
+          const filters = yield* parseLinkFilters(urlParams)
+          return json({ total: yield* links.total(caller, filters) })
+        })
+      )
       .handle("get", ({ path }) =>
         Effect.flatMap(CurrentCaller, (caller) => Effect.map(links.get(caller, path.id), json))
       )

@@ -27,6 +27,8 @@ export class LinksService extends Context.Tag("@switch/server/LinksService")<
     /** Creates a link (CreateLink.ts): 201, or 200 replaying an idempotency key's link. */
     readonly create: (caller: Caller, body: unknown) => Effect.Effect<Created, CreateError>
     readonly list: (caller: Caller, filters: LinkFilters) => Effect.Effect<ReadonlyArray<Links.Link>>
+    /** How many links match the list's filters, paging aside. */
+    readonly total: (caller: Caller, filters: LinkFilters) => Effect.Effect<number>
     readonly get: (caller: Caller, id: string) => Effect.Effect<Links.Link, NotFound>
     readonly cancel: (
       caller: Caller,
@@ -89,6 +91,14 @@ export const LinksServiceLive = Layer.effect(
         )
         const back = yield* devueltos(rows)
         return yield* Effect.forEach(rows, (row) => view(caller, row, at, back.get(row.id) ?? 0))
+      }).pipe(Effect.orDie)
+
+    const total = (caller: Caller, f: LinkFilters) =>
+      Effect.gen(function* () {
+        if (f.mode !== null && f.mode !== caller.mode) return 0
+        return yield* LinksRepo.count(caller, f, yield* now).pipe(
+          Effect.provideService(PgClient.PgClient, sql)
+        )
       }).pipe(Effect.orDie)
 
     const get = (caller: Caller, id: string) =>
@@ -176,7 +186,7 @@ export const LinksServiceLive = Layer.effect(
       return rows.length
     }).pipe(Effect.orDie)
 
-    return { create, list, get, cancel, simulate, expireDue }
+    return { create, list, total, get, cancel, simulate, expireDue }
   })
 )
 

@@ -49,6 +49,11 @@ export const LlavesApiLive = HttpApiBuilder.group(SwitchApi, "llaves", (handlers
           Effect.map(merchants.revokeKey(caller, path.id), (r) => json(r))
         )
       )
+      .handle("roll", ({ path, payload }) =>
+        Effect.flatMap(CurrentCaller, (caller) =>
+          Effect.map(merchants.rollKey(caller, path.id, payload), (r) => secretJson(r, 201))
+        )
+      )
   })
 )
 

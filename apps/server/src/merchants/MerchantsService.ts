@@ -1,5 +1,5 @@
 /**
- * Merchants: self-signup, keys (create, list, revoke with SPEC's mode rules), the read-only
+ * Merchants: self-signup, keys (create, list, revoke and roll with SPEC's mode rules), the read-only
  * configuration view, and the demo merchant `npm start` seeds.
  *
  * Sign-up answers alike whether or not the e-mail already has a portal user: a taken code is
@@ -47,6 +47,7 @@ export interface KeyRow {
   readonly ultimos4: string
   readonly created_at: Date
   readonly revoked_at: Date | null
+  readonly expira_at: Date | null
 }
 
 const keyView = (row: KeyRow) => ({
@@ -55,7 +56,8 @@ const keyView = (row: KeyRow) => ({
   mode: row.mode,
   ultimos4: row.ultimos4,
   created_at: row.created_at.toISOString(),
-  revoked_at: row.revoked_at === null ? null : row.revoked_at.toISOString()
+  revoked_at: row.revoked_at === null ? null : row.revoked_at.toISOString(),
+  expira_at: row.expira_at === null ? null : row.expira_at.toISOString()
 })
 
 const validation = (errors: Validation.FieldErrors) => new ValidationError({ detail: errors })
@@ -76,6 +78,15 @@ export class MerchantsService extends Context.Tag("@switch/server/MerchantsServi
       caller: Caller,
       id: string
     ) => Effect.Effect<{ id: string; revocada: true }, Forbidden | NotFound>
+    /**
+     * Rolls a key: a new key of the same label and mode, shown once; the old one keeps working
+     * for `solapamiento_horas` (0 to 168) and then answers `401`.
+     */
+    readonly rollKey: (
+      caller: Caller,
+      id: string,
+      body: typeof Comercios.RotarLlaveBody.Type
+    ) => Effect.Effect<typeof Comercios.LlaveRotada.Type, Forbidden | NotFound | Conflict>
     readonly config: (caller: Caller) => Effect.Effect<typeof Comercios.ConfigView.Type>
     /** Creates the demo merchant if missing; its test key is derived from the secret, so it is stable. */
     readonly seedDemo: Effect.Effect<{ codigo: string; key: string }>
@@ -164,7 +175,7 @@ export const MerchantsServiceLive = Layer.effect(
 
     const listKeys = (caller: Caller) =>
       sql<KeyRow>`
-        select id, label, mode, ultimos4, created_at, revoked_at from llaves
+        select id, label, mode, ultimos4, created_at, revoked_at, expira_at from llaves
         where comercio_id = ${caller.comercioId} and mode = ${caller.mode}
         order by created_at desc`.pipe(
         Effect.map((rows) => rows.map(keyView)),
@@ -218,6 +229,58 @@ export const MerchantsServiceLive = Layer.effect(
         return { id, revocada: true as const }
       }).pipe(Effect.catchTag("SqlError", Effect.die))
 
+    const rollKey = (caller: Caller, id: string, body: typeof Comercios.RotarLlaveBody.Type) =>
+      Effect.gen(function* () {
+        const uuid = /^[0-9a-f-]{36}$/i.test(id)
+        const done = yield* sql.withTransaction(
+          Effect.gen(function* () {
+            const rows = uuid
+              ? yield* sql<{ mode: Mode; label: string; revoked_at: Date | null; expira_at: Date | null }>`
+                  select mode, label, revoked_at, expira_at from llaves
+                  where id = ${id} and comercio_id = ${caller.comercioId}
+                  for update`
+              : []
+            const row = rows[0]
+            if (row === undefined) return yield* Effect.fail(new NotFound())
+            if (row.mode === "live" && caller.mode !== "live") {
+              return yield* Effect.fail(
+                new Forbidden({
+                  error: "requiere_llave_live",
+                  detail: "Rotar una llave live requiere una llave live."
+                })
+              )
+            }
+            if (row.revoked_at !== null || row.expira_at !== null) {
+              return yield* Effect.fail(
+                new Conflict({
+                  error: "llave_no_rotable",
+                  detail:
+                    row.revoked_at !== null
+                      ? "La llave está revocada: crea una nueva."
+                      : "La llave ya fue rotada: rota la llave nueva."
+                })
+              )
+            }
+            const made = yield* Keys.insertKey(caller.comercioId, row.label, row.mode).pipe(provideSql)
+            const old = yield* sql<{ hash: string; expira_at: Date }>`
+              update llaves
+              set expira_at = now() + make_interval(hours => ${body.solapamiento_horas}), rotada_a = ${made.id}
+              where id = ${id}
+              returning hash, expira_at`
+            return { made, label: row.label, mode: row.mode, old: old[0]! }
+          })
+        )
+        // Every process drops its cached copy, so the next request reads the new end.
+        yield* keyCache.announceRevoked(done.old.hash).pipe(provideSql)
+        return {
+          id: done.made.id,
+          label: done.label,
+          mode: done.mode,
+          api_key: done.made.key,
+          anterior: { id, expira_at: done.old.expira_at.toISOString() }
+        }
+      }).pipe(Effect.catchTag("SqlError", Effect.die))
+
     const config = (caller: Caller) =>
       Effect.gen(function* () {
         const merchant = Option.getOrThrow(yield* findMerchant(caller.comercioId).pipe(provideSql))
@@ -261,6 +324,6 @@ export const MerchantsServiceLive = Layer.effect(
       return { codigo: "demo", key }
     }).pipe(Effect.orDie)
 
-    return { register, listKeys, createKey, revokeKey, config, seedDemo }
+    return { register, listKeys, createKey, revokeKey, rollKey, config, seedDemo }
   })
 )

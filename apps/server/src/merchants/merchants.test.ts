@@ -163,6 +163,7 @@ describe("keys (/switch/v1/llaves)", () => {
     for (const item of [...testList.body, ...liveList.body]) {
       expect(Object.keys(item).sort()).toEqual([
         "created_at",
+        "expira_at",
         "id",
         "label",
         "mode",

@@ -454,7 +454,17 @@ export interface LinkQuery {
   readonly offset: number
   /** A link of the owner's: the page starts after it (`starting_after`). */
   readonly startingAfter: string | null
+  /** The order (`orden`): newest first when absent. */
+  readonly orden?: "reciente" | "antiguo" | "monto_desc" | "monto_asc"
 }
+
+/** The `ORDER BY` of each list order; every one ends on the id, so pages never overlap. */
+const ORDER_BY = {
+  reciente: "created_at desc, id desc",
+  antiguo: "created_at asc, id asc",
+  monto_desc: "monto desc, created_at desc, id desc",
+  monto_asc: "monto asc, created_at desc, id desc"
+} as const
 
 /**
  * Links whose state as readers see it at `at` is one of `estados` ({@link visibleEstado}),
@@ -506,13 +516,33 @@ export const listStatement = <R extends object>(
   at: Date,
   columns: string
 ) => {
-  const when = sql`coalesce(paid_at, created_at)`
-  const clauses: Array<Fragment> = [sql`comercio_id = ${owner.comercioId}`, sql`mode = ${owner.mode}`]
-  if (q.estados !== null) clauses.push(estadoIn(sql, q.estados, at))
+  const clauses = filterClauses(sql, owner, q, at)
   // After the cursor's link in the list's order; none when it is not one of the owner's.
   if (q.startingAfter !== null)
     clauses.push(sql`(created_at, id) < (select created_at, id from links
         where id = ${q.startingAfter} and comercio_id = ${owner.comercioId} and mode = ${owner.mode})`)
+  // Planned with its values: a generic plan would read a big merchant's links by a scan.
+  // The page is chosen on the ordering keys alone, then only its rows are read whole: a word
+  // in thousands of links sorts thousands of (created_at, id) pairs, not thousands of wide rows,
+  // and a deep offset skips entries of the ordering index instead of rows of the table.
+  const order = sql.unsafe(ORDER_BY[q.orden ?? "reciente"])
+  return sql<R>`
+      ${sql.unsafe(PLANNED_EACH_TIME)} select ${sql.unsafe(columns)} from links where id in (
+        select id from links where ${sql.and(clauses)}
+        order by ${order} limit ${q.limit} offset ${q.offset})
+      order by ${order}`
+}
+
+/** The owner's links matching `q`'s filters (not its page) at `at`: the list's `WHERE`. */
+const filterClauses = (
+  sql: Sql,
+  owner: Owner,
+  q: Omit<LinkQuery, "limit" | "offset" | "startingAfter" | "orden">,
+  at: Date
+): Array<Fragment> => {
+  const when = sql`coalesce(paid_at, created_at)`
+  const clauses: Array<Fragment> = [sql`comercio_id = ${owner.comercioId}`, sql`mode = ${owner.mode}`]
+  if (q.estados !== null) clauses.push(estadoIn(sql, q.estados, at))
   if (q.desde !== null) clauses.push(sql`${when} >= ${q.desde}`)
   if (q.hasta !== null) clauses.push(sql`${when} < ${q.hasta}`)
   for (const word of q.palabras) clauses.push(sql`busqueda like ${`%${word.replace(/[\\%_]/g, "\\$&")}%`}`)
@@ -527,16 +557,23 @@ export const listStatement = <R extends object>(
         ? sql`estado = 'pagado' and ${devuelto(sql, sql`links.id`)} >= monto + propina`
         : sql`estado = 'pagado' and ${devuelto(sql, sql`links.id`)} between 1 and monto + propina - 1`
     )
-  // Planned with its values: a generic plan would read a big merchant's links by a scan.
-  // The page is chosen on the ordering keys alone, then only its rows are read whole: a word
-  // in thousands of links sorts thousands of (created_at, id) pairs, not thousands of wide rows,
-  // and a deep offset skips entries of the ordering index instead of rows of the table.
-  return sql<R>`
-      ${sql.unsafe(PLANNED_EACH_TIME)} select ${sql.unsafe(columns)} from links where id in (
-        select id from links where ${sql.and(clauses)}
-        order by created_at desc, id desc limit ${q.limit} offset ${q.offset})
-      order by created_at desc, id desc`
+  return clauses
 }
+
+/** How many of the owner's links match `q`'s filters at `at`, paging aside (`GET /links/total`). */
+export const count = (
+  owner: Owner,
+  q: Omit<LinkQuery, "limit" | "offset" | "startingAfter" | "orden">,
+  at: Date
+) =>
+  Effect.flatMap(PgClient.PgClient, (sql) =>
+    Effect.map(
+      sql<{ n: number }>`
+        ${sql.unsafe(PLANNED_EACH_TIME)} select count(*)::int as n from links
+        where ${sql.and(filterClauses(sql, owner, q, at))}`,
+      (rows) => rows[0]?.n ?? 0
+    )
+  )
 
 /** The owner's links matching `q` at `at` (states as readers see them), newest first. */
 export const list = <R extends object>(owner: Owner, q: LinkQuery, at: Date, columns: string) =>

@@ -36,6 +36,8 @@ import cierresTarjeta from "../migrations/0041_cierres_tarjeta.js"
 import ordenesBanco from "../migrations/0050_ordenes_banco.js"
 import cargosDuplicados from "../migrations/0051_cargos_duplicados.js"
 import flujosSesion from "../migrations/0055_flujos_sesion.js"
+import llavesRotacion from "../migrations/0060_llaves_rotacion.js"
+import codigosRecuperacion from "../migrations/0061_codigos_recuperacion.js"
 import pagosRevisionConciliar from "../migrations/0065_pagos_revision_conciliar.js"
 import respuestasBancoTexto from "../migrations/0066_respuestas_banco_texto.js"
 import * as Metrics from "./Metrics.js"
@@ -152,6 +154,8 @@ export const migrations = PgMigrator.fromRecord({
   "0050_ordenes_banco": ordenesBanco,
   "0051_cargos_duplicados": cargosDuplicados,
   "0055_flujos_sesion": flujosSesion,
+  "0060_llaves_rotacion": llavesRotacion,
+  "0061_codigos_recuperacion": codigosRecuperacion,
   "0065_pagos_revision_conciliar": pagosRevisionConciliar,
   "0066_respuestas_banco_texto": respuestasBancoTexto
 })

@@ -18,7 +18,9 @@ import {
   CSV_HEADER,
   csvLine,
   parseTxnFilters,
+  parseTxnOrden,
   TXN_COLUMNS,
+  TXN_ORDER_BY,
   type TxnRow,
   toTransaccion,
   txnWhere
@@ -126,6 +128,7 @@ export const TransaccionesApiLive = HttpApiBuilder.group(SwitchApi, "transaccion
           const offset = yield* page(urlParams.offset, "offset", 0, 1_000_000)
           const after = yield* parseCursor(urlParams.starting_after)
           const filters = yield* parseTxnFilters(urlParams)
+          const orden = yield* parseTxnOrden(urlParams.orden, after !== null)
           const rows = yield* sql<TxnRow>`
             select ${TXN_COLUMNS(sql)}
             from transacciones where ${txnWhere(sql, caller, filters)}
@@ -135,8 +138,17 @@ export const TransaccionesApiLive = HttpApiBuilder.group(SwitchApi, "transaccion
                 : sql`and (created_at, id) < (select created_at, id from transacciones
                     where id = ${after} and comercio_id = ${caller.comercioId} and mode = ${caller.mode})`
             }
-            order by created_at desc, id desc limit ${limit} offset ${offset}`
+            order by ${sql.literal(TXN_ORDER_BY[orden])} limit ${limit} offset ${offset}`
           return json(rows.map(toTransaccion))
+        }).pipe(Effect.catchTag("SqlError", Effect.die))
+      )
+      .handle("total", ({ urlParams }) =>
+        Effect.gen(function* () {
+          const caller = yield* CurrentCaller
+          const filters = yield* parseTxnFilters(urlParams)
+          const rows = yield* sql<{ n: number }>`
+            select count(*)::int as n from transacciones where ${txnWhere(sql, caller, filters)}`
+          return json({ total: rows[0]?.n ?? 0 })
         }).pipe(Effect.catchTag("SqlError", Effect.die))
       )
       .handle("exportar", ({ urlParams }) =>

@@ -1,6 +1,7 @@
 /**
- * The merchant's transactions as the list and its CSV export read them: the filters (`estado`,
- * `operacion`, `desde`, `hasta`), the statement's where clause (always the caller's merchant
+ * The merchant's transactions as the list, its count and its CSV export read them: the filters
+ * (`estado`, `operacion`, `desde`, `hasta`, the search `q`, the amount range `min` and `max`),
+ * the statement's where clause (always the caller's merchant
  * and mode), and a row as a CSV line. The export reads its rows from a cursor as it sends
  * them, so its size never matters; neither carries a `banco` column (SPEC).
  */
@@ -14,6 +15,11 @@ export interface TxnFilters {
   readonly operacion: string | null
   readonly desde: Date | null
   readonly hasta: Date | null
+  /** The search, lower case: an id's start, or part of a bank reference or a receipt code. */
+  readonly q: string | null
+  /** The amount range in cents, both included. */
+  readonly min: number | null
+  readonly max: number | null
 }
 
 export interface TxnRow {
@@ -43,6 +49,25 @@ const word = (parametro: string, text: string | undefined, pattern: RegExp, shap
   return pattern.test(text) ? Effect.succeed(text) : invalid(parametro, `${parametro} debe ser ${shape}`)
 }
 
+const amount = (parametro: string, text: string | undefined) => {
+  if (text === undefined || text === "") return Effect.succeed(null)
+  return Either.match(Money.parseDecimal(text), {
+    onLeft: () => invalid(parametro, `${parametro} debe ser un número de 0 o más, con hasta 2 decimales`),
+    onRight: (cents) =>
+      cents < 0
+        ? invalid(parametro, `${parametro} no puede ser negativo`)
+        : Effect.succeed<number | null>(cents)
+  })
+}
+
+const search = (text: string | undefined) => {
+  const q = (text ?? "").trim().toLowerCase()
+  if (q === "") return Effect.succeed(null)
+  if ([...q].length > 80) return invalid("q", "q admite como máximo 80 caracteres")
+  if (q.includes("\u0000")) return invalid("q", "q contiene un carácter no permitido")
+  return Effect.succeed<string | null>(q)
+}
+
 const instant = (parametro: string, text: string | undefined) => {
   if (text === undefined || text === "") return Effect.succeed(null)
   return Either.match(BankCalendar.parseFilterInstant(text), {
@@ -57,6 +82,9 @@ export const parseTxnFilters = (params: {
   readonly operacion?: string | undefined
   readonly desde?: string | undefined
   readonly hasta?: string | undefined
+  readonly q?: string | undefined
+  readonly min?: string | undefined
+  readonly max?: string | undefined
 }) =>
   Effect.gen(function* () {
     const filters: TxnFilters = {
@@ -68,12 +96,34 @@ export const parseTxnFilters = (params: {
       ),
       operacion: yield* word("operacion", params.operacion, /^[a-z_]{1,24}$/, "una operación, p. ej. cobro"),
       desde: yield* instant("desde", params.desde),
-      hasta: yield* instant("hasta", params.hasta)
+      hasta: yield* instant("hasta", params.hasta),
+      q: yield* search(params.q),
+      min: yield* amount("min", params.min),
+      max: yield* amount("max", params.max)
     }
     if (filters.desde !== null && filters.hasta !== null && filters.desde > filters.hasta)
       return yield* invalid("hasta", "hasta debe ser igual o posterior a desde")
     return filters
   })
+
+/** The list's orders (`orden`), each ending on the id so pages never overlap. */
+export const TXN_ORDER_BY = {
+  reciente: "created_at desc, id desc",
+  antiguo: "created_at asc, id asc",
+  monto_desc: "monto desc, created_at desc, id desc",
+  monto_asc: "monto asc, created_at desc, id desc"
+} as const
+export type TxnOrden = keyof typeof TXN_ORDER_BY
+
+/** Reads `orden` (newest first when absent); a cursor follows only that default order. */
+export const parseTxnOrden = (text: string | undefined, withCursor: boolean) => {
+  const orden = text === undefined || text === "" ? "reciente" : text
+  if (!Object.hasOwn(TXN_ORDER_BY, orden))
+    return invalid("orden", `orden debe ser uno de: ${Object.keys(TXN_ORDER_BY).join(", ")}`)
+  if (withCursor && orden !== "reciente")
+    return invalid("starting_after", "starting_after solo sigue el orden reciente; usa offset con otro orden")
+  return Effect.succeed(orden as TxnOrden)
+}
 
 /** The where clause: the caller's merchant and mode, then each filter given. */
 export const txnWhere = (sql: Statement.Constructor, caller: Caller, f: TxnFilters) =>
@@ -83,8 +133,18 @@ export const txnWhere = (sql: Statement.Constructor, caller: Caller, f: TxnFilte
     ...(f.estado === null ? [] : [sql`estado = ${f.estado}`]),
     ...(f.operacion === null ? [] : [sql`operacion = ${f.operacion}`]),
     ...(f.desde === null ? [] : [sql`created_at >= ${f.desde}`]),
-    ...(f.hasta === null ? [] : [sql`created_at <= ${f.hasta}`])
+    ...(f.hasta === null ? [] : [sql`created_at <= ${f.hasta}`]),
+    ...(f.min === null ? [] : [sql`monto >= ${f.min}`]),
+    ...(f.max === null ? [] : [sql`monto <= ${f.max}`]),
+    ...(f.q === null ? [] : [searchClause(sql, f.q)])
   ])
+
+/** `q`: the start of the transaction's or its link's id, or part of its bank reference or receipt code. */
+const searchClause = (sql: Statement.Constructor, q: string) => {
+  const like = q.replace(/[\\%_]/g, "\\$&")
+  return sql`(id::text like ${`${like}%`} or link_id::text like ${`${like}%`}
+    or lower(referencia_banco) like ${`%${like}%`} or lower(codigo_verificacion) like ${`%${like}%`})`
+}
 
 /** A stored row as the API's transaction record. */
 export const toTransaccion = (r: TxnRow) => ({

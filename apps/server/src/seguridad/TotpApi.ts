@@ -1,11 +1,13 @@
 /**
- * A portal user's own second factor (DESIGN §8): enrol (a new secret shown once, kept pending
- * until a code confirms it), confirm, and remove with a code. A code is accepted once
- * (platform/UserTotp.ts); a wrong one is `400 codigo_invalido`.
+ * A portal user's own second factor (DESIGN §8): enrol (a new secret shown once with its QR
+ * code, drawn here as an SVG, kept pending until a code confirms it), confirm (which answers ten
+ * recovery codes, shown once: platform/RecoveryCodes.ts), new recovery codes with a code, and
+ * remove with a code. A code is accepted once (platform/UserTotp.ts); a wrong one is `400
+ * codigo_invalido`.
  *
- * Removal is what a stolen session would try codes on, so its wrong codes are limited per user
- * (platform/Guesses.ts `TOTP_DESACTIVAR`), each attempt claimed before its code is checked:
- * past the limit even the right code is `429` until the window passes.
+ * Removal and new recovery codes are what a stolen session would try codes on, so their wrong
+ * codes are limited per user (platform/Guesses.ts `TOTP_DESACTIVAR`), each attempt claimed
+ * before its code is checked: past the limit even the right code is `429` until the window passes.
  */
 import { HttpApiBuilder } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
@@ -19,10 +21,12 @@ import {
   Unauthorized
 } from "@switch/api"
 import { Effect, Option } from "effect"
+import QRCode from "qrcode"
 import { Settings } from "../Config.js"
 import { clientIp } from "../http/Auth.js"
 import { noStore } from "../http/Respond.js"
 import * as Guesses from "../platform/Guesses.js"
+import * as RecoveryCodes from "../platform/RecoveryCodes.js"
 import { newTotpSecret, totpUri } from "../platform/Totp.js"
 import { acceptCode, sealTotp } from "../platform/UserTotp.js"
 
@@ -81,7 +85,11 @@ export const TotpApiLive = HttpApiBuilder.group(SwitchApi, "totp", (handlers) =>
           yield* sql`update usuarios set totp_pendiente = ${sealTotp(settings.secret, user.id, secreto)} where id = ${user.id}`.pipe(
             Effect.orDie
           )
-          return { secreto, otpauth_uri: totpUri(secreto, user.email) }
+          const otpauth_uri = totpUri(secreto, user.email)
+          const qr_svg = yield* Effect.promise(() =>
+            QRCode.toString(otpauth_uri, { type: "svg", errorCorrectionLevel: "M", margin: 4 })
+          )
+          return { secreto, otpauth_uri, qr_svg }
         })
       )
       .handle("confirmar", ({ payload }) =>
@@ -90,10 +98,43 @@ export const TotpApiLive = HttpApiBuilder.group(SwitchApi, "totp", (handlers) =>
           if (user.totp_pendiente === null) return yield* Effect.fail(invalid())
           if (!(yield* accept(user.id, user.totp_pendiente, user.totp_ultimo_paso, payload.codigo)))
             return yield* Effect.fail(invalid())
+          // The recovery codes are shown this once: no cache keeps them.
+          yield* noStore
           yield* sql`
             update usuarios set totp_secreto = totp_pendiente, totp_pendiente = null
             where id = ${user.id} and totp_pendiente = ${user.totp_pendiente}`.pipe(Effect.orDie)
-          return { totp: true }
+          const codigos_recuperacion = yield* Effect.provideService(
+            RecoveryCodes.issue(settings.secret, user.id),
+            SqlClient.SqlClient,
+            sql
+          )
+          return { totp: true, codigos_recuperacion }
+        })
+      )
+      .handle("recuperacion", ({ payload }) =>
+        Effect.gen(function* () {
+          yield* noStore
+          const user = yield* userOf(yield* CurrentCaller)
+          if (user.totp_secreto === null) return yield* Effect.fail(invalid())
+          const guess = yield* Effect.provideService(
+            Guesses.claim(Guesses.TOTP_DESACTIVAR, user.email.toLowerCase(), yield* clientIp),
+            SqlClient.SqlClient,
+            sql
+          )
+          if (Option.isNone(guess)) return yield* Effect.fail(locked())
+          if (!(yield* accept(user.id, user.totp_secreto, user.totp_ultimo_paso, payload.codigo)))
+            return yield* Effect.fail(invalid())
+          yield* Effect.provideService(
+            Guesses.release(Guesses.TOTP_DESACTIVAR, guess.value),
+            SqlClient.SqlClient,
+            sql
+          )
+          const codigos_recuperacion = yield* Effect.provideService(
+            RecoveryCodes.issue(settings.secret, user.id),
+            SqlClient.SqlClient,
+            sql
+          )
+          return { codigos_recuperacion }
         })
       )
       .handle("desactivar", ({ payload }) =>
@@ -119,6 +160,7 @@ export const TotpApiLive = HttpApiBuilder.group(SwitchApi, "totp", (handlers) =>
             .withTransaction(
               Effect.all([
                 sql`update usuarios set totp_secreto = null, totp_pendiente = null where id = ${user.id}`,
+                sql`delete from codigos_recuperacion where usuario_id = ${user.id}`,
                 sql`update sesiones set mode = 'test' where usuario_id = ${user.id} and ended_at is null and mode = 'live'
                 and exists (select 1 from usuarios where id = ${user.id} and rol = 'propietario')`
               ])

@@ -20,6 +20,7 @@ import { ABSOLUTE_HOURS, hashToken, newToken } from "../http/Session.js"
 import { recordActivity } from "../platform/Activity.js"
 import * as Guesses from "../platform/Guesses.js"
 import { verifyNone, verifyPassword } from "../platform/Passwords.js"
+import * as RecoveryCodes from "../platform/RecoveryCodes.js"
 import { acceptCode } from "../platform/UserTotp.js"
 
 type SesionView = typeof Sesiones.Sesion.Type
@@ -169,9 +170,14 @@ export const SesionesServiceLive = Layer.effect(
             )
           }
           const last = user.totp_ultimo_paso === null ? null : Number(user.totp_ultimo_paso)
+          // A recovery code serves once in place of the app's code, under the same limits.
+          const recovery = RecoveryCodes.looksLikeRecovery(body.codigo)
           const accepted = yield* provideSql(
-            acceptCode(settings.secret, user.id, user.totp_secreto, last, body.codigo)
+            recovery
+              ? RecoveryCodes.spend(settings.secret, user.id, body.codigo)
+              : acceptCode(settings.secret, user.id, user.totp_secreto, last, body.codigo)
           )
+          if (accepted && recovery) yield* audit("ingreso_codigo_recuperacion", 200)
           if (!accepted) {
             yield* audit("ingreso_fallido_codigo", 401)
             return yield* Effect.fail(

@@ -60,6 +60,9 @@ export type LinkEstado = Encoded<typeof Links.LinkEstado>
 /** The `POST /links` body. `idempotency_key` is filled in when absent. */
 export type LinkCreateParams = Encoded<typeof LinkRequest.LinkCreate>
 
+/** `GET /links/total`: how many links match the list's filters, paging aside. */
+export type LinksTotal = Encoded<typeof Links.LinksTotal>
+
 type LinkFilterWire = Encoded<typeof Links.LinkFilters>
 /**
  * Filters of `GET /links`, with friendlier types than the query string: several states as an
@@ -116,13 +119,21 @@ export type Transaccion = Encoded<typeof Recibos.Transaccion>
  * `operacion` (`cobro`), `desde` and `hasta` (ISO 8601, Caracas time without an offset, or ms).
  */
 export type TransaccionFiltros = Encoded<typeof Recibos.TransaccionFiltros>
-export type TransaccionListParams = PageParams & TransaccionFiltros
+export type TransaccionListParams = PageParams &
+  TransaccionFiltros & {
+    /** `reciente` (default), `antiguo`, `monto_desc` or `monto_asc`; another than `reciente` pages by offset. */
+    readonly orden?: "reciente" | "antiguo" | "monto_desc" | "monto_asc"
+  }
+/** `GET /transacciones/total`: how many transactions match the filters, paging aside. */
+export type TransaccionesTotal = Encoded<typeof Recibos.TransaccionesTotal>
 export type ConfigView = Encoded<typeof Comercios.ConfigView>
 export type RegistroParams = Encoded<typeof Comercios.RegistroBody>
 export type RegistroResult = Encoded<typeof Comercios.RegistroResult>
 export type Llave = Encoded<typeof Comercios.Llave>
 export type LlaveCreateParams = Encoded<typeof Comercios.LlaveBody>
 export type LlaveCreada = Encoded<typeof Comercios.LlaveCreada>
+export type LlaveRollParams = Encoded<typeof Comercios.RotarLlaveBody>
+export type LlaveRotada = Encoded<typeof Comercios.LlaveRotada>
 
 // ---- Portal sessions (browser clients) -----------------------------------------------------
 
@@ -149,10 +160,17 @@ export type DefinirContrasenaParams = Encoded<typeof Equipo.DefinirBody>
 export type ContrasenaDefinida = Encoded<typeof Equipo.ContrasenaDefinida>
 /** `POST /contrasena/olvido`'s answer, the same whether or not the e-mail has a user. */
 export type OlvidoResult = Encoded<typeof Equipo.OlvidoResult>
-/** `POST /sesion/totp`: the new second factor's secret (shown once) and its `otpauth://` URI. */
+/**
+ * `POST /sesion/totp`: the new second factor's secret (shown once), its `otpauth://` URI and
+ * that URI's QR code (`qr_svg`, an SVG drawn by the service).
+ */
 export type TotpInscripcion = Encoded<typeof Seguridad.TotpInscripcion>
 /** Whether the user has a second factor. */
 export type TotpEstado = Encoded<typeof Seguridad.TotpEstado>
+/** `POST /sesion/totp/confirmar`: the second factor is on; its ten recovery codes, shown once. */
+export type TotpActivado = Encoded<typeof Seguridad.TotpActivado>
+/** `POST /sesion/totp/recuperacion`: ten new recovery codes, shown once (the old ones are spent). */
+export type CodigosRecuperacion = Encoded<typeof Seguridad.Recuperacion>
 /** One entry of the users' audit log (`GET /actividad`). */
 export type Actividad = Encoded<typeof ApiActividad.Actividad>
 /** The merchant's own payment page's settings (`GET /mi-pagina`), its address and its QR. */

@@ -9,9 +9,12 @@ import type {
   Llave,
   LlaveCreada,
   LlaveCreateParams,
+  LlaveRollParams,
+  LlaveRotada,
   PropinasConfig,
   PropinasParams,
   Transaccion,
+  TransaccionesTotal,
   TransaccionFiltros,
   TransaccionListParams,
   Verificacion,
@@ -78,8 +81,20 @@ export class Transacciones {
             options
           )
         ).body,
-      { ...params, cursor: true }
+      // Another order than newest first pages by offset: the cursor follows only that one.
+      { ...params, cursor: params.orden === undefined || params.orden === "reciente" }
     )
+  }
+
+  /** How many transactions match `filters` (the list's; paging aside). */
+  async total(filters: TransaccionFiltros = {}, options: RequestOptions = {}): Promise<TransaccionesTotal> {
+    return (
+      await send<TransaccionesTotal>(
+        this.#config,
+        { method: "GET", path: "/switch/v1/transacciones/total", query: { ...filters }, idempotent: true },
+        options
+      )
+    ).body
   }
 
   /**
@@ -195,6 +210,25 @@ export class Llaves {
       await send<{ readonly id: string; readonly revocada: true }>(
         this.#config,
         { method: "POST", path: `/switch/v1/llaves/${encodeURIComponent(id)}/revocar`, idempotent: false },
+        options
+      )
+    ).body
+  }
+
+  /**
+   * Rolls a key: a new key of the same label and mode (`api_key`, shown once); the old one keeps
+   * working `solapamiento_horas` (0 to 168, up to 7 days) and then answers `401`.
+   */
+  async roll(id: string, params: LlaveRollParams, options: RequestOptions = {}): Promise<LlaveRotada> {
+    return (
+      await send<LlaveRotada>(
+        this.#config,
+        {
+          method: "POST",
+          path: `/switch/v1/llaves/${encodeURIComponent(id)}/rotar`,
+          body: params,
+          idempotent: false
+        },
         options
       )
     ).body

@@ -1,11 +1,13 @@
 import { type RequestOptions, send, type TransportConfig } from "../internal/Transport.js"
 import type {
   Actividad,
+  CodigosRecuperacion,
   ContrasenaDefinida,
   DefinirContrasenaParams,
   InvitarParams,
   OlvidoResult,
   Rol,
+  TotpActivado,
   TotpEstado,
   TotpInscripcion,
   Usuario,
@@ -99,7 +101,7 @@ export class Contrasena {
   }
 }
 
-/** The signed-in user's own second factor (TOTP): enrol, confirm, remove. */
+/** The signed-in user's own second factor (TOTP): enrol, confirm, new recovery codes, remove. */
 export class Totp {
   readonly #config: TransportConfig
   constructor(config: TransportConfig) {
@@ -116,11 +118,24 @@ export class Totp {
     return answer.body
   }
 
-  /** Confirms the new secret with a code of the app (`codigo_invalido` when wrong or used). */
-  async confirmar(codigo: string, options: RequestOptions = {}): Promise<TotpEstado> {
-    const answer = await send<TotpEstado>(
+  /**
+   * Confirms the new secret with a code of the app (`codigo_invalido` when wrong or used); answers
+   * the ten recovery codes, shown once.
+   */
+  async confirmar(codigo: string, options: RequestOptions = {}): Promise<TotpActivado> {
+    const answer = await send<TotpActivado>(
       this.#config,
       { method: "POST", path: "/switch/v1/sesion/totp/confirmar", body: { codigo }, idempotent: false },
+      options
+    )
+    return answer.body
+  }
+
+  /** Ten new recovery codes, shown once, with a code of the app; the old ones stop working. */
+  async recuperacion(codigo: string, options: RequestOptions = {}): Promise<CodigosRecuperacion> {
+    const answer = await send<CodigosRecuperacion>(
+      this.#config,
+      { method: "POST", path: "/switch/v1/sesion/totp/recuperacion", body: { codigo }, idempotent: false },
       options
     )
     return answer.body

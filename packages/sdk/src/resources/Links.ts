@@ -13,6 +13,7 @@ import type {
   LinkReembolsos,
   LinkSimulateParams,
   LinkSimulateResult,
+  LinksTotal,
   Reembolso,
   ReembolsoParams
 } from "../Types.js"
@@ -62,8 +63,27 @@ export class Links {
             options
           )
         ).body,
-      { ...(limit === undefined ? {} : { limit }), ...(offset === undefined ? {} : { offset }), cursor: true }
+      {
+        ...(limit === undefined ? {} : { limit }),
+        ...(offset === undefined ? {} : { offset }),
+        // Another order than newest first pages by offset: the cursor follows only that one.
+        cursor: filters.orden === undefined || filters.orden === "reciente"
+      }
     )
+  }
+
+  /** How many links match `params` (the list's filters; paging aside), e.g. for «1.234 links». */
+  async total(
+    params: Omit<LinkListParams, "limit" | "offset" | "starting_after"> = {},
+    options: RequestOptions = {}
+  ): Promise<LinksTotal> {
+    return (
+      await send<LinksTotal>(
+        this.#config,
+        { method: "GET", path: "/switch/v1/links/total", query: { ...params }, idempotent: true },
+        options
+      )
+    ).body
   }
 
   /** One link, with `codigo_verificacion` once paid. */
