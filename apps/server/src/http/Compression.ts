@@ -167,6 +167,8 @@ export const SECRET_FIELDS: ReadonlySet<string> = new Set([
   "client_secret",
   "csrf_token",
   "otpauth_uri",
+  "qr_svg",
+  "codigos_recuperacion",
   "totp_secret",
   "totp_uri",
   "access_token",
@@ -179,7 +181,7 @@ export const SECRET_FIELDS: ReadonlySet<string> = new Set([
 export const NOT_SECRET_FIELDS: ReadonlySet<string> = new Set(["idempotency_key", "public_key", "totp"])
 
 /** What names a field that could hold a secret; each such name is in one of the two lists above. */
-export const LOOKS_SECRET = /secret|secreto|key|llave|token|otp|password|clave|csrf/i
+export const LOOKS_SECRET = /secret|secreto|key|llave|token|otp|password|clave|csrf|recuperacion|qr_/i
 
 /** Every property name of an answer's schema, through unions, transformations and arrays. */
 export const fieldNames = (ast: SchemaAST.AST, out: Set<string> = new Set(), seen = new Set()) => {

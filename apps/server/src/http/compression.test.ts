@@ -323,7 +323,7 @@ const expectUncompressed = (what: string, reply: Raw, field: string) => {
   expect(reply.headers["content-encoding"], what).toBeUndefined()
   expect(reply.headers.vary ?? "", what).not.toContain("Accept-Encoding")
   expect(reply.headers[Compression.SECRET_MARK], what).toBeUndefined()
-  expect(typeof JSON.parse(reply.body.toString("utf8"))[field], what).toBe("string")
+  expect(JSON.parse(reply.body.toString("utf8"))[field], what).toBeTruthy()
 }
 
 interface Ctx {
@@ -331,6 +331,9 @@ interface Ctx {
   key: string
   liveKey: string
   session: Record<string, string>
+  /** The TOTP secret and step of the enrolment the recovery codes' calls make. */
+  secreto?: string
+  step?: number
 }
 
 /** A real call of each contract route whose answer carries a secret, and the field that carries it. */
@@ -395,10 +398,60 @@ const SECRET_CALLS: Record<string, { field: string; run: (ctx: Ctx) => Promise<R
     run: (ctx) =>
       raw(server.url, "POST", "/switch/v1/sesion/modo", { ...BOTH, ...ctx.session }, { mode: "test" })
   },
+  "POST /switch/v1/llaves/{id}/rotar": {
+    field: "api_key",
+    run: async (ctx) => {
+      const made = await raw(server.url, "POST", "/switch/v1/llaves", { "x-switch-key": ctx.key }, { label: "rotar" })
+      const { id } = JSON.parse(made.body.toString("utf8"))
+      return raw(
+        server.url,
+        "POST",
+        `/switch/v1/llaves/${id}/rotar`,
+        { ...BOTH, "x-switch-key": ctx.key },
+        { solapamiento_horas: 1 }
+      )
+    }
+  },
   "POST /switch/v1/sesion/totp": {
     field: "secreto",
     run: (ctx) => raw(server.url, "POST", "/switch/v1/sesion/totp", { ...BOTH, ...ctx.session })
+  },
+  // The secret's QR code and the recovery codes: enrolled again, confirmed, new codes made.
+  "POST /switch/v1/sesion/totp/confirmar": {
+    field: "codigos_recuperacion",
+    run: async (ctx) => {
+      const started = await raw(server.url, "POST", "/switch/v1/sesion/totp", { ...BOTH, ...ctx.session })
+      const body = JSON.parse(started.body.toString("utf8"))
+      expectUncompressed("the QR code of POST /switch/v1/sesion/totp", started, "qr_svg")
+      ctx.secreto = body.secreto as string
+      ctx.step = await freshStep()
+      return raw(
+        server.url,
+        "POST",
+        "/switch/v1/sesion/totp/confirmar",
+        { ...BOTH, ...ctx.session },
+        { codigo: totpCode(ctx.secreto, ctx.step - 1) }
+      )
+    }
+  },
+  "POST /switch/v1/sesion/totp/recuperacion": {
+    field: "codigos_recuperacion",
+    run: (ctx) =>
+      raw(
+        server.url,
+        "POST",
+        "/switch/v1/sesion/totp/recuperacion",
+        { ...BOTH, ...ctx.session },
+        { codigo: totpCode(ctx.secreto ?? "", ctx.step ?? 0) }
+      )
   }
+}
+
+/** Waits, if needed, so that the current 30-second step has at least 10 seconds left. */
+const freshStep = async () => {
+  const into = (Date.now() / 1000) % 30
+  if (into > 20) await new Promise((resolve) => setTimeout(resolve, (30 - into) * 1000 + 50))
+  return totpStep(Date.now())
 }
 
 const PASSWORD = "una-clave-larga-1"
