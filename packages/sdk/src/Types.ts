@@ -885,6 +885,7 @@ export type Liquidacion = {
   readonly cobrado: number | null
   readonly neto: number
   readonly reparto?: unknown
+  readonly motivo?: string | null | undefined
 }
 
 /** `limit`, `offset`, and `estado` (`PENDIENTE`, `LIQUIDADA`, `REVISION` or `RECHAZADA`). */

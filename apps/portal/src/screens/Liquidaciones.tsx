@@ -27,6 +27,12 @@ export const LIQ_LABEL: Readonly<Record<string, string>> = {
 export const liqClase = (estado: string) =>
   estado === "LIQUIDADA" ? "pagado" : estado === "RECHAZADA" ? "cancelado" : "pendiente"
 
+/** Why a settlement was not credited, in words: an operator's closing note says so (issue 45). */
+export const motivoTexto = (motivo: string) =>
+  motivo.startsWith("cerrada sin pagar: ")
+    ? `Cerrada sin pagar por un operador: ${motivo.slice("cerrada sin pagar: ".length)}`
+    : motivo
+
 const query = (estado: string, pagina: number) => {
   const params = new URLSearchParams()
   if (estado !== "") params.set("estado", estado)
@@ -119,6 +125,9 @@ export const Liquidaciones = ({ search }: { readonly search: string }) => {
                   <span className={`estado estado-${liqClase(l.estado)}`}>
                     {LIQ_LABEL[l.estado] ?? l.estado}
                   </span>
+                  {l.motivo === undefined || l.motivo === null ? null : (
+                    <span className="nota motivo-liquidacion"> {motivoTexto(l.motivo)}</span>
+                  )}
                 </td>
                 <td data-titulo="Fecha">{fechaHora(l.liquidada_at ?? l.created_at)}</td>
               </tr>

@@ -80,7 +80,7 @@ describe("the owners hear what operators did", () => {
       expect(c.text).not.toMatch(/sk_(test|live)_|token=/)
   })
 
-  it("a settlement closed without paying by two operators mails the owner the amount and the note", async () => {
+  it("a settlement closed without paying by two operators mails the owner the amount and the note, and the list shows why", async () => {
     const m = await registerMerchant(server.url)
     const email = `${m.codigo}@example.com`
     const comercioId = (await call(server.url, "GET", `/admin/v1/comercios/${m.codigo}`, { headers: TOKEN }))
@@ -89,7 +89,7 @@ describe("the owners hear what operators did", () => {
     await query(
       server.databaseUrl,
       `insert into transacciones (id, comercio_id, mode, operacion, estado, monto, moneda, motivo_rechazo, created_at)
-       values ($1, $2, 'live', 'liquidacion', 'REVISION', 123456, 'VES', 'DESCONOCIDA', now())`,
+       values ($1, $2, 'test', 'liquidacion', 'REVISION', 123456, 'VES', 'DESCONOCIDA', now())`,
       [id, comercioId]
     )
     const first = await signedIn("tesoreria")
@@ -105,5 +105,12 @@ describe("the owners hear what operators did", () => {
     expect(cerrada.text).toContain("Bs 1.234,56")
     expect(cerrada.text).toContain("Nota del operador: El banco devolvió el crédito")
     expect(cerrada.text).toContain(id)
+    // The merchant's list of settlements says why, not only RECHAZADA.
+    const list = await call(server.url, "GET", "/switch/v1/liquidaciones", { key: m.key })
+    expect(list.status).toBe(200)
+    expect(list.body.find((l: { id: string }) => l.id === id)).toMatchObject({
+      estado: "RECHAZADA",
+      motivo: "cerrada sin pagar: El banco devolvió el crédito"
+    })
   })
 })
