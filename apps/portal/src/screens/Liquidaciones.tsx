@@ -122,11 +122,17 @@ export const Liquidaciones = ({ search }: { readonly search: string }) => {
                 <td data-titulo="Cobrado">{l.cobrado === null ? "—" : bolivares(l.cobrado)}</td>
                 <td data-titulo="Neto">{bolivares(l.neto)}</td>
                 <td data-titulo="Estado">
-                  <span className={`estado estado-${liqClase(l.estado)}`}>
-                    {LIQ_LABEL[l.estado] ?? l.estado}
-                  </span>
-                  {l.motivo === undefined || l.motivo === null ? null : (
-                    <span className="nota motivo-liquidacion"> {motivoTexto(l.motivo)}</span>
+                  {l.motivo === undefined || l.motivo === null ? (
+                    <span className={`estado estado-${liqClase(l.estado)}`}>
+                      {LIQ_LABEL[l.estado] ?? l.estado}
+                    </span>
+                  ) : (
+                    <span>
+                      <span className={`estado estado-${liqClase(l.estado)}`}>
+                        {LIQ_LABEL[l.estado] ?? l.estado}
+                      </span>{" "}
+                      <span className="nota">{motivoTexto(l.motivo)}</span>
+                    </span>
                   )}
                 </td>
                 <td data-titulo="Fecha">{fechaHora(l.liquidada_at ?? l.created_at)}</td>
