@@ -94,7 +94,7 @@ describe("the console's confirmation dialogs", () => {
       const { page } = w
       await page.goto(`${stack.url}/operador/comercios?estado=activo`)
       await signInOperator(page, riesgo, PASSWORD)
-      await expect.poll(() => page.locator("h1").textContent()).toBe("Inicio")
+      await expect.poll(() => page.locator("h1").textContent(), { timeout: 15_000 }).toBe("Inicio")
       await page.goto(`${stack.url}/operador/comercios?estado=activo`)
       await expectScreen(page, "Comercios", "Comercios", "consola-pilotos-1280.png")
 
@@ -170,7 +170,7 @@ describe("the console's confirmation dialogs", () => {
       const { page } = w
       await page.goto(`${stack.url}/operador/revision`)
       await signInOperator(page, tesoreria, PASSWORD)
-      await expect.poll(() => page.locator("h1").textContent()).toBe("Inicio")
+      await expect.poll(() => page.locator("h1").textContent(), { timeout: 15_000 }).toBe("Inicio")
       await page.goto(`${stack.url}/operador/revision`)
       await expectScreen(page, "Dinero en revisión", "Dinero en revisión", "consola-dialogos-cola-360.png")
 
@@ -215,7 +215,7 @@ describe("the console's confirmation dialogs", () => {
       const { page } = r
       await page.goto(`${stack.url}/operador/operadores`)
       await signInOperator(page, riesgo, PASSWORD)
-      await expect.poll(() => page.locator("h1").textContent()).toBe("Inicio")
+      await expect.poll(() => page.locator("h1").textContent(), { timeout: 15_000 }).toBe("Inicio")
       await page.goto(`${stack.url}/operador/operadores`)
       await expect.poll(() => page.getByText(target.email).count()).toBe(1)
       const deactivate = page.getByRole("button", { name: `Desactivar a ${target.email}` })
@@ -274,7 +274,7 @@ describe("the reasons, in words", () => {
       const { page } = c
       await page.goto(`${stack.url}/operador/revision`)
       await signInOperator(page, soporte, PASSWORD)
-      await expect.poll(() => page.locator("h1").textContent()).toBe("Inicio")
+      await expect.poll(() => page.locator("h1").textContent(), { timeout: 15_000 }).toBe("Inicio")
       await page.goto(`${stack.url}/operador/revision`)
       await expectScreen(page, "Dinero en revisión", "Dinero en revisión", "consola-motivo-banco-360.png")
       const item = page.getByRole("listitem").filter({ hasText: `Liquidación de ${codigo}` })
@@ -295,7 +295,7 @@ describe("the reasons, in words", () => {
       await page.getByLabel("Correo").fill(email)
       await page.getByLabel("Contraseña").fill(PASSWORD)
       await page.getByRole("button", { name: "Entrar" }).click()
-      await expect.poll(() => page.locator("h1").textContent()).toBe("Inicio")
+      await expect.poll(() => page.locator("h1").textContent(), { timeout: 15_000 }).toBe("Inicio")
       await page.goto(`${stack.url}/panel/liquidaciones`)
       await expectScreen(page, "Liquidaciones", "Liquidaciones", "portal-liquidacion-motivo-360.png")
       expect(
