@@ -118,6 +118,7 @@ describe("the console's confirmation dialogs", () => {
       const text = await dialog.textContent()
       expect(text).toContain("no podrá crear links ni lotes")
       expect(text).toContain("Nota: «Contracargos repetidos»")
+      expect(text).toContain("Su dueño recibe un correo con tu nota.")
       await page.screenshot({ path: `${__dirname}/artifacts/consola-dialogo-suspender.png` })
 
       // Escape: closed, nothing done, focus back on "Suspender".
@@ -276,6 +277,8 @@ describe("the reasons, in words", () => {
       await signInOperator(page, soporte, PASSWORD)
       await expect.poll(() => page.locator("h1").textContent(), { timeout: 15_000 }).toBe("Inicio")
       await page.goto(`${stack.url}/operador/revision`)
+      // Loaded (the shared screen check polls briefly; a loaded machine is slower).
+      await page.getByText(`Liquidación de ${codigo}`, { exact: false }).waitFor()
       await expectScreen(page, "Dinero en revisión", "Dinero en revisión", "consola-motivo-banco-360.png")
       const item = page.getByRole("listitem").filter({ hasText: `Liquidación de ${codigo}` })
       const text = (await item.textContent()) ?? ""
@@ -297,6 +300,7 @@ describe("the reasons, in words", () => {
       await page.getByRole("button", { name: "Entrar" }).click()
       await expect.poll(() => page.locator("h1").textContent(), { timeout: 15_000 }).toBe("Inicio")
       await page.goto(`${stack.url}/panel/liquidaciones`)
+      await page.getByText("Cerrada sin pagar por un operador", { exact: false }).waitFor()
       await expectScreen(page, "Liquidaciones", "Liquidaciones", "portal-liquidacion-motivo-360.png")
       expect(
         await page.getByText("Cerrada sin pagar por un operador: El banco devolvió el crédito").count()
