@@ -272,6 +272,21 @@ describe("the queue's payments through the bank are reconciled by themselves", (
     await new Promise((r) => setTimeout(r, 1000))
     expect(queried.filter((id) => id === pagoId)).toHaveLength(asked)
     expect(credited.filter((id) => id === pagoId)).toHaveLength(1)
+    // The owner heard that this payment could not be credited either.
+    await expect
+      .poll(
+        async () =>
+          (
+            (await call(server.url, "GET", "/panel/dev/correos?formato=json")).body as Array<{
+              to: string
+              text: string
+            }>
+          ).some(
+            (c) => c.to === owner && c.text.includes(txns[1] ?? "?") && c.text.includes("SALDO_INSUFICIENTE")
+          ),
+        { timeout: 15_000, interval: 200 }
+      )
+      .toBe(true)
   })
 })
 
