@@ -4,8 +4,12 @@
  * opens a modal alert dialog saying what will happen; focus starts on "Volver" and stays in the
  * dialog, Escape and "Volver" do nothing and give focus back to the button that opened it, and
  * only the confirming button acts. axe finds nothing with the dialog open at 1280 and 360 px.
- * A merchant's entry shows immediate settlement and each pilot without opening anything.
+ * A merchant's entry shows immediate settlement and each pilot without opening anything. The
+ * queue shows the bank's own code and words, and the portal's Liquidaciones why a settlement
+ * was closed without paying.
  */
+import { randomUUID } from "node:crypto"
+import Pg from "pg"
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
@@ -90,7 +94,7 @@ describe("the console's confirmation dialogs", () => {
       const { page } = w
       await page.goto(`${stack.url}/operador/comercios?estado=activo`)
       await signInOperator(page, riesgo, PASSWORD)
-      await expect.poll(() => page.locator("h1").textContent()).toBe("Inicio")
+      await expect.poll(() => page.locator("h1").textContent(), { timeout: 15_000 }).toBe("Inicio")
       await page.goto(`${stack.url}/operador/comercios?estado=activo`)
       await expectScreen(page, "Comercios", "Comercios", "consola-pilotos-1280.png")
 
@@ -114,6 +118,7 @@ describe("the console's confirmation dialogs", () => {
       const text = await dialog.textContent()
       expect(text).toContain("no podrá crear links ni lotes")
       expect(text).toContain("Nota: «Contracargos repetidos»")
+      expect(text).toContain("Su dueño recibe un correo con tu nota.")
       await page.screenshot({ path: `${__dirname}/artifacts/consola-dialogo-suspender.png` })
 
       // Escape: closed, nothing done, focus back on "Suspender".
@@ -166,7 +171,7 @@ describe("the console's confirmation dialogs", () => {
       const { page } = w
       await page.goto(`${stack.url}/operador/revision`)
       await signInOperator(page, tesoreria, PASSWORD)
-      await expect.poll(() => page.locator("h1").textContent()).toBe("Inicio")
+      await expect.poll(() => page.locator("h1").textContent(), { timeout: 15_000 }).toBe("Inicio")
       await page.goto(`${stack.url}/operador/revision`)
       await expectScreen(page, "Dinero en revisión", "Dinero en revisión", "consola-dialogos-cola-360.png")
 
@@ -211,7 +216,7 @@ describe("the console's confirmation dialogs", () => {
       const { page } = r
       await page.goto(`${stack.url}/operador/operadores`)
       await signInOperator(page, riesgo, PASSWORD)
-      await expect.poll(() => page.locator("h1").textContent()).toBe("Inicio")
+      await expect.poll(() => page.locator("h1").textContent(), { timeout: 15_000 }).toBe("Inicio")
       await page.goto(`${stack.url}/operador/operadores`)
       await expect.poll(() => page.getByText(target.email).count()).toBe(1)
       const deactivate = page.getByRole("button", { name: `Desactivar a ${target.email}` })
@@ -228,6 +233,81 @@ describe("the console's confirmation dialogs", () => {
       expect(r.errors).toEqual([])
     } finally {
       await r.close()
+    }
+  })
+})
+
+describe("the reasons, in words", () => {
+  it("the queue shows the bank's own code and words; the portal's Liquidaciones shows an operator's closing note (360 px, axe)", async () => {
+    const codigo = `mot${Date.now().toString(36)}`
+    const email = `${codigo}@tienda.example`
+    const registered = await call(stack.url, "POST", "/switch/v1/comercios/registrar", {
+      body: { codigo, nombre: `Bodega ${codigo}`, identificacion: "J-07013380-5", email, password: PASSWORD }
+    })
+    expect(registered.status).toBe(201)
+    const comercioId = (await admin("GET", `/admin/v1/comercios/${codigo}`)).body.id as string
+    const db = new Pg.Client({
+      connectionString: `postgres://switch:switch@127.0.0.1:${stack.env.SWITCH_PG_PORT}/switch`
+    })
+    await db.connect()
+    const enRevision = randomUUID()
+    const cerrada = randomUUID()
+    try {
+      const motivo = "DESCONOCIDO (banco 05: Transacción no aprobada por el banco emisor)"
+      await db.query(
+        `insert into transacciones (id, comercio_id, mode, operacion, estado, monto, moneda, motivo_rechazo, created_at)
+         values ($1, $3, 'test', 'liquidacion', 'REVISION', 4550, 'VES', $4, now()),
+                ($2, $3, 'test', 'liquidacion', 'RECHAZADA', 12000, 'VES', 'cerrada sin pagar: El banco devolvió el crédito', now())`,
+        [enRevision, cerrada, comercioId, motivo]
+      )
+      await db.query(
+        `insert into respuestas_banco (objeto_tipo, objeto_id, estado, motivo_rechazo, codigo_banco, mensaje_banco, origen)
+         values ('liquidacion', $1, 'RECHAZADA', 'DESCONOCIDO', '05', 'Transacción no aprobada por el banco emisor', 'envio')`,
+        [enRevision]
+      )
+    } finally {
+      await db.end()
+    }
+
+    const soporte = await newOperator(stack.url, PASSWORD, "soporte")
+    const c = await openWindow(browser, 360)
+    try {
+      const { page } = c
+      await page.goto(`${stack.url}/operador/revision`)
+      await signInOperator(page, soporte, PASSWORD)
+      await expect.poll(() => page.locator("h1").textContent(), { timeout: 15_000 }).toBe("Inicio")
+      await page.goto(`${stack.url}/operador/revision`)
+      // Loaded (the shared screen check polls briefly; a loaded machine is slower).
+      await page.getByText(`Liquidación de ${codigo}`, { exact: false }).waitFor()
+      await expectScreen(page, "Dinero en revisión", "Dinero en revisión", "consola-motivo-banco-360.png")
+      const item = page.getByRole("listitem").filter({ hasText: `Liquidación de ${codigo}` })
+      const text = (await item.textContent()) ?? ""
+      expect(text).toContain("DESCONOCIDO (banco 05: Transacción no aprobada por el banco emisor)")
+      expect(text).toContain(
+        "RECHAZADA · DESCONOCIDO · banco 05: Transacción no aprobada por el banco emisor"
+      )
+      expect(c.errors).toEqual([])
+    } finally {
+      await c.close()
+    }
+
+    const p = await openWindow(browser, 360)
+    try {
+      const { page } = p
+      await page.goto(`${stack.url}/panel/ingresar`)
+      await page.getByLabel("Correo").fill(email)
+      await page.getByLabel("Contraseña").fill(PASSWORD)
+      await page.getByRole("button", { name: "Entrar" }).click()
+      await expect.poll(() => page.locator("h1").textContent(), { timeout: 15_000 }).toBe("Inicio")
+      await page.goto(`${stack.url}/panel/liquidaciones`)
+      await page.getByText("Cerrada sin pagar por un operador", { exact: false }).waitFor()
+      await expectScreen(page, "Liquidaciones", "Liquidaciones", "portal-liquidacion-motivo-360.png")
+      expect(
+        await page.getByText("Cerrada sin pagar por un operador: El banco devolvió el crédito").count()
+      ).toBe(1)
+      expect(p.errors).toEqual([])
+    } finally {
+      await p.close()
     }
   })
 })

@@ -80,10 +80,11 @@ import { OperadorService, OperadorServiceLive } from "./operador/OperadorService
 import * as FuenteTasa from "./operador/tasa/FuenteTasa.js"
 import { makeDrain, OpsRoutesLive } from "./ops/OpsRoutes.js"
 import { PanelRoutesLive } from "./panel/PanelRoutes.js"
+import * as AvisosDueno from "./platform/AvisosDueno.js"
 import { Banks, BanksLive } from "./platform/bank/Banks.js"
 import { SandboxBankLive } from "./platform/bank/SandboxBank.js"
 import { CardProcessorLive } from "./platform/card/HttpCard.js"
-import { MailerLive } from "./platform/Mailer.js"
+import { Mailer, MailerLive } from "./platform/Mailer.js"
 import { RateLimiter, RateLimiterLive } from "./platform/RateLimiter.js"
 import { pruneGrowing } from "./platform/Retention.js"
 import { PropinasApiLive } from "./propinas/PropinasApi.js"
@@ -279,7 +280,7 @@ const ConsolaJobsStartLive = Layer.scopedDiscard(
 
 /** The job runner, with its tasks besides the webhook deliveries: immediate settlement, bulk actions, the console's jobs. */
 const JobsLive = Layer.unwrapEffect(
-  Effect.map(Effect.zip(Banks, WebhooksService), ([banks, webhooks]) => {
+  Effect.map(Effect.all([Banks, WebhooksService, Mailer]), ([banks, webhooks, mailer]) => {
     // A bulk action's resend goes through the webhooks' own (links imports no other feature).
     // It runs in the part's transaction, so its deliveries commit with the part's progress.
     const reenviar: AccionesMasivas.Reenviar = (owner, eventoId) =>
@@ -290,6 +291,11 @@ const JobsLive = Layer.unwrapEffect(
           Effect.provideService(Banks, banks)
         ),
       [AccionesMasivas.TASK]: AccionesMasivas.runAccion(reenviar),
+      // The owners' notices (platform/AvisosDueno.ts): a mail server down fails the job, retried.
+      [AvisosDueno.TASK]: (p) =>
+        Effect.gen(function* () {
+          yield* AvisosDueno.enviar(yield* SqlClient.SqlClient, mailer, yield* Settings, p)
+        }),
       ...consolaTasks
     }
     return JobQueueLive(tasks)

@@ -31,6 +31,12 @@ export const Liquidacion = Schema.Struct({
       "`PENDIENTE` (en curso), `LIQUIDADA` (acreditada), `REVISION` (la revisa un operador) o `RECHAZADA`"
   }),
   referencia_banco: Schema.NullOr(Schema.String),
+  motivo: Schema.optional(
+    Schema.NullOr(Schema.String).annotations({
+      description:
+        "Solo en `RECHAZADA`: por qué no se acreditó; si la cerró un operador, `cerrada sin pagar: ` y su nota"
+    })
+  ),
   mode: ModeSchema,
   created_at: Schema.String,
   liquidada_at: Schema.NullOr(Schema.String),

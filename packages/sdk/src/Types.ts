@@ -944,6 +944,7 @@ export type Liquidacion = {
   readonly neto: number
   readonly simulada: boolean
   readonly reparto?: unknown
+  readonly motivo?: string | null | undefined
 }
 
 /** `limit`, `offset`, and `estado` (`PENDIENTE`, `LIQUIDADA`, `REVISION` or `RECHAZADA`). */

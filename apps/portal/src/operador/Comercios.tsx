@@ -46,7 +46,7 @@ const Aprobar = ({
       texto: (
         <p>
           {comercio.nombre} podrá operar en vivo: su dueño podrá crear su llave live y sus cobros se
-          liquidarán a la cuenta {valor} a nombre de {nombre}.
+          liquidarán a la cuenta {valor} a nombre de {nombre}. Su dueño recibe un correo.
         </p>
       )
     })
@@ -195,7 +195,10 @@ const suspenderPregunta = (c: Comercio, nota: string): Pregunta => ({
         pagarse. Los pagos que ya están en curso terminan normalmente.
         {nota === "" ? "" : ` Nota: «${nota}».`}
       </p>
-      <p>Se puede reactivar después desde «Suspendidos».</p>
+      <p>
+        Su dueño recibe un correo{nota === "" ? "" : " con tu nota"}. Se puede reactivar después desde
+        «Suspendidos».
+      </p>
     </>
   )
 })

@@ -12,21 +12,10 @@
 import { useCallback, useEffect, useState } from "react"
 import { bolivares, fechaHora } from "../format.js"
 import { errorText, request, type SesionOperador } from "./api.js"
-import { Form } from "./Formulario.js"
 import { AccionesCargoTarjeta } from "./RevisionCargoTarjeta.js"
+import { Form, Historial, type Respuesta, respuestaTexto } from "./RevisionPartes.js"
 import * as Preguntas from "./RevisionPreguntas.js"
 import { Title } from "./router.js"
-
-interface Respuesta {
-  readonly estado: string
-  readonly referencia_banco: string | null
-  readonly motivo_rechazo: string | null
-  /** The bank's own code and words, when it said them (its reason may be only DESCONOCIDO). */
-  readonly codigo_banco?: string | null
-  readonly mensaje_banco?: string | null
-  readonly origen: "operador" | "envio"
-  readonly created_at: string
-}
 
 interface Item {
   /** `liquidacion`, `link`, `reparto`, `transaccion`, or a source this screen does not act on yet. */
@@ -136,56 +125,12 @@ const accionTexto = (item: Item, accion: AccionPendiente["accion"]) =>
 const pedidoTexto = (item: Item, accion: AccionPendiente["accion"]) =>
   `Pedido "${accionTexto(item, accion)}": otro operador de tesorería debe confirmarlo; nada cambia hasta entonces.`
 
-/** What the bank said, in its own words too: `RECHAZADA · DESCONOCIDO · banco 05: Transacción no aprobada`. */
-const respuestaTexto = (r: Respuesta) => {
-  const codigo = r.codigo_banco ?? null
-  const mensaje = r.mensaje_banco ?? null
-  const propio =
-    codigo === null && mensaje === null
-      ? null
-      : `banco${codigo === null ? "" : ` ${codigo}`}${mensaje === null ? "" : `: ${mensaje}`}`
-  return [r.estado, r.referencia_banco, r.motivo_rechazo, propio]
-    .filter((v) => v !== null && v !== "")
-    .join(" · ")
-}
-
 const edad = (segundos: number) =>
   segundos < 3600
     ? `${Math.floor(segundos / 60)} min`
     : segundos < 86_400
       ? `${Math.floor(segundos / 3600)} h`
       : `${Math.floor(segundos / 86_400)} d`
-
-const Historial = ({ item }: { readonly item: Item }) => {
-  const [data, setData] = useState<ReadonlyArray<Respuesta> | null>(null)
-  const [error, setError] = useState<string | null>(null)
-  const ver = () => {
-    const q = new URLSearchParams({ objeto_tipo: item.tipo, objeto_id: item.id })
-    request<{ data: ReadonlyArray<Respuesta> }>("GET", `/revision/respuestas?${q}`)
-      .then((page) => setData(page.data))
-      .catch((e) => setError(errorText(e)))
-  }
-  return (
-    <div className="historial">
-      <button type="button" onClick={ver} aria-label={`Ver respuestas del banco de ${item.id}`}>
-        Ver respuestas del banco
-      </button>
-      {error === null ? null : <p className="error">{error}</p>}
-      {data === null ? null : data.length === 0 ? (
-        <p className="nota">Sin respuestas del banco todavía.</p>
-      ) : (
-        <ol aria-label={`Respuestas del banco de ${item.id}`}>
-          {data.map((r) => (
-            <li key={`${r.created_at}-${r.estado}`}>
-              {fechaHora(r.created_at)}: {respuestaTexto(r)} ({r.origen === "operador" ? "consulta" : "envío"}
-              )
-            </li>
-          ))}
-        </ol>
-      )}
-    </div>
-  )
-}
 
 export const Revision = ({ sesion }: { readonly sesion: SesionOperador }) => {
   const [items, setItems] = useState<ReadonlyArray<Item> | null>(null)

@@ -9,7 +9,7 @@
  */
 import { bolivares, fechaHora } from "../format.js"
 import type { Pregunta } from "./Confirmacion.js"
-import { Form } from "./Formulario.js"
+import { Form } from "./RevisionPartes.js"
 
 type Accion = "marcar_pagada" | "cerrar"
 

@@ -29,6 +29,12 @@ export const LIQ_LABEL: Readonly<Record<string, string>> = {
 export const liqClase = (estado: string) =>
   estado === "LIQUIDADA" ? "pagado" : estado === "RECHAZADA" ? "cancelado" : "pendiente"
 
+/** Why a settlement was not credited, in words: an operator's closing note says so (issue 45). */
+export const motivoTexto = (motivo: string) =>
+  motivo.startsWith("cerrada sin pagar: ")
+    ? `Cerrada sin pagar por un operador: ${motivo.slice("cerrada sin pagar: ".length)}`
+    : motivo
+
 const query = (estado: string, pagina: number) => {
   const params = new URLSearchParams()
   if (estado !== "") params.set("estado", estado)
@@ -133,6 +139,12 @@ export const Liquidaciones = ({ search }: { readonly search: string }) => {
                       {LIQ_LABEL[l.estado] ?? l.estado}
                     </span>
                     {l.simulada ? <span className="estado estado-simulada">Simulada</span> : null}
+                    {l.motivo === undefined || l.motivo === null ? null : (
+                      <>
+                        {" "}
+                        <span className="nota">{motivoTexto(l.motivo)}</span>
+                      </>
+                    )}
                   </span>
                 </td>
                 <td data-titulo="Fecha">{fechaHora(l.liquidada_at ?? l.created_at)}</td>

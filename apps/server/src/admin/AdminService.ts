@@ -9,6 +9,7 @@ import { CuentasAprobadas, Instrument, type Validation } from "@switch/core"
 import { Context, Effect, Either, Layer, Option, Schema } from "effect"
 import { Settings } from "../Config.js"
 import { insertKey } from "../http/Keys.js"
+import * as AvisosDueno from "../platform/AvisosDueno.js"
 import * as TasaBcv from "../platform/TasaBcv.js"
 import {
   type AdminRow,
@@ -58,7 +59,12 @@ export class AdminService extends Context.Tag("@switch/server/AdminService")<
     >
     /** Marks the account reviewed: the new-account caps no longer apply. */
     readonly review: (codigo: string) => Effect.Effect<AdminView, AdminError>
-    readonly patch: (codigo: string, body: unknown) => Effect.Effect<AdminView, AdminError>
+    /** A suspension mails the owners (platform/AvisosDueno.ts), with `opciones.nota` when given. */
+    readonly patch: (
+      codigo: string,
+      body: unknown,
+      opciones?: { readonly nota?: string | undefined }
+    ) => Effect.Effect<AdminView, AdminError>
     /**
      * Sets the BCV rate, or, more than SWITCH_TASA_SALTO_MAX_PCT away from the one in force,
      * proposes it for a `tesoreria` operator to confirm in the console (issue 41).
@@ -156,6 +162,7 @@ export const AdminServiceLive = Layer.effect(
               update comercios set estado = 'activo', kyc_tier = greatest(kyc_tier, 1), aprobado_at = now(),
                 cuenta_liquidacion = ${sql.json(cuenta)}
               where id = ${row.id} returning kyc_tier`
+            yield* AvisosDueno.encolar(sql, row.id, { tipo: "aprobado" })
             const approved = {
               codigo: row.codigo,
               estado: "activo" as const,
@@ -180,7 +187,7 @@ export const AdminServiceLive = Layer.effect(
         )
         .pipe(Effect.catchTag("SqlError", Effect.die))
 
-    const patch = (codigo: string, input: unknown) =>
+    const patch = (codigo: string, input: unknown, opciones: { readonly nota?: string | undefined } = {}) =>
       Effect.gen(function* () {
         const body = yield* decodeOr(PatchBody, input)
         return yield* sql.withTransaction(
@@ -209,6 +216,8 @@ export const AdminServiceLive = Layer.effect(
               where id = ${row.id} returning *`
             const updated = rows[0]
             if (updated === undefined) return yield* Effect.dieMessage("merchant update returned nothing")
+            if (row.estado !== "suspendido" && next.estado === "suspendido")
+              yield* AvisosDueno.encolar(sql, row.id, { tipo: "suspendido", nota: opciones.nota })
             return adminView(updated)
           })
         )

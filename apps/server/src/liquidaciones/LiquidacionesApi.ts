@@ -33,6 +33,7 @@ interface Row {
   readonly monto: number
   readonly estado: string
   readonly referencia_banco: string | null
+  readonly motivo_rechazo: string | null
   readonly mode: "test" | "live"
   readonly created_at: Date
   readonly liquidada_at: Date | null
@@ -75,8 +76,8 @@ export const LiquidacionesApiLive = HttpApiBuilder.group(SwitchApi, "liquidacion
         const startingAfter = yield* parseCursor(urlParams.starting_after)
         // Settlement rows, and the paid links with a split that have none.
         const filas = sql`
-          select t.id::text as id, t.link_id, t.monto, t.estado, t.referencia_banco, t.mode, t.created_at,
-            t.liquidada_at, false as derivada
+          select t.id::text as id, t.link_id, t.monto, t.estado, t.referencia_banco, t.motivo_rechazo, t.mode,
+            t.created_at, t.liquidada_at, false as derivada
           from transacciones t
           where t.comercio_id = ${caller.comercioId} and t.mode = ${caller.mode} and t.operacion = 'liquidacion'
           union all
@@ -88,7 +89,7 @@ export const LiquidacionesApiLive = HttpApiBuilder.group(SwitchApi, "liquidacion
               when d.link_id is not null or (l.reparto->>'monto_comercio')::bigint = 0 then 'LIQUIDADA'
               else 'PENDIENTE'
             end as estado,
-            null as referencia_banco, l.mode, coalesce(l.paid_at, l.created_at) as created_at,
+            null as referencia_banco, null as motivo_rechazo, l.mode, coalesce(l.paid_at, l.created_at) as created_at,
             case when l.reparto->>'estado' in ('repartido', 'cerrado')
               and (d.link_id is not null or (l.reparto->>'monto_comercio')::bigint = 0)
               then (select max(r.liquidada_at) from transacciones r where r.link_id = l.id and r.operacion = 'reparto')
@@ -103,7 +104,7 @@ export const LiquidacionesApiLive = HttpApiBuilder.group(SwitchApi, "liquidacion
         const rows = yield* sql<Row>`
           with filas as (${filas})
           select t.id, t.link_id, l.concepto, c.monto as cobro_monto, c.propina as cobro_propina, t.monto,
-            t.estado, t.referencia_banco, t.mode, t.created_at, t.liquidada_at,
+            t.estado, t.referencia_banco, t.motivo_rechazo, t.mode, t.created_at, t.liquidada_at,
             l.split is not null as con_split, l.reparto, t.derivada, m.comision_bp
           from filas t
           left join links l on l.id = t.link_id
@@ -131,6 +132,8 @@ export const LiquidacionesApiLive = HttpApiBuilder.group(SwitchApi, "liquidacion
               : money(r.monto),
           estado: r.estado,
           referencia_banco: r.referencia_banco,
+          // Why it was not credited (issue 45): an operator's closing note, as the console recorded it.
+          motivo: r.estado === "RECHAZADA" ? r.motivo_rechazo : null,
           mode: r.mode,
           created_at: r.created_at.toISOString(),
           liquidada_at: r.liquidada_at === null ? null : r.liquidada_at.toISOString(),

@@ -20,6 +20,10 @@ export class ComercioAcciones extends Context.Tag("@switch/server/operador/Comer
     /** Approves with the admin rules; it mints no live key (the owner creates those in the portal). */
     readonly approve: (codigo: string, body: unknown) => Effect.Effect<unknown, AccionError>
     readonly review: (codigo: string) => Effect.Effect<unknown, AccionError>
-    readonly patch: (codigo: string, body: unknown) => Effect.Effect<unknown, AccionError>
+    readonly patch: (
+      codigo: string,
+      body: unknown,
+      opciones?: { readonly nota?: string | undefined }
+    ) => Effect.Effect<unknown, AccionError>
   }
 >() {}

@@ -30,6 +30,7 @@ import { Settings } from "../Config.js"
 import { clientIp } from "../http/Auth.js"
 import { json, jsonBody, secretJson } from "../http/Respond.js"
 import { csrfMatches } from "../http/Session.js"
+import * as AvisosDueno from "../platform/AvisosDueno.js"
 import { Banks } from "../platform/bank/Banks.js"
 import { RateLimiter } from "../platform/RateLimiter.js"
 import { adminOpenApi } from "./AdminOpenApi.js"
@@ -412,7 +413,11 @@ export const OperadorRoutesLive = HttpApiBuilder.Router.use((router) =>
     /** A merchant action by a `riesgo` operator: before, the action, after and its audit row, in one transaction. */
     const merchantAction = (
       accion: string,
-      run: (codigo: string, input: Record<string, unknown>) => Effect.Effect<unknown, AccionError>,
+      run: (
+        codigo: string,
+        input: Record<string, unknown>,
+        nota: string | undefined
+      ) => Effect.Effect<unknown, AccionError>,
       schema: Schema.Schema<{ readonly nota?: string | undefined }, unknown> = NotaBody as never
     ) =>
       gate(
@@ -427,7 +432,7 @@ export const OperadorRoutesLive = HttpApiBuilder.Router.use((router) =>
             .withTransaction(
               Effect.gen(function* () {
                 const antes = yield* admin.view(code)
-                const result = yield* run(code, rest)
+                const result = yield* run(code, rest, nota)
                 const despues = yield* admin.view(code)
                 yield* operadores.auditar(who, {
                   accion,
@@ -457,7 +462,9 @@ export const OperadorRoutesLive = HttpApiBuilder.Router.use((router) =>
     )
     yield* router.post(
       "/admin/v1/operador/comercios/:codigo/suspender",
-      merchantAction("comercio.suspender", (code) => admin.patch(code, { estado: "suspendido" }))
+      merchantAction("comercio.suspender", (code, _input, nota) =>
+        admin.patch(code, { estado: "suspendido" }, { nota })
+      )
     )
     yield* router.post(
       "/admin/v1/operador/comercios/:codigo/reactivar",
@@ -651,6 +658,14 @@ export const OperadorRoutesLive = HttpApiBuilder.Router.use((router) =>
             yield* sql`
               update transacciones set estado = 'RECHAZADA', motivo_rechazo = ${motivo}
               where id = ${row.id} and estado = 'REVISION'`
+            // The owners hear of it, with the operator's note (issue 45).
+            yield* AvisosDueno.encolar(sql, row.comercio_id, {
+              tipo: "liquidacion_cerrada",
+              liquidacion_id: row.id,
+              link_id: row.link_id,
+              monto: row.monto,
+              nota: input.nota
+            })
             const done = settlementView({ ...row, estado: "RECHAZADA", motivo_rechazo: motivo })
             return { despues: done, respuesta: done, nota: input.nota }
           })

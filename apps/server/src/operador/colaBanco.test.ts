@@ -38,6 +38,7 @@ const PASSWORD = "una clave larga de tesoreria"
 let server: TestServer
 let links: Array<string>
 let txns: Array<string>
+let owner = ""
 /** Every credit order the bank received, by our id; the first settles, the second is rejected. */
 const credited: Array<string> = []
 const queried: Array<string> = []
@@ -73,6 +74,7 @@ beforeAll(async () => {
   try {
     databaseUrl = setup.databaseUrl
     const m = await registerMerchant(setup.url)
+    owner = `${m.codigo}@example.com`
     const liveKey = await approveMerchant(setup, m.codigo)
     const patched = await call(setup.url, "PATCH", `/admin/v1/comercios/${m.codigo}`, {
       headers: TOKEN,
@@ -270,6 +272,21 @@ describe("the queue's payments through the bank are reconciled by themselves", (
     await new Promise((r) => setTimeout(r, 1000))
     expect(queried.filter((id) => id === pagoId)).toHaveLength(asked)
     expect(credited.filter((id) => id === pagoId)).toHaveLength(1)
+    // The owner heard that this payment could not be credited either.
+    await expect
+      .poll(
+        async () =>
+          (
+            (await call(server.url, "GET", "/panel/dev/correos?formato=json")).body as Array<{
+              to: string
+              text: string
+            }>
+          ).some(
+            (c) => c.to === owner && c.text.includes(txns[1] ?? "?") && c.text.includes("SALDO_INSUFICIENTE")
+          ),
+        { timeout: 15_000, interval: 200 }
+      )
+      .toBe(true)
   })
 })
 
@@ -293,6 +310,27 @@ describe("the bank's own words in the queue", () => {
       `/admin/v1/operador/revision/respuestas?objeto_tipo=liquidacion&objeto_id=${txns[2]}`
     )
     expect(history.body.data).toHaveLength(1)
+    // The owner heard it could not be credited, in the bank's words, from the development mailbox.
+    let mail: { subject: string; text: string } | undefined
+    await expect
+      .poll(
+        async () => {
+          const box = (await call(server.url, "GET", "/panel/dev/correos?formato=json")).body as Array<{
+            to: string
+            subject: string
+            text: string
+          }>
+          mail = box.find((c) => c.to === owner && c.text.includes(txns[2] ?? "?"))
+          return mail !== undefined
+        },
+        { timeout: 15_000, interval: 200 }
+      )
+      .toBe(true)
+    expect(mail?.subject).toMatch(/^No pudimos acreditar una liquidación de Comercio /)
+    expect(mail?.text).toContain(
+      "La liquidación de Bs 99,00 del link " +
+        `${links[2]} no se pudo acreditar a tu cuenta: DESCONOCIDO (banco 05: Transacción no aprobada por el banco emisor).`
+    )
     expect(history.body.data[0]).toMatchObject({
       codigo_banco: "05",
       mensaje_banco: "Transacción no aprobada por el banco emisor"

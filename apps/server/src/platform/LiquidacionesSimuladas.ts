@@ -19,11 +19,12 @@ import { Effect } from "effect"
 export const derivadas = (sql: SqlClient.SqlClient, caller: Caller) =>
   caller.mode !== "test"
     ? sql`select null::text as id, null::uuid as link_id, 0::bigint as monto, null::text as estado,
-        null::text as referencia_banco, null::text as mode, null::timestamptz as created_at,
+        null::text as referencia_banco, null::text as motivo_rechazo, null::text as mode, null::timestamptz as created_at,
         null::timestamptz as liquidada_at, true as derivada where false`
     : sql`
         select c.id::text as id, l.id as link_id, 0::bigint as monto, 'LIQUIDADA' as estado,
-          ${Split.REFERENCIA_SIMULADA}::text as referencia_banco, l.mode, coalesce(l.paid_at, c.created_at) as created_at,
+          ${Split.REFERENCIA_SIMULADA}::text as referencia_banco, null::text as motivo_rechazo, l.mode,
+          coalesce(l.paid_at, c.created_at) as created_at,
           coalesce(l.paid_at, c.created_at) as liquidada_at, true as derivada
         from links l
         join transacciones c on c.id = l.txn_id and c.operacion = 'cobro' and c.estado = 'LIQUIDADA'

@@ -17,6 +17,7 @@ import type { Mode } from "@switch/api"
 import { Fees, Money, type Ports, Split } from "@switch/core"
 import { absurd, Effect, Layer, Match, Option } from "effect"
 import { Settings } from "../Config.js"
+import * as AvisosDueno from "../platform/AvisosDueno.js"
 import { Banks } from "../platform/bank/Banks.js"
 import * as LinksRepo from "../platform/LinksRepo.js"
 import * as Outbox from "../platform/Outbox.js"
@@ -219,12 +220,26 @@ const claim = (linkId: string, at: Date, split: RepartoLive.Listo | null = null)
     })
   })
 
+/** In review for an operator; the owners hear that it could not be credited (issue 45). */
 const toReview = (txnId: string, motivo: string) =>
   Effect.gen(function* () {
     const sql = yield* PgClient.PgClient
-    yield* sql`
-      update transacciones set estado = 'REVISION', motivo_rechazo = ${motivo}
-      where id = ${txnId} and estado = 'PENDIENTE'`
+    yield* sql.withTransaction(
+      Effect.gen(function* () {
+        const [moved] = yield* sql<{ comercio_id: string; link_id: string | null; monto: number }>`
+          update transacciones set estado = 'REVISION', motivo_rechazo = ${motivo}
+          where id = ${txnId} and estado = 'PENDIENTE'
+          returning comercio_id::text as comercio_id, link_id::text as link_id, monto`
+        if (moved !== undefined)
+          yield* AvisosDueno.encolar(sql, moved.comercio_id, {
+            tipo: "liquidacion_fallida",
+            liquidacion_id: txnId,
+            link_id: moved.link_id,
+            monto: moved.monto,
+            motivo
+          })
+      })
+    )
     yield* Effect.logWarning(`liquidación ${txnId} en revisión: ${motivo}`)
   })
 

@@ -17,8 +17,10 @@ import type { Mode } from "@switch/api"
 import { Money, Split } from "@switch/core"
 import { Duration, Effect, Layer, Option } from "effect"
 import { Settings } from "../../Config.js"
+import * as AvisosDueno from "../../platform/AvisosDueno.js"
 import { Banks } from "../../platform/bank/Banks.js"
 import * as Outbox from "../../platform/Outbox.js"
+import * as RespuestasBanco from "../../platform/RespuestasBanco.js"
 import { guardarRespuesta } from "./Cola.js"
 
 export interface SettlementRow {
@@ -159,6 +161,16 @@ export const conciliar = Effect.gen(function* () {
             yield* sql`
               update pagos_revision set estado = 'fallido', proxima_consulta = null, respuesta = ${banco}
               where id = ${pago.id}`
+            // The owners hear that this payment, too, could not be credited.
+            const row = yield* bloquear(sql, pago.transaccion_id)
+            if (Option.isSome(row))
+              yield* AvisosDueno.encolar(sql, row.value.comercio_id, {
+                tipo: "liquidacion_fallida",
+                liquidacion_id: row.value.id,
+                link_id: row.value.link_id,
+                monto: row.value.monto,
+                motivo: RespuestasBanco.motivo(answer)
+              })
             return
           }
           yield* sql`
