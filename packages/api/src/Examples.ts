@@ -483,7 +483,8 @@ export const operationExamples: Readonly<Record<string, OperationExamples>> = {
         referencia_banco: "SIMULADO",
         mode: "test",
         created_at: "2026-11-25T17:58:04.875Z",
-        liquidada_at: "2026-11-25T17:58:04.875Z"
+        liquidada_at: "2026-11-25T17:58:04.875Z",
+        simulada: true
       }
     ],
     params: {
