@@ -10,7 +10,7 @@ import { Aplicaciones } from "./screens/Aplicaciones.js"
 import { Autorizar } from "./screens/Autorizar.js"
 import { Clientes } from "./screens/Clientes.js"
 import { Configuracion } from "./screens/Configuracion.js"
-import { DefinirContrasena, Olvide } from "./screens/Contrasena.js"
+import { DefinirContrasena, Olvide, VerificarCorreo } from "./screens/Contrasena.js"
 import { CuentasAprobadas } from "./screens/CuentasAprobadas.js"
 import { Desarrolladores } from "./screens/Desarrolladores.js"
 import { Equipo } from "./screens/Equipo.js"
@@ -29,7 +29,7 @@ const PUBLIC = new Set(["/ingresar", "/registro"])
 /** Where to go after signing in: an OAuth authorization request that found no session. */
 const VOLVER = "switch_volver"
 /** Open with or without a session: the one-time password links (screens/Contrasena.tsx). */
-const OPEN = new Set(["/contrasena", "/olvide"])
+const OPEN = new Set(["/contrasena", "/olvide", "/verificar"])
 
 const ModeSwitch = () => {
   const { sesion, setSesion } = useSesion()
@@ -231,7 +231,13 @@ export const App = () => {
   if (OPEN.has(path))
     return (
       <main id="contenido" className="centrado">
-        {path === "/olvide" ? <Olvide /> : <DefinirContrasena />}
+        {path === "/olvide" ? (
+          <Olvide />
+        ) : path === "/verificar" ? (
+          <VerificarCorreo />
+        ) : (
+          <DefinirContrasena />
+        )}
       </main>
     )
   if (sesion === null || PUBLIC.has(path))

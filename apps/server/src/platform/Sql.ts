@@ -36,6 +36,7 @@ import cierresTarjeta from "../migrations/0041_cierres_tarjeta.js"
 import ordenesBanco from "../migrations/0050_ordenes_banco.js"
 import pagosRevisionConciliar from "../migrations/0065_pagos_revision_conciliar.js"
 import respuestasBancoTexto from "../migrations/0066_respuestas_banco_texto.js"
+import correoVerificado from "../migrations/0067_correo_verificado.js"
 import * as Metrics from "./Metrics.js"
 import { preparingClient, registry } from "./Prepared.js"
 
@@ -149,7 +150,8 @@ export const migrations = PgMigrator.fromRecord({
   "0041_cierres_tarjeta": cierresTarjeta,
   "0050_ordenes_banco": ordenesBanco,
   "0065_pagos_revision_conciliar": pagosRevisionConciliar,
-  "0066_respuestas_banco_texto": respuestasBancoTexto
+  "0066_respuestas_banco_texto": respuestasBancoTexto,
+  "0067_correo_verificado": correoVerificado
 })
 
 /** Runs pending migrations; several processes starting at once wait on the migrator's lock. */
