@@ -10,6 +10,7 @@ import { gzipSync } from "node:zlib"
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ARTIFACTS, axeViolations, launchChromium } from "../support/browser.js"
+import { verificationToken } from "../support/correo.js"
 import { ADMIN_TOKEN, call, OWN_ACCOUNT, type Stack, startStack } from "../support/stack.js"
 import { enrolTotp, totpNow } from "../support/totp.js"
 
@@ -182,6 +183,13 @@ describe("a merchant in the portal", () => {
     expect(approved.status).toBe(200)
     const { page, errors, close } = await open(1280)
     try {
+      // Issue 45: live mode needs the e-mail confirmed; the owner opens the link mailed at sign-up.
+      await page.goto(`${stack.url}/panel/verificar#token=${await verificationToken(stack.url, email)}`)
+      await screen(page, "Confirma tu correo", "verificar-1280")
+      expect(page.url()).not.toContain("token=")
+      await page.getByRole("button", { name: "Confirmar mi correo" }).click()
+      await screen(page, "Correo confirmado", "verificado-1280")
+      expect(await page.getByRole("status").textContent()).toContain(`confirmaste ${email}`)
       await page.goto(`${stack.url}/panel/ingresar`)
       await page.getByLabel("Correo").fill(email)
       await page.getByLabel("Contraseña").fill(PASSWORD)

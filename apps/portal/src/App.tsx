@@ -27,6 +27,7 @@ import {
   Olvide,
   Seguridad,
   Transacciones,
+  VerificarCorreo,
   WebhookDetalle
 } from "./pantallas.js"
 import { Link, navigate, useLocation } from "./router.js"
@@ -38,7 +39,7 @@ const PUBLIC = new Set(["/ingresar", "/registro"])
 /** Where to go after signing in: an OAuth authorization request that found no session. */
 const VOLVER = "switch_volver"
 /** Open with or without a session: the one-time password links (screens/Contrasena.tsx). */
-const OPEN = new Set(["/contrasena", "/olvide"])
+const OPEN = new Set(["/contrasena", "/olvide", "/verificar"])
 
 /** While a screen's code arrives (pantallas.ts). */
 const Cargando = () => <p role="status">Cargando…</p>
@@ -278,7 +279,9 @@ export const App = () => {
   if (OPEN.has(path))
     return (
       <main id="contenido" className="centrado">
-        <Suspense fallback={<Cargando />}>{path === "/olvide" ? <Olvide /> : <DefinirContrasena />}</Suspense>
+        <Suspense fallback={<Cargando />}>
+          {path === "/olvide" ? <Olvide /> : path === "/verificar" ? <VerificarCorreo /> : <DefinirContrasena />}
+        </Suspense>
       </main>
     )
   if (sesion === null || PUBLIC.has(path))

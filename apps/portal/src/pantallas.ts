@@ -23,6 +23,7 @@ export const Clientes = pantalla(() => import("./screens/Clientes.js"), "Cliente
 export const Configuracion = pantalla(() => import("./screens/Configuracion.js"), "Configuracion")
 export const DefinirContrasena = pantalla(contrasena, "DefinirContrasena")
 export const Olvide = pantalla(contrasena, "Olvide")
+export const VerificarCorreo = pantalla(contrasena, "VerificarCorreo")
 export const CuentasAprobadas = pantalla(() => import("./screens/CuentasAprobadas.js"), "CuentasAprobadas")
 export const Desarrolladores = pantalla(() => import("./screens/Desarrolladores.js"), "Desarrolladores")
 export const Equipo = pantalla(() => import("./screens/Equipo.js"), "Equipo")

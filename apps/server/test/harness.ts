@@ -148,3 +148,29 @@ export const deadlockCount = async (db: Pg.Client) =>
  * trusts 127.0.0.1 as a proxy (`proxiesConfiables`), so limits per address see another client.
  */
 export const freshAddress = () => `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`
+
+/**
+ * Confirms `email` with the link mailed at its sign-up (issue 45: live mode needs it), read from
+ * the development mailbox as its owner would. Waits for the mail, which is sent after the answer.
+ */
+export const verifyEmail = async (base: string, email: string) => {
+  const deadline = Date.now() + 10_000
+  for (;;) {
+    const box = (await call(base, "GET", "/panel/dev/correos?formato=json")).body as Array<{
+      to: string
+      text: string
+    }>
+    const token = box
+      .filter((m) => m.to.toLowerCase() === email.toLowerCase())
+      .map((m) => /\/panel\/verificar#token=([\w-]+)/.exec(m.text)?.[1])
+      .find((t) => t !== undefined)
+    if (token !== undefined) {
+      const reply = await call(base, "POST", "/switch/v1/correo/verificar", { body: { token } })
+      if (reply.status !== 200)
+        throw new Error(`verify failed: ${reply.status} ${JSON.stringify(reply.body)}`)
+      return
+    }
+    if (Date.now() > deadline) throw new Error(`no verification mail to ${email}`)
+    await new Promise((r) => setTimeout(r, 100))
+  }
+}

@@ -16,7 +16,14 @@ import { LiveBank } from "../src/platform/bank/Banks.js"
 import { PgLive } from "../src/platform/Sql.js"
 import { totpCode, totpStep } from "../src/platform/Totp.js"
 import { openPage, PAYER } from "./checkoutHarness.js"
-import { approveMerchant, call, freshDatabase, type TestServer, testSettings } from "./harness.js"
+import {
+  approveMerchant,
+  call,
+  freshDatabase,
+  type TestServer,
+  testSettings,
+  verifyEmail
+} from "./harness.js"
 import { signInOperator } from "./operatorSession.js"
 import { signInOwner } from "./ownerSession.js"
 
@@ -129,6 +136,8 @@ export const refundFixture = (server: () => TestServer, bank: RefundBank, db: ()
     })
     expect(made.status).toBe(201)
     const liveKey = await approveMerchant(server(), codigo)
+    // Live mode needs the owner's e-mail confirmed (issue 45).
+    await verifyEmail(url, email)
     if (piloto) await pilot(codigo, true)
     const headers = await signIn(email)
     const { secreto } = (await call(url, "POST", "/switch/v1/sesion/totp", { headers })).body

@@ -44,6 +44,18 @@ export const DefinirBody = Schema.Struct({
   password: Password
 }).annotations({ identifier: "DefinirContrasena" })
 
+export const VerificarCorreoBody = Schema.Struct({
+  token: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200)).annotations({
+    message: () => "es obligatorio",
+    description: "El token del enlace que llegó por correo"
+  })
+}).annotations({ identifier: "VerificarCorreo" })
+
+export const CorreoVerificado = Schema.Struct({
+  ok: Schema.Literal(true),
+  email: Schema.String.annotations({ description: "El correo que quedó confirmado" })
+}).annotations({ identifier: "CorreoVerificado" })
+
 export const ContrasenaDefinida = Schema.Struct({
   ok: Schema.Literal(true),
   email: Schema.String.annotations({ description: "El usuario cuya contraseña quedó definida" })
@@ -104,6 +116,23 @@ export class ContrasenaGroup extends HttpApiGroup.make("contrasena")
         "Sin llave ni sesión: el `token` del enlace (registro sin contraseña, invitación u olvido) " +
           "es la credencial. Sirve una sola vez y vence; uno usado, vencido o desconocido es " +
           "`400 enlace_invalido`. Cierra las sesiones abiertas del usuario."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("verificarCorreo", "/switch/v1/correo/verificar")
+      .setPayload(VerificarCorreoBody)
+      .middleware(JsonBody)
+      .addSuccess(CorreoVerificado)
+      .addError(ValidationError)
+      .addError(BadRequest)
+      .addError(TooManyRequests)
+      .annotate(OpenApi.Summary, "Confirmar el correo con el enlace de un solo uso")
+      .annotate(
+        OpenApi.Description,
+        "Sin llave ni sesión: el `token` del enlace que llega al registrarse con contraseña. Sirve " +
+          "una sola vez y vence en 72 horas; uno usado, vencido o desconocido es `400 enlace_invalido`. " +
+          "Hasta confirmarlo, pasar a modo live es `403 correo_no_verificado`; usar cualquier otro " +
+          "enlace de un solo uso (definir la contraseña) también lo confirma."
       )
   ) {}
 

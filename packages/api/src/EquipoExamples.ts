@@ -27,6 +27,10 @@ export const equipoExamples = {
     request: { token: "q3Vb8nR2xL5tY9wE1cK7mP4sD6fH0jA2gZ8uI3oT5vN", password: "una-clave-larga-1" },
     response: { ok: true, email: "ana@panaderia.com.ve" }
   },
+  "contrasena.verificarCorreo": {
+    request: { token: "Hx7Kp2Qw9Lm4Rt6Yz1Bv3Nc8Df5Gj0Sa2Ue7Io4Py9W" },
+    response: { ok: true, email: "ana@panaderia.com.ve" }
+  },
   "equipo.list": { response: [ana, luis] },
   "equipo.invitar": {
     request: { email: "luis@panaderia.com.ve", rol: "cajero" },

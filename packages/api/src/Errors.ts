@@ -66,6 +66,7 @@ export const ForbiddenCode = Schema.Literal(
   "comercio_no_aprobado",
   "solo_llave",
   "totp_requerido",
+  "correo_no_verificado",
   "codigo_requerido",
   "insufficient_scope"
 )

@@ -567,6 +567,12 @@ export type ContrasenaDefinida = {
   readonly ok: true
 }
 
+/** `POST /correo/verificar`'s answer: the e-mail confirmed by the one-time link. */
+export type CorreoVerificado = {
+  readonly email: string
+  readonly ok: true
+}
+
 /** `POST /contrasena/olvido`'s answer, the same whether or not the e-mail has a user. */
 export type OlvidoResult = {
   readonly ok: true

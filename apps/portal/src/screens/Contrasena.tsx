@@ -161,3 +161,68 @@ export const Olvide = () => {
     </section>
   )
 }
+
+/**
+ * The link mailed at a sign-up with a password (`/verificar#token=...`): one press confirms the
+ * e-mail, which live mode needs (issue 45). A press, not on load, so a mail scanner that opens
+ * links spends nothing.
+ */
+export const VerificarCorreo = () => {
+  const [token] = useState(takeToken)
+  const [error, setError] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+  const [email, setEmail] = useState<string | null>(null)
+  const submit = async (event: FormEvent) => {
+    event.preventDefault()
+    setError(null)
+    setBusy(true)
+    try {
+      setEmail((await sw.contrasena.verificarCorreo(token)).email)
+    } catch (e) {
+      setError(errorText(e))
+    } finally {
+      setBusy(false)
+    }
+  }
+  if (email !== null)
+    return (
+      <section className="tarjeta angosta">
+        <Title>Correo confirmado</Title>
+        <p role="status">
+          Listo: confirmaste <strong>{email}</strong>. Cuando Switch apruebe tu comercio podrás pasar a modo
+          live.
+        </p>
+        <p>
+          <Link to="/ingresar">Ir al panel</Link>
+        </p>
+      </section>
+    )
+  if (token === "")
+    return (
+      <section className="tarjeta angosta">
+        <Title>Enlace incompleto</Title>
+        <p>
+          Abre el enlace tal como llegó en el correo. Si venció, <Link to="/olvide">pide uno</Link> en «Olvidé
+          mi contraseña»: usarlo también confirma tu correo.
+        </p>
+      </section>
+    )
+  return (
+    <section className="tarjeta angosta">
+      <Title>Confirma tu correo</Title>
+      <form onSubmit={submit} aria-label="Confirmar mi correo">
+        <p>
+          Confirma que este correo es tuyo para poder pasar a modo live cuando Switch apruebe tu comercio.
+        </p>
+        <button type="submit" disabled={busy}>
+          {busy ? "Confirmando…" : "Confirmar mi correo"}
+        </button>
+        {error === null ? null : (
+          <p role="alert" className="error">
+            {error}
+          </p>
+        )}
+      </form>
+    </section>
+  )
+}

@@ -32,9 +32,15 @@ export const ContrasenaApiLive = HttpApiBuilder.group(SwitchApi, "contrasena", (
       })
     const olvidoPolicy = perIp("contrasena_olvido", OLVIDO_POR_HORA)
     const definirPolicy = perIp("contrasena_definir", DEFINIR_POR_HORA)
-    return handlers
-      .handle("olvido", ({ payload }) => limited(olvidoPolicy, equipo.olvido(payload.email)))
-      .handle("definir", ({ payload }) => limited(definirPolicy, equipo.definir(payload)))
+    return (
+      handlers
+        .handle("olvido", ({ payload }) => limited(olvidoPolicy, equipo.olvido(payload.email)))
+        .handle("definir", ({ payload }) => limited(definirPolicy, equipo.definir(payload)))
+        // The same budget per address as defining a password: both spend a one-time token.
+        .handle("verificarCorreo", ({ payload }) =>
+          limited(definirPolicy, equipo.verificarCorreo(payload.token))
+        )
+    )
   })
 )
 

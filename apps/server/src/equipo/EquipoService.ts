@@ -35,7 +35,7 @@ import { Settings } from "../Config.js"
 import * as Guesses from "../platform/Guesses.js"
 import { Mailer, type MailUnavailable } from "../platform/Mailer.js"
 import { hashPassword } from "../platform/Passwords.js"
-import { issueUserLink, useUserLink } from "../platform/UserLinks.js"
+import { DEFINEN_CONTRASENA, issueUserLink, useUserLink } from "../platform/UserLinks.js"
 import { mailExistingUser } from "../platform/UserNotices.js"
 import { isUuid } from "../platform/Uuid.js"
 
@@ -88,6 +88,10 @@ export class EquipoService extends Context.Tag("@switch/server/EquipoService")<
     readonly definir: (
       body: typeof Equipo.DefinirBody.Type
     ) => Effect.Effect<typeof Equipo.ContrasenaDefinida.Type, BadRequest>
+    /** Verifies the user's e-mail with the link mailed at a sign-up with a password (issue 45). */
+    readonly verificarCorreo: (
+      token: string
+    ) => Effect.Effect<typeof Equipo.CorreoVerificado.Type, BadRequest>
     readonly list: (caller: Caller) => Effect.Effect<ReadonlyArray<Usuario>, Unauthorized>
     readonly invitar: (
       caller: Caller,
@@ -143,7 +147,7 @@ export const EquipoServiceLive = Layer.effect(
         const hash = yield* Effect.promise(() => hashPassword(body.password))
         const email = yield* sql.withTransaction(
           Effect.gen(function* () {
-            const used = yield* provide(useUserLink(body.token))
+            const used = yield* provide(useUserLink(body.token, DEFINEN_CONTRASENA))
             if (used === undefined)
               return yield* Effect.fail(
                 new BadRequest({
@@ -162,6 +166,20 @@ export const EquipoServiceLive = Layer.effect(
         )
         return { ok: true as const, email }
       }).pipe(Effect.catchTag("SqlError", Effect.die))
+
+    const verificarCorreo = (token: string) =>
+      Effect.gen(function* () {
+        const used = yield* provide(useUserLink(token, ["verificar"]))
+        if (used === undefined)
+          return yield* Effect.fail(
+            new BadRequest({
+              error: "enlace_invalido",
+              detail:
+                "El enlace no sirve: ya se usó, venció o fue reemplazado por otro. Para confirmar tu correo, pide un enlace en «Olvidé mi contraseña»."
+            })
+          )
+        return { ok: true as const, email: used.email }
+      })
 
     const list = (caller: Caller) =>
       Effect.flatMap(sessionOf(caller), () =>
@@ -298,6 +316,6 @@ export const EquipoServiceLive = Layer.effect(
         )
       ).pipe(Effect.catchTag("SqlError", Effect.die))
 
-    return { olvido, definir, list, invitar, cambiarRol, eliminar }
+    return { olvido, definir, verificarCorreo, list, invitar, cambiarRol, eliminar }
   })
 )

@@ -31,8 +31,8 @@ export const seedDemoUser = Effect.gen(function* () {
   if (found === undefined || !(yield* Effect.promise(() => verifyPassword(password, found.hash)))) {
     const hash = yield* Effect.promise(() => hashPassword(password))
     yield* sql`
-      insert into usuarios (id, comercio_id, email, hash, rol)
-      select ${randomUUID()}, id, ${DEMO_EMAIL}, ${hash}, 'propietario' from comercios where codigo = 'demo'
+      insert into usuarios (id, comercio_id, email, hash, rol, correo_verificado_at)
+      select ${randomUUID()}, id, ${DEMO_EMAIL}, ${hash}, 'propietario', now() from comercios where codigo = 'demo'
       on conflict ((lower(email))) do update set hash = excluded.hash`
   }
   return { email: DEMO_EMAIL, password }

@@ -147,9 +147,8 @@ export const MerchantsServiceLive = Layer.effect(
           yield* Effect.forkDaemon(
             (created === null
               ? mailExistingUser(body.email, { _tag: "Registro", codigo: body.codigo })
-              : hash === undefined
-                ? issueUserLink(created, "activar")
-                : Effect.void
+              : // Without a password the owner sets it through a link; with one, the link verifies the e-mail.
+                issueUserLink(created, hash === undefined ? "activar" : "verificar")
             ).pipe(
               provideMail,
               Effect.catchAll((error) => Effect.logWarning(`correo del registro no enviado: ${error.reason}`))

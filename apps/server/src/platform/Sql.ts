@@ -40,6 +40,7 @@ import llavesRotacion from "../migrations/0060_llaves_rotacion.js"
 import codigosRecuperacion from "../migrations/0061_codigos_recuperacion.js"
 import pagosRevisionConciliar from "../migrations/0065_pagos_revision_conciliar.js"
 import respuestasBancoTexto from "../migrations/0066_respuestas_banco_texto.js"
+import correoVerificado from "../migrations/0067_correo_verificado.js"
 import * as Metrics from "./Metrics.js"
 import { preparingClient, registry } from "./Prepared.js"
 
@@ -157,7 +158,8 @@ export const migrations = PgMigrator.fromRecord({
   "0060_llaves_rotacion": llavesRotacion,
   "0061_codigos_recuperacion": codigosRecuperacion,
   "0065_pagos_revision_conciliar": pagosRevisionConciliar,
-  "0066_respuestas_banco_texto": respuestasBancoTexto
+  "0066_respuestas_banco_texto": respuestasBancoTexto,
+  "0067_correo_verificado": correoVerificado
 })
 
 /** Runs pending migrations; several processes starting at once wait on the migrator's lock. */

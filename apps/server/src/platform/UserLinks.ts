@@ -12,10 +12,18 @@ import { Effect } from "effect"
 import { Settings } from "../Config.js"
 import { Mailer, type MailUnavailable } from "./Mailer.js"
 
-export type Proposito = "activar" | "invitacion" | "restablecer"
+export type Proposito = "activar" | "invitacion" | "restablecer" | "verificar"
+
+/** The links that set a password (`POST /contrasena`); `verificar` only verifies the e-mail. */
+export const DEFINEN_CONTRASENA: ReadonlyArray<Proposito> = ["activar", "invitacion", "restablecer"]
 
 /** How long each kind of link lasts, in hours. */
-export const LINK_HOURS: Readonly<Record<Proposito, number>> = { activar: 72, invitacion: 72, restablecer: 1 }
+export const LINK_HOURS: Readonly<Record<Proposito, number>> = {
+  activar: 72,
+  invitacion: 72,
+  restablecer: 1,
+  verificar: 72
+}
 
 const hash = (token: string) => createHash("sha256").update(token).digest("hex")
 
@@ -38,6 +46,11 @@ const mailFor = (proposito: Proposito, url: string, comercio: string, rol: strin
       return {
         subject: `Te invitaron al panel de ${comercio} en Switch`,
         text: `Te invitaron al panel de ${comercio} en Switch con el rol ${ROLES[rol] ?? rol}. Para aceptar, define tu contraseña aquí:\n\n${url}\n\nEl enlace sirve una sola vez y vence en ${vence}. Si no esperabas esta invitación, ignora este correo.`
+      }
+    case "verificar":
+      return {
+        subject: `Confirma tu correo para ${comercio} en Switch`,
+        text: `Registraste ${comercio} en Switch con este correo. Para confirmarlo, abre este enlace:\n\n${url}\n\nHasta confirmarlo puedes usar el modo prueba, pero no pasar a modo live. El enlace sirve una sola vez y vence en ${vence}. Si no fuiste tú, ignora este correo.`
       }
     case "restablecer":
       return {
@@ -74,23 +87,34 @@ export const issueUserLink = (
             now() + make_interval(hours => ${LINK_HOURS[proposito]}))`
       ])
     )
-    const url = `${settings.baseUrl}/panel/contrasena#token=${token}`
+    const url = `${settings.baseUrl}/panel/${proposito === "verificar" ? "verificar" : "contrasena"}#token=${token}`
     yield* mailer.send({ to: user.email, ...mailFor(proposito, url, user.nombre, user.rol) })
   }).pipe(Effect.catchTag("SqlError", Effect.die))
 
 /**
- * Uses a link: marks it used and returns its user, or none when the token is unknown, used,
- * voided or expired.
+ * Uses a link of one of `propositos`: marks it used and returns its user, or none when the token
+ * is unknown, of another purpose, used, voided or expired. A link reached the user's mailbox, so
+ * using it also verifies the user's e-mail (issue 45).
  */
 export const useUserLink = (
-  token: string
-): Effect.Effect<{ readonly usuarioId: string } | undefined, never, SqlClient.SqlClient> =>
+  token: string,
+  propositos: ReadonlyArray<Proposito>
+): Effect.Effect<
+  { readonly usuarioId: string; readonly email: string } | undefined,
+  never,
+  SqlClient.SqlClient
+> =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
     Effect.map(
-      sql<{ usuario_id: string }>`
-        update enlaces_usuario set used_at = now()
-        where token_hash = ${hash(token)} and used_at is null and expires_at > now()
-        returning usuario_id`,
-      (rows) => (rows[0] === undefined ? undefined : { usuarioId: rows[0].usuario_id })
+      sql<{ id: string; email: string }>`
+        with usado as (
+          update enlaces_usuario set used_at = now()
+          where token_hash = ${hash(token)} and used_at is null and expires_at > now()
+            and proposito in ${sql.in(propositos)}
+          returning usuario_id)
+        update usuarios set correo_verificado_at = coalesce(correo_verificado_at, now())
+        from usado where usuarios.id = usado.usuario_id
+        returning usuarios.id, usuarios.email`,
+      (rows) => (rows[0] === undefined ? undefined : { usuarioId: rows[0].id, email: rows[0].email })
     )
   ).pipe(Effect.orDie)

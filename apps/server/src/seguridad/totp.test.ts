@@ -9,7 +9,14 @@
 import { randomUUID } from "node:crypto"
 import Pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { approveMerchant, call, freshAddress, startServer, type TestServer } from "../../test/harness.js"
+import {
+  approveMerchant,
+  call,
+  freshAddress,
+  startServer,
+  type TestServer,
+  verifyEmail
+} from "../../test/harness.js"
 import * as Guesses from "../platform/Guesses.js"
 import { totpCode, totpStep } from "../platform/Totp.js"
 
@@ -202,6 +209,7 @@ describe("TOTP", () => {
   it("an approved merchant's owner without TOTP cannot switch to live (403 totp_requerido); with it, can", async () => {
     const { email, codigo } = await signUp()
     await approveMerchant(server, codigo)
+    await verifyEmail(server.url, email)
     const s = await session(email)
     expect(await as(s, "POST", "/switch/v1/sesion/modo", { mode: "live" })).toMatchObject({
       status: 403,

@@ -233,9 +233,19 @@ export const SesionesServiceLive = Layer.effect(
                 detail: "El modo live se habilita cuando Switch aprueba el comercio."
               })
             )
+          // Live mode only for an e-mail shown to be the user's (issue 45): the link mailed at sign-up.
+          const [user] = yield* sql<{ rol: string; totp: boolean; verificado: boolean }>`
+            select rol, totp_secreto is not null as totp, correo_verificado_at is not null as verificado
+            from usuarios where id = ${s.usuarioId}`
+          if (user !== undefined && !user.verificado)
+            return yield* Effect.fail(
+              new Forbidden({
+                error: "correo_no_verificado",
+                detail:
+                  "Confirma tu correo con el enlace que te enviamos al registrarte antes de pasar a modo live. Si no te llegó, pide uno en «Olvidé mi contraseña»: usarlo también lo confirma."
+              })
+            )
           // An owner reaches live money only with a second factor.
-          const [user] = yield* sql<{ rol: string; totp: boolean }>`
-            select rol, totp_secreto is not null as totp from usuarios where id = ${s.usuarioId}`
           if (user?.rol === "propietario" && !user.totp)
             return yield* Effect.fail(
               new Forbidden({

@@ -21,7 +21,7 @@ import {
   simCall,
   startDirect
 } from "../../test/directHarness.js"
-import { approveMerchant, freshAddress } from "../../test/harness.js"
+import { approveMerchant, freshAddress, verifyEmail } from "../../test/harness.js"
 import { signInOperator } from "../../test/operatorSession.js"
 import { signInOwner } from "../../test/ownerSession.js"
 import { totpCode, totpStep } from "../platform/Totp.js"
@@ -82,6 +82,8 @@ const merchant = async (cuentas: ReadonlyArray<Cuenta>, patch: Record<string, un
   })
   expect(made.status).toBe(201)
   const live = await approveMerchant(rig.server, codigo)
+  // Live mode needs the owner's e-mail confirmed (issue 45).
+  await verifyEmail(rig.server.url, email)
   const patched = await admin(rig, "PATCH", `/admin/v1/comercios/${codigo}`, {
     split_habilitado: true,
     liquidacion_inmediata: true,

@@ -158,6 +158,8 @@ export type UsuarioEliminado = Encoded<typeof Equipo.UsuarioEliminado>
 export type DefinirContrasenaParams = Encoded<typeof Equipo.DefinirBody>
 /** `POST /contrasena`'s answer: the user whose password was set. */
 export type ContrasenaDefinida = Encoded<typeof Equipo.ContrasenaDefinida>
+/** `POST /correo/verificar`'s answer: the e-mail confirmed by the one-time link. */
+export type CorreoVerificado = Encoded<typeof Equipo.CorreoVerificado>
 /** `POST /contrasena/olvido`'s answer, the same whether or not the e-mail has a user. */
 export type OlvidoResult = Encoded<typeof Equipo.OlvidoResult>
 /**

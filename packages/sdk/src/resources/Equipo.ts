@@ -3,6 +3,7 @@ import type {
   Actividad,
   CodigosRecuperacion,
   ContrasenaDefinida,
+  CorreoVerificado,
   DefinirContrasenaParams,
   InvitarParams,
   OlvidoResult,
@@ -95,6 +96,22 @@ export class Contrasena {
     const answer = await send<ContrasenaDefinida>(
       this.#config,
       { method: "POST", path: "/switch/v1/contrasena", body: params, idempotent: false, auth: false },
+      options
+    )
+    return answer.body
+  }
+
+  /** Confirms the e-mail with the link mailed at sign-up (once; `enlace_invalido` when used or expired). */
+  async verificarCorreo(token: string, options: RequestOptions = {}): Promise<CorreoVerificado> {
+    const answer = await send<CorreoVerificado>(
+      this.#config,
+      {
+        method: "POST",
+        path: "/switch/v1/correo/verificar",
+        body: { token },
+        idempotent: false,
+        auth: false
+      },
       options
     )
     return answer.body
