@@ -280,7 +280,13 @@ export const App = () => {
     return (
       <main id="contenido" className="centrado">
         <Suspense fallback={<Cargando />}>
-          {path === "/olvide" ? <Olvide /> : path === "/verificar" ? <VerificarCorreo /> : <DefinirContrasena />}
+          {path === "/olvide" ? (
+            <Olvide />
+          ) : path === "/verificar" ? (
+            <VerificarCorreo />
+          ) : (
+            <DefinirContrasena />
+          )}
         </Suspense>
       </main>
     )

@@ -11,13 +11,20 @@ import { Link } from "../router.js"
 /** The link's token, from the address's fragment. */
 const readToken = (): string => new URLSearchParams(location.hash.replace(/^#/, "")).get("token") ?? ""
 
-export const DefinirContrasena = () => {
-  // Read while rendering, removed from the address once the screen is shown: a render React
-  // makes and drops (the screen arrives lazily, pantallas.ts) must still find it.
+/**
+ * The link's token: read while rendering, removed from the address once the screen is shown. A
+ * render React makes and drops (the screen arrives lazily, pantallas.ts) must still find it.
+ */
+const useToken = () => {
   const [token] = useState(readToken)
   useEffect(() => {
     if (location.hash !== "") history.replaceState(history.state, "", location.pathname + location.search)
   }, [])
+  return token
+}
+
+export const DefinirContrasena = () => {
+  const token = useToken()
   const [password, setPassword] = useState("")
   const [confirmacion, setConfirmacion] = useState("")
   const [error, setError] = useState<string | null>(null)
@@ -168,7 +175,7 @@ export const Olvide = () => {
  * links spends nothing.
  */
 export const VerificarCorreo = () => {
-  const [token] = useState(takeToken)
+  const token = useToken()
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
   const [email, setEmail] = useState<string | null>(null)

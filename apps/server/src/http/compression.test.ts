@@ -401,7 +401,13 @@ const SECRET_CALLS: Record<string, { field: string; run: (ctx: Ctx) => Promise<R
   "POST /switch/v1/llaves/{id}/rotar": {
     field: "api_key",
     run: async (ctx) => {
-      const made = await raw(server.url, "POST", "/switch/v1/llaves", { "x-switch-key": ctx.key }, { label: "rotar" })
+      const made = await raw(
+        server.url,
+        "POST",
+        "/switch/v1/llaves",
+        { "x-switch-key": ctx.key },
+        { label: "rotar" }
+      )
       const { id } = JSON.parse(made.body.toString("utf8"))
       return raw(
         server.url,
