@@ -9,6 +9,7 @@ import {
   Actividad,
   Aplicaciones,
   Autorizar,
+  Buscar,
   Clientes,
   Configuracion,
   CuentasAprobadas,
@@ -31,7 +32,7 @@ import {
   WebhookDetalle
 } from "./pantallas.js"
 import { Link, navigate, useLocation } from "./router.js"
-import { Buscar, BuscarCaja } from "./screens/Buscar.js"
+import { BuscarCaja } from "./screens/BuscarCaja.js"
 import { Ingresar, Registro } from "./screens/Ingreso.js"
 import { Inicio } from "./screens/Inicio.js"
 

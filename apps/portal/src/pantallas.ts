@@ -19,6 +19,7 @@ export const AccionesMasivas = pantalla(() => import("./screens/AccionesMasivas.
 export const Actividad = pantalla(() => import("./screens/Actividad.js"), "Actividad")
 export const Aplicaciones = pantalla(() => import("./screens/Aplicaciones.js"), "Aplicaciones")
 export const Autorizar = pantalla(() => import("./screens/Autorizar.js"), "Autorizar")
+export const Buscar = pantalla(() => import("./screens/Buscar.js"), "Buscar")
 export const Clientes = pantalla(() => import("./screens/Clientes.js"), "Clientes")
 export const Configuracion = pantalla(() => import("./screens/Configuracion.js"), "Configuracion")
 export const DefinirContrasena = pantalla(contrasena, "DefinirContrasena")

@@ -5,42 +5,15 @@
  * searched: the portal shows no payer data of theirs to search by (SPEC).
  */
 import type { Link as LinkData, Transaccion } from "@switch/sdk"
-import { type FormEvent, useEffect, useState } from "react"
+import { useEffect, useState } from "react"
 import { errorText, sw } from "../api.js"
 import { Title } from "../context.js"
 import { bolivares, fechaHora } from "../format.js"
 import { ESTADO_LABEL, type Estado } from "../linkFilters.js"
-import { Link, navigate } from "../router.js"
+import { Link } from "../router.js"
 import { OPERACION_LABEL, TXN_ESTADO_LABEL } from "../txnFilters.js"
 
 const MAX = 10
-
-/** The header's box: it opens the results page. */
-export const BuscarCaja = () => {
-  const [q, setQ] = useState("")
-  const buscar = (event: FormEvent) => {
-    event.preventDefault()
-    if (q.trim() === "") return
-    navigate(`/buscar?q=${encodeURIComponent(q.trim())}`)
-    setQ("")
-  }
-  return (
-    <form className="buscar-global" aria-label="Encontrar en el panel" onSubmit={buscar}>
-      <label htmlFor="buscar-global">Encontrar un link o una transacción</label>
-      <input
-        id="buscar-global"
-        type="search"
-        maxLength={80}
-        placeholder="Id, referencia, código o nombre"
-        value={q}
-        onChange={(e) => setQ(e.target.value)}
-      />
-      <button type="submit" className="secundario">
-        Encontrar
-      </button>
-    </form>
-  )
-}
 
 export const Buscar = ({ search }: { readonly search: string }) => {
   const q = (new URLSearchParams(search).get("q") ?? "").trim().slice(0, 80)
