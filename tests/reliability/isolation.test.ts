@@ -249,6 +249,8 @@ const OTHER_ROUTES = [
   // merchant (checked in apps/server/src/equipo/equipo.test.ts).
   "POST /switch/v1/contrasena/olvido",
   "POST /switch/v1/contrasena",
+  // The e-mail link: the same kind of one-time token (checked in apps/server/src/sesiones/sesiones.test.ts).
+  "POST /switch/v1/correo/verificar",
   // The team takes an owner's session only (a key is 401); another merchant's user is 404 there,
   // checked in apps/server/src/equipo/equipo.test.ts.
   "GET /switch/v1/equipo",

@@ -1099,6 +1099,10 @@ export const operationExamples: Readonly<Record<string, OperationExamples>> = {
     response:
       'id: 42\nevent: link.pagado\ndata: {"id":"evt_69a0c9b4-fa95-4f47-807a-1d6907506714","evento":"link.pagado","creado_en":"2026-11-25T17:58:04.875Z","data":{"mode":"test","monto":150.5,"total":150.5,"txn_id":"e1b38077-e62f-43f7-8313-261e353fe600","link_id":"41a95a5c-1c5b-4e85-a2a8-06d5747cdccf","pagador":{"alta_cliente":false},"propina":0,"referencia":"SIMULADO","codigo_verificacion":"SW-YHD5J-7MYQF"}}\n\n'
   },
+  "eventos.cambios": {
+    response:
+      'id: 42\nevent: cambio\ndata: {"evento":"link.pagado","link_id":"41a95a5c-1c5b-4e85-a2a8-06d5747cdccf","txn_id":"e1b38077-e62f-43f7-8313-261e353fe600"}\n\n'
+  },
   "flowsSetup.config": {
     request: {
       cuenta: {

@@ -40,8 +40,8 @@ const signUp = async () => {
 const addUser = async (codigo: string, rol: "cajero" | "lectura") => {
   const email = `${rol}-${randomUUID().slice(0, 8)}@equipo.example`
   await db.query(
-    `insert into usuarios (id, comercio_id, email, hash, rol)
-     select $1, id, $2, $3, $4 from comercios where codigo = $5`,
+    `insert into usuarios (id, comercio_id, email, hash, rol, correo_verificado_at)
+     select $1, id, $2, $3, $4, now() from comercios where codigo = $5`,
     [randomUUID(), email, await hashPassword(PASSWORD), rol, codigo]
   )
   return email

@@ -178,7 +178,13 @@ export const SECRET_FIELDS: ReadonlySet<string> = new Set([
 ])
 
 /** Names that look like a secret's and are not: an idempotency key, a public key, whether TOTP is on. */
-export const NOT_SECRET_FIELDS: ReadonlySet<string> = new Set(["idempotency_key", "public_key", "totp"])
+export const NOT_SECRET_FIELDS: ReadonlySet<string> = new Set([
+  "idempotency_key",
+  "public_key",
+  "totp",
+  // The address of a link's QR image: public, like the link.
+  "qr_png"
+])
 
 /** What names a field that could hold a secret; each such name is in one of the two lists above. */
 export const LOOKS_SECRET = /secret|secreto|key|llave|token|otp|password|clave|csrf|recuperacion|qr_/i

@@ -355,6 +355,26 @@ const SECRET_CALLS: Record<string, { field: string; run: (ctx: Ctx) => Promise<R
     run: (ctx) =>
       raw(server.url, "POST", "/switch/v1/llaves", { ...BOTH, "x-switch-key": ctx.key }, { label: "otra" })
   },
+  "POST /switch/v1/llaves/:id/rotar": {
+    field: "api_key",
+    run: async (ctx) => {
+      const made = await raw(
+        server.url,
+        "POST",
+        "/switch/v1/llaves",
+        { "x-switch-key": ctx.key },
+        { label: "rotar" }
+      )
+      const { id } = JSON.parse(made.body.toString("utf8"))
+      return raw(
+        server.url,
+        "POST",
+        `/switch/v1/llaves/${id}/rotar`,
+        { ...BOTH, "x-switch-key": ctx.key },
+        { solapamiento_horas: 1 }
+      )
+    }
+  },
   "POST /switch/v1/webhooks": {
     field: "secret",
     run: (ctx) =>
@@ -397,26 +417,6 @@ const SECRET_CALLS: Record<string, { field: string; run: (ctx: Ctx) => Promise<R
     field: "csrf_token",
     run: (ctx) =>
       raw(server.url, "POST", "/switch/v1/sesion/modo", { ...BOTH, ...ctx.session }, { mode: "test" })
-  },
-  "POST /switch/v1/llaves/{id}/rotar": {
-    field: "api_key",
-    run: async (ctx) => {
-      const made = await raw(
-        server.url,
-        "POST",
-        "/switch/v1/llaves",
-        { "x-switch-key": ctx.key },
-        { label: "rotar" }
-      )
-      const { id } = JSON.parse(made.body.toString("utf8"))
-      return raw(
-        server.url,
-        "POST",
-        `/switch/v1/llaves/${id}/rotar`,
-        { ...BOTH, "x-switch-key": ctx.key },
-        { solapamiento_horas: 1 }
-      )
-    }
   },
   "POST /switch/v1/sesion/totp": {
     field: "secreto",
