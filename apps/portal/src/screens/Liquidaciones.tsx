@@ -152,14 +152,12 @@ export const Liquidaciones = ({ search }: { readonly search: string }) => {
   return (
     <section>
       <Title>Liquidaciones</Title>
+      {/* One short note: on a phone the first row stays in sight without scrolling. */}
       <p className="nota">
-        Lo que Switch acredita a tu cuenta por cada link pagado: lo cobrado menos la comisión.
+        {sesion.mode === "test"
+          ? "Simuladas en modo prueba: lo cobrado menos la comisión, sin mover dinero."
+          : "Lo que Switch acredita a tu cuenta por cada link pagado: lo cobrado menos la comisión."}
       </p>
-      {sesion.mode === "test" ? (
-        <p className="nota">
-          En modo prueba son simuladas: lo que recibirías por cada pago de prueba, sin mover dinero.
-        </p>
-      ) : null}
       {plegable.boton}
       <form className={plegable.clase} id={plegable.id} onSubmit={apply} aria-label="Filtrar liquidaciones">
         <div className="campo">
