@@ -209,6 +209,9 @@ const READ_ROUTES: Record<string, string> = {
   "GET /switch/v1/eventos": "/switch/v1/eventos?limit=200",
   "GET /switch/v1/clientes": "/switch/v1/clientes?limit=200",
   "GET /switch/v1/liquidaciones": "/switch/v1/liquidaciones?limit=200",
+  // A count: its own merchant's and mode's settlements only, checked in
+  // apps/server/src/liquidaciones/total.test.ts.
+  "GET /switch/v1/liquidaciones/total": "/switch/v1/liquidaciones/total",
   "GET /switch/v1/resumen": "/switch/v1/resumen",
   "GET /switch/v1/config": "/switch/v1/config"
 }

@@ -471,6 +471,9 @@ export const operationExamples: Readonly<Record<string, OperationExamples>> = {
       desde: "2026-11-01"
     }
   },
+  "liquidaciones.total": {
+    response: { total: 12 }
+  },
   "liquidaciones.list": {
     response: [
       {

@@ -55,23 +55,50 @@ export const Liquidacion = Schema.Struct({
 }).annotations({ identifier: "Liquidacion" })
 export interface Liquidacion extends Schema.Schema.Type<typeof Liquidacion> {}
 
+/** The list's filters, which its total (`GET /liquidaciones/total`) counts too. */
+const FILTROS = {
+  estado: Schema.optional(
+    Schema.String.annotations({ description: "PENDIENTE, LIQUIDADA, REVISION o RECHAZADA" })
+  ),
+  desde: Schema.optional(
+    Schema.String.annotations({
+      description: "Creadas desde (ISO 8601, en hora de Caracas si no lleva zona, o milisegundos; incluido)"
+    })
+  ),
+  hasta: Schema.optional(
+    Schema.String.annotations({
+      description: "Creadas hasta (ISO 8601, en hora de Caracas si no lleva zona, o milisegundos; incluido)"
+    })
+  ),
+  min: Schema.optional(Schema.String.annotations({ description: "Neto desde (Bs, incluido)" })),
+  max: Schema.optional(Schema.String.annotations({ description: "Neto hasta (Bs, incluido)" }))
+}
+
+export const LiquidacionFiltros = Schema.Struct(FILTROS)
+
+export const LiquidacionListParams = Schema.Struct({
+  ...FILTROS,
+  limit: Schema.optional(Schema.String),
+  offset: Schema.optional(Schema.String),
+  starting_after: Schema.optional(Schema.String).annotations({
+    description:
+      "Cursor: el id de la última liquidación de la página anterior; la página sigue después de ella (solo con el orden `reciente`)"
+  }),
+  orden: Schema.optional(Schema.String).annotations({
+    description:
+      "`reciente` (por omisión), `antiguo`, `monto_desc` o `monto_asc` (por el neto); con otro orden que `reciente` se pagina con `offset`"
+  })
+})
+
+export const LiquidacionesTotal = Schema.Struct({
+  total: Schema.Int.annotations({ description: "Cuántas liquidaciones cumplen los filtros, sin paginar" })
+}).annotations({ identifier: "LiquidacionesTotal" })
+
 export class LiquidacionesGroup extends HttpApiGroup.make("liquidaciones")
   .add(
     HttpApiEndpoint.get("list", "/switch/v1/liquidaciones")
       .annotate(Permisos, permiso({ llave: AMBOS, sesion: TODOS, alcance: "liquidaciones:read" }))
-      .setUrlParams(
-        Schema.Struct({
-          limit: Schema.optional(Schema.String),
-          offset: Schema.optional(Schema.String),
-          starting_after: Schema.optional(Schema.String).annotations({
-            description:
-              "Cursor: el id de la última liquidación de la página anterior; la página sigue después de ella"
-          }),
-          estado: Schema.optional(
-            Schema.String.annotations({ description: "PENDIENTE, LIQUIDADA, REVISION o RECHAZADA" })
-          )
-        })
-      )
+      .setUrlParams(LiquidacionListParams)
       .addSuccess(Schema.Array(Liquidacion))
       .addError(ValidationError)
       .annotate(
@@ -83,8 +110,23 @@ export class LiquidacionesGroup extends HttpApiGroup.make("liquidaciones")
         "Cada acreditación del neto de un link pagado a la cuenta del comercio (liquidación inmediata), " +
           "con su estado; un link con reparto sin acreditación propia (el reparto se llevó todo el neto, o " +
           "aún está en curso o en revisión) aparece con su `reparto`. `limit` (50 por omisión, hasta 200), `offset` o `starting_after` (el id de la " +
-          "última de la página anterior) y `estado`. En modo prueba cada pago de prueba muestra la liquidación " +
+          "última de la página anterior), `orden`, y los filtros `estado`, `desde`, `hasta`, `min` y `max` (neto). En modo prueba cada pago de prueba muestra la liquidación " +
           "que tendría, marcada `simulada` (no mueve dinero ni envía avisos)."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("total", "/switch/v1/liquidaciones/total")
+      // As `GET /links/total` and `GET /transacciones/total`: keys and sessions, no OAuth scope.
+      .annotate(Permisos, permiso({ llave: AMBOS, sesion: TODOS }))
+      .setUrlParams(LiquidacionListParams)
+      .addSuccess(LiquidacionesTotal)
+      .addError(ValidationError)
+      .annotate(OpenApi.Summary, "Contar las liquidaciones que cumplen los filtros de la lista")
+      .annotate(
+        OpenApi.Description,
+        "Los mismos filtros de `GET /liquidaciones` (`limit`, `offset`, `starting_after` y `orden` no " +
+          "cuentan): cuántas liquidaciones los cumplen, las simuladas de modo prueba incluidas. Un filtro " +
+          "inválido es `400 validation` con `parametro`."
       )
   )
   .middleware(Authentication) {}

@@ -953,8 +953,29 @@ export type Liquidacion = {
   readonly motivo?: string | null | undefined
 }
 
-/** `limit`, `offset`, and `estado` (`PENDIENTE`, `LIQUIDADA`, `REVISION` or `RECHAZADA`). */
-export type LiquidacionListParams = PageParams & { readonly estado?: string }
+/**
+ * The settlements' filters: `estado` (`PENDIENTE`, `LIQUIDADA`, `REVISION` or `RECHAZADA`),
+ * `desde` and `hasta` (both included), `min` and `max` (Bs, on the net).
+ */
+export type LiquidacionFiltros = {
+  readonly estado?: string | undefined
+  readonly desde?: string | undefined
+  readonly hasta?: string | undefined
+  readonly min?: string | undefined
+  readonly max?: string | undefined
+}
+
+/** `limit`, `offset`, the filters, and `orden`. */
+export type LiquidacionListParams = PageParams &
+  LiquidacionFiltros & {
+    /** `reciente` (default), `antiguo`, `monto_desc` or `monto_asc`; another than `reciente` pages by offset. */
+    readonly orden?: "reciente" | "antiguo" | "monto_desc" | "monto_asc"
+  }
+
+/** `GET /liquidaciones/total`: how many settlements match the filters, paging aside. */
+export type LiquidacionesTotal = {
+  readonly total: number
+}
 
 /** The portal's home summary: the week's collections by day, open links, latest payments, settlements. */
 export type Resumen = {

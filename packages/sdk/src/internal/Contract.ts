@@ -239,8 +239,19 @@ export type ClienteListParams = PageParams
 
 /** A settlement: a paid link's net credited to the merchant, with its state. */
 export type Liquidacion = Encoded<typeof Liquidaciones.Liquidacion>
-/** `limit`, `offset`, and `estado` (`PENDIENTE`, `LIQUIDADA`, `REVISION` or `RECHAZADA`). */
-export type LiquidacionListParams = PageParams & { readonly estado?: string }
+/**
+ * The settlements' filters: `estado` (`PENDIENTE`, `LIQUIDADA`, `REVISION` or `RECHAZADA`),
+ * `desde` and `hasta` (both included), `min` and `max` (Bs, on the net).
+ */
+export type LiquidacionFiltros = Encoded<typeof Liquidaciones.LiquidacionFiltros>
+/** `limit`, `offset`, the filters, and `orden`. */
+export type LiquidacionListParams = PageParams &
+  LiquidacionFiltros & {
+    /** `reciente` (default), `antiguo`, `monto_desc` or `monto_asc`; another than `reciente` pages by offset. */
+    readonly orden?: "reciente" | "antiguo" | "monto_desc" | "monto_asc"
+  }
+/** `GET /liquidaciones/total`: how many settlements match the filters, paging aside. */
+export type LiquidacionesTotal = Encoded<typeof Liquidaciones.LiquidacionesTotal>
 
 /** The portal's home summary: the week's collections by day, open links, latest payments, settlements. */
 export type Resumen = Encoded<typeof ApiResumen.Resumen>
