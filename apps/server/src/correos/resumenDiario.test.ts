@@ -15,7 +15,6 @@ import { Settings } from "../Config.js"
 import { HttpLive } from "../Http.js"
 import { LiveBankLive } from "../platform/bank/HttpBank.js"
 import { hashPassword } from "../platform/Passwords.js"
-import { diaDebido, hastaLaProxima } from "../platform/ResumenDiario.js"
 import { PgLive } from "../platform/Sql.js"
 
 const PASSWORD = "una-clave-larga-1"
@@ -130,14 +129,6 @@ const runJob = async () => {
 }
 
 describe("the daily summary mail", () => {
-  it("due from 07:00 Caracas for yesterday; the next run is the next 07:00", () => {
-    expect(diaDebido(Date.parse("2026-11-21T11:00:00Z"))).toBe("2026-11-20")
-    expect(diaDebido(Date.parse("2026-11-21T10:59:59Z"))).toBe("2026-11-19")
-    expect(diaDebido(Date.parse("2026-11-22T03:59:59Z"))).toBe("2026-11-20")
-    expect(hastaLaProxima(Date.parse("2026-11-21T11:00:05Z"))).toBe(24 * 3_600_000 - 5_000)
-    expect(hastaLaProxima(Date.parse("2026-11-21T10:00:00Z"))).toBe(3_600_000)
-  })
-
   it("only the owner's session reads and sets it: off by default, a key 401, a cajero 403", async () => {
     const m = await merchant()
     expect((await call(server.url, "GET", "/switch/v1/resumen-diario", { headers: m.headers })).body).toEqual(

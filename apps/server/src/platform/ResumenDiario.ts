@@ -16,27 +16,16 @@
  * data.
  */
 import type { SqlClient } from "@effect/sql"
-import { BankCalendar, Money } from "@switch/core"
+import { BankCalendar, Money, ResumenDiario } from "@switch/core"
 import { Clock, Effect } from "effect"
 import type { ServerSettings } from "../Config.js"
 import type { Mailer } from "./Mailer.js"
 
 export const TASK = "resumen_diario"
 const KEY = "resumen_diario"
-/** The Caracas hour from which yesterday's summary is due. */
-export const HORA = 7
-const HORA_MS = HORA * 3_600_000
 const REINTENTO_MS = 5 * 60_000
-
-/** The Caracas day (`YYYY-MM-DD`) whose summary is due at `now`: yesterday from 07:00, else the day before. */
-export const diaDebido = (now: number): string =>
-  BankCalendar.caracasDayKey(BankCalendar.caracasDayStart(now - HORA_MS).getTime() - BankCalendar.DAY_MS)
-
-/** Milliseconds from `now` to the next 07:00 Caracas (strictly later). */
-export const hastaLaProxima = (now: number): number => {
-  const hoy = BankCalendar.caracasDayStart(now).getTime() + HORA_MS
-  return (hoy > now ? hoy : hoy + BankCalendar.DAY_MS) - now
-}
+/** When a run is due and which day it handles: @switch/core's ResumenDiario (property-tested). */
+const { diaDebido, hastaLaProxima } = ResumenDiario
 
 /** Queues the next run in `ms` (`replace`: from a run; `preserve_run_at`: at start-up). */
 export const programar = (sql: SqlClient.SqlClient, ms: number, mode: "replace" | "preserve_run_at") =>
