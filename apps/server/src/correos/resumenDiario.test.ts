@@ -7,11 +7,11 @@
  */
 import { randomUUID } from "node:crypto"
 import { HttpServer } from "@effect/platform"
-import { Effect, Layer, Logger, LogLevel, ManagedRuntime } from "effect"
+import { Effect, Layer, Logger, LogLevel, ManagedRuntime, Option, Redacted } from "effect"
 import Pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { call, freshDatabase, movedClock, type TestServer, testSettings } from "../../test/harness.js"
-import { Settings } from "../Config.js"
+import { type ServerSettings, Settings } from "../Config.js"
 import { HttpLive } from "../Http.js"
 import { LiveBankLive } from "../platform/bank/HttpBank.js"
 import { hashPassword } from "../platform/Passwords.js"
@@ -23,22 +23,27 @@ let at = Date.parse("2026-11-21T11:00:05Z")
 let server: TestServer
 let db: Pg.Client
 
-beforeAll(async () => {
+/** The whole server on a fresh database, its clock at `at`. */
+const start = async (overrides: Partial<ServerSettings> = {}): Promise<TestServer> => {
   const databaseUrl = await freshDatabase()
-  const settings = testSettings({ apiPorMinuto: 100_000 })
+  const settings = testSettings({ apiPorMinuto: 100_000, ...overrides })
   const runtime = ManagedRuntime.make(
     HttpLive({ port: 0, host: "127.0.0.1" }).pipe(
       Layer.provide(LiveBankLive),
       Layer.provide(PgLive(databaseUrl, { maxConnections: 10 })),
       Layer.provide(Layer.succeed(Settings, settings)),
       Layer.provide(movedClock(() => at)),
-      Layer.provide(Logger.minimumLogLevel(LogLevel.Warning))
+      Layer.provide(Logger.minimumLogLevel(LogLevel.Error))
     )
   )
   const address = await runtime.runPromise(Effect.map(HttpServer.HttpServer, (s) => s.address))
   if (address._tag !== "TcpAddress") throw new Error("expected a TCP address")
-  server = { url: `http://127.0.0.1:${address.port}`, databaseUrl, settings, close: () => runtime.dispose() }
-  db = new Pg.Client({ connectionString: databaseUrl })
+  return { url: `http://127.0.0.1:${address.port}`, databaseUrl, settings, close: () => runtime.dispose() }
+}
+
+beforeAll(async () => {
+  server = await start()
+  db = new Pg.Client({ connectionString: server.databaseUrl })
   await db.connect()
 }, 120_000)
 afterAll(async () => {
@@ -228,4 +233,48 @@ describe("the daily summary mail", () => {
     await new Promise((r) => setTimeout(r, 1500))
     expect(await buzon(m.email)).toHaveLength(1)
   })
+
+  it("a mail server down sends nothing, claims no day, and tries again in 5 minutes", async () => {
+    at = Date.parse("2026-11-24T11:00:05Z")
+    // SMTP on a closed loopback port: every send fails.
+    const down = await start({ smtpUrl: Option.some(Redacted.make("smtp://127.0.0.1:9")) })
+    const ddb = new Pg.Client({ connectionString: down.databaseUrl })
+    await ddb.connect()
+    try {
+      const codigo = `r${randomUUID().slice(0, 8)}`
+      const id = randomUUID()
+      await ddb.query(
+        `insert into comercios (id, codigo, nombre, identificacion, email, estado, resumen_diario)
+         values ($1, $2, $3, 'J-07013380-5', $4, 'activo', true)`,
+        [id, codigo, `Comercio ${codigo}`, `${codigo}@dueno.example`]
+      )
+      await ddb.query(
+        `insert into links (id, comercio_id, mode, estado, monto, concepto, expires_at, paid_at)
+         values ($1, $2, 'live', 'pagado', 10000, 'Resumen', $3, $3)`,
+        [randomUUID(), id, "2026-11-23T15:00:00Z"]
+      )
+      await ddb.query(
+        `select graphile_worker.add_job('resumen_diario', '{}'::json, job_key := 'resumen_diario', job_key_mode := 'replace')`
+      )
+      // The run queues its retry about 5 minutes on, not tomorrow's 07:00.
+      await expect
+        .poll(
+          async () =>
+            (
+              await ddb.query(
+                `select extract(epoch from run_at - now())::float8 as s from graphile_worker.jobs
+                 where task_identifier = 'resumen_diario'`
+              )
+            ).rows.map((r) => Math.round(Number(r.s) / 60)),
+          { timeout: 30_000, interval: 250 }
+        )
+        .toEqual([5])
+      expect((await ddb.query("select * from resumenes_diarios where comercio_id = $1", [id])).rows).toEqual(
+        []
+      )
+    } finally {
+      await ddb.end()
+      await down.close()
+    }
+  }, 60_000)
 })
