@@ -293,6 +293,10 @@ const OTHER_ROUTES = [
   // apps/server/src/propinas/propinas.test.ts.
   "GET /switch/v1/propinas",
   "PUT /switch/v1/propinas",
+  // The opt-in daily summary mail: a propietario's session only (a key is 401, another role
+  // 403), acting on its own merchant, checked in apps/server/src/correos/resumenDiario.test.ts.
+  "GET /switch/v1/resumen-diario",
+  "PUT /switch/v1/resumen-diario",
   // Split accounts approved in the portal: a session only (a key is 401), acting on its own
   // merchant's list; another merchant's account id is 404, checked in
   // apps/server/src/cuentas/cuentas.test.ts.

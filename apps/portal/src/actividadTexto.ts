@@ -132,6 +132,11 @@ const REGLAS: ReadonlyArray<Regla> = [
   })),
   r("PUT", "mi-pagina", () => ({ accion: "cambió su página de pago", objeto: null, enlace: "/mi-pagina" })),
   r("PUT", "propinas", () => ({ accion: "cambió las propinas", objeto: null, enlace: "/configuracion" })),
+  r("PUT", "resumen-diario", () => ({
+    accion: "cambió el resumen diario por correo",
+    objeto: null,
+    enlace: "/configuracion"
+  })),
   r("POST", "cuentas-aprobadas", () => ({
     accion: "aprobó una cuenta para repartos",
     objeto: null,
@@ -174,6 +179,7 @@ const SECCIONES: Readonly<Record<string, string>> = {
   sesion: "su sesión",
   "mi-pagina": "su página de pago",
   propinas: "las propinas",
+  "resumen-diario": "el resumen diario por correo",
   "cuentas-aprobadas": "las cuentas para repartos",
   "acciones-masivas": "las acciones masivas"
 }

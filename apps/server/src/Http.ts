@@ -29,6 +29,7 @@ import {
 } from "./checkout/TarjetaService.js"
 import { ClientesApiLive } from "./clientes/ClientesApi.js"
 import { DevCorreosRoutesLive } from "./correos/DevCorreosRoutes.js"
+import { ResumenDiarioApiLive } from "./correos/ResumenDiarioApi.js"
 import { CuentasAprobadasApiLive } from "./cuentas/CuentasAprobadasApi.js"
 import { DirectApiLive } from "./direct/DirectApi.js"
 import { FlowCollectorLive } from "./direct/FlowCollectorLive.js"
@@ -86,6 +87,7 @@ import { SandboxBankLive } from "./platform/bank/SandboxBank.js"
 import { CardProcessorLive } from "./platform/card/HttpCard.js"
 import { Mailer, MailerLive } from "./platform/Mailer.js"
 import { RateLimiter, RateLimiterLive } from "./platform/RateLimiter.js"
+import * as ResumenDiario from "./platform/ResumenDiario.js"
 import { pruneGrowing } from "./platform/Retention.js"
 import { PropinasApiLive } from "./propinas/PropinasApi.js"
 import { RecibosApiLive, TransaccionesApiLive } from "./recibos/RecibosApi.js"
@@ -135,6 +137,7 @@ const GroupsLive = Layer.mergeAll(
   ReembolsosApiLive,
   DolaresApiLive,
   PropinasApiLive,
+  ResumenDiarioApiLive,
   CuentasAprobadasApiLive
 )
 
@@ -264,6 +267,8 @@ const ConsolaJobsStartLive = Layer.scopedDiscard(
     const start = Effect.gen(function* () {
       yield* Alertas.programar(sql, Math.min(5, settings.alertasRevisarSegundos ?? 60), "preserve_run_at")
       if ((settings.tasaFuenteUrl ?? null) !== null) yield* FuenteTasa.programar(sql, 0, "preserve_run_at")
+      // The daily summary: a run now catches up a day missed while no process ran; one already queued stays.
+      yield* ResumenDiario.programar(sql, 0, "preserve_run_at")
     })
     // graphile-worker creates its schema as the runner starts: until then, try again.
     yield* Effect.forkScoped(
@@ -295,6 +300,11 @@ const JobsLive = Layer.unwrapEffect(
       [AvisosDueno.TASK]: (p) =>
         Effect.gen(function* () {
           yield* AvisosDueno.enviar(yield* SqlClient.SqlClient, mailer, yield* Settings, p)
+        }),
+      // The owners' opt-in daily summary (platform/ResumenDiario.ts): queues its own next run.
+      [ResumenDiario.TASK]: () =>
+        Effect.gen(function* () {
+          yield* ResumenDiario.run(yield* SqlClient.SqlClient, mailer, yield* Settings)
         }),
       ...consolaTasks
     }

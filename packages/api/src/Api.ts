@@ -24,6 +24,7 @@ import { PropinasGroup } from "./Propinas.js"
 import { RecibosGroup, TransaccionesGroup } from "./Recibos.js"
 import { ReembolsosGroup } from "./Reembolsos.js"
 import { ResumenGroup } from "./Resumen.js"
+import { ResumenDiarioGroup } from "./ResumenDiario.js"
 import { SESSION_COOKIE, SESSION_DESCRIPTION } from "./Security.js"
 import { TotpGroup } from "./Seguridad.js"
 import { SesionGroup, SesionPublicGroup } from "./Sesiones.js"
@@ -60,6 +61,7 @@ export class SwitchApi extends HttpApi.make("switch")
   .add(ReembolsosGroup)
   .add(DolaresGroup)
   .add(PropinasGroup)
+  .add(ResumenDiarioGroup)
   .add(CuentasAprobadasGroup)
   .addError(InternalError)
   .annotate(OpenApi.Title, "Switch API")

@@ -25,6 +25,8 @@ export const operationExamples: Readonly<Record<string, OperationExamples>> = {
   ...reembolsosExamples,
   ...dolaresExamples,
   ...propinasExamples,
+  "resumenDiario.get": { response: { resumen_diario: false } },
+  "resumenDiario.put": { request: { resumen_diario: true }, response: { resumen_diario: true } },
   ...cuentasAprobadasExamples,
   "registro.registrar": {
     request: {

@@ -1299,6 +1299,18 @@ export type PropinasParams = {
   readonly max_pct?: number | undefined
 }
 
+// ---- The opt-in daily summary mail ------------------------------------------------------------
+
+/** `GET/PUT /resumen-diario` (a `propietario`'s session): whether the owners get the daily summary mail. */
+export type ResumenDiarioConfig = {
+  readonly resumen_diario: boolean
+}
+
+/** The `PUT /resumen-diario` body: `{resumen_diario}`. */
+export type ResumenDiarioParams = {
+  readonly resumen_diario: boolean
+}
+
 /** `GET/POST /cuentas-aprobadas`, `DELETE /cuentas-aprobadas/{id}` (portal session): the list, up to 20. */
 export type CuentasAprobadas = {
   readonly max: number

@@ -8,6 +8,7 @@ import { errorText, sw } from "../api.js"
 import { Title } from "../context.js"
 import { Link } from "../router.js"
 import { Propinas } from "./Propinas.js"
+import { ResumenDiario } from "./ResumenDiario.js"
 
 /** `1.5` as `1,5 %`. */
 export const porcentaje = (value: number) => `${String(value).replace(".", ",")} %`
@@ -87,6 +88,7 @@ export const Configuracion = () => {
         </>
       )}
       <Propinas />
+      <ResumenDiario />
     </section>
   )
 }

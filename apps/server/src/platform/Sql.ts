@@ -41,6 +41,7 @@ import codigosRecuperacion from "../migrations/0061_codigos_recuperacion.js"
 import pagosRevisionConciliar from "../migrations/0065_pagos_revision_conciliar.js"
 import respuestasBancoTexto from "../migrations/0066_respuestas_banco_texto.js"
 import correoVerificado from "../migrations/0067_correo_verificado.js"
+import resumenDiario from "../migrations/0068_resumen_diario.js"
 import * as Metrics from "./Metrics.js"
 import { preparingClient, registry } from "./Prepared.js"
 
@@ -159,7 +160,8 @@ export const migrations = PgMigrator.fromRecord({
   "0061_codigos_recuperacion": codigosRecuperacion,
   "0065_pagos_revision_conciliar": pagosRevisionConciliar,
   "0066_respuestas_banco_texto": respuestasBancoTexto,
-  "0067_correo_verificado": correoVerificado
+  "0067_correo_verificado": correoVerificado,
+  "0068_resumen_diario": resumenDiario
 })
 
 /** Runs pending migrations; several processes starting at once wait on the migrator's lock. */

@@ -21,6 +21,7 @@ import type {
   Propinas as ApiPropinas,
   Reembolsos as ApiReembolsos,
   Resumen as ApiResumen,
+  ResumenDiario as ApiResumenDiario,
   Webhooks as ApiWebhooks,
   Comercios,
   Direct,
@@ -301,6 +302,13 @@ export type LinkDolares = Encoded<typeof ApiDolares.LinkDolares>
 export type PropinasConfig = Encoded<typeof ApiPropinas.PropinasConfig>
 /** The `PUT /propinas` body: `{acepta, max_pct?}` (`max_pct` required when `acepta`). */
 export type PropinasParams = Encoded<typeof ApiPropinas.PropinasBody>
+
+// ---- The opt-in daily summary mail ------------------------------------------------------------
+
+/** `GET/PUT /resumen-diario` (a `propietario`'s session): whether the owners get the daily summary mail. */
+export type ResumenDiarioConfig = Encoded<typeof ApiResumenDiario.ResumenDiarioConfig>
+/** The `PUT /resumen-diario` body: `{resumen_diario}`. */
+export type ResumenDiarioParams = Encoded<typeof ApiResumenDiario.ResumenDiarioBody>
 
 /** `GET/POST /cuentas-aprobadas`, `DELETE /cuentas-aprobadas/{id}` (portal session): the list, up to 20. */
 export type CuentasAprobadas = Encoded<typeof ApiCuentasAprobadas.CuentasAprobadasLista>

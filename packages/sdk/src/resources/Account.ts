@@ -13,6 +13,8 @@ import type {
   LlaveRotada,
   PropinasConfig,
   PropinasParams,
+  ResumenDiarioConfig,
+  ResumenDiarioParams,
   Transaccion,
   TransaccionesTotal,
   TransaccionFiltros,
@@ -141,6 +143,31 @@ export class Config {
       await send<PropinasConfig>(
         this.#config,
         { method: "PUT", path: "/switch/v1/propinas", body: params, idempotent: true },
+        options
+      )
+    ).body
+  }
+
+  /** Whether the owners get the daily summary mail (a `propietario`'s session). */
+  async resumenDiario(options: RequestOptions = {}): Promise<ResumenDiarioConfig> {
+    return (
+      await send<ResumenDiarioConfig>(
+        this.#config,
+        { method: "GET", path: "/switch/v1/resumen-diario", idempotent: true },
+        options
+      )
+    ).body
+  }
+
+  /** Turns the daily summary mail on or off (a `propietario`'s session). */
+  async setResumenDiario(
+    params: ResumenDiarioParams,
+    options: RequestOptions = {}
+  ): Promise<ResumenDiarioConfig> {
+    return (
+      await send<ResumenDiarioConfig>(
+        this.#config,
+        { method: "PUT", path: "/switch/v1/resumen-diario", body: params, idempotent: true },
         options
       )
     ).body
