@@ -32,7 +32,7 @@ import {
   parseTxnOrden,
   type TXN_ORDER_BY,
   type TxnFilters
-} from "../recibos/TransaccionesQuery.js"
+} from "../platform/ListaFiltros.js"
 
 const ESTADOS = ["PENDIENTE", "LIQUIDADA", "REVISION", "RECHAZADA"] as const
 
