@@ -207,6 +207,8 @@ describe("the Links list", () => {
       )
       const codigo = link.codigo_verificacion
       expect(codigo).toMatch(/^SW-/)
+      // On a phone the box folds with the sections, behind "Menú".
+      await page.getByRole("button", { name: "Menú" }).click()
       await page.getByLabel("Encontrar un link o una transacción").fill(codigo)
       await page.getByRole("button", { name: "Encontrar", exact: true }).click()
       await page.waitForURL(/\/panel\/buscar\?q=SW-/)
@@ -219,6 +221,7 @@ describe("the Links list", () => {
       expect(page.url()).toContain(paid[0])
 
       // By concept: the links list's words.
+      await page.getByRole("button", { name: "Menú" }).click()
       await page.getByLabel("Encontrar un link o una transacción").fill("TORTAS especial")
       await page.getByRole("button", { name: "Encontrar", exact: true }).click()
       await expect.poll(() => page.locator("#buscar-links li").count()).toBe(1)

@@ -210,7 +210,7 @@ const Shell = ({ path, search }: { readonly path: string; readonly search: strin
             type="button"
             className="menu-boton secundario"
             aria-expanded={menu}
-            aria-controls="menu-secciones menu-usuario"
+            aria-controls="menu-secciones menu-buscar menu-usuario"
             onClick={() => setMenu((open) => !open)}
           >
             Menú
@@ -226,7 +226,9 @@ const Shell = ({ path, search }: { readonly path: string; readonly search: strin
               ))}
             </ul>
           </nav>
-          <BuscarCaja />
+          <div id="menu-buscar" className={menu ? "buscar plegable abierto" : "buscar plegable"}>
+            <BuscarCaja />
+          </div>
           <ModeSwitch />
           <div id="menu-usuario" className={menu ? "usuario plegable abierto" : "usuario plegable"}>
             <span>

@@ -16,7 +16,9 @@ export const BuscarCaja = () => {
   }
   return (
     <form className="buscar-global" aria-label="Encontrar en el panel" onSubmit={buscar}>
-      <label htmlFor="buscar-global">Encontrar un link o una transacción</label>
+      <label htmlFor="buscar-global" className="oculto">
+        Encontrar un link o una transacción
+      </label>
       <input
         id="buscar-global"
         type="search"
