@@ -13,6 +13,13 @@ import { ARTIFACTS, axeViolations, launchChromium } from "../support/browser.js"
 import { call, type Stack, startStack } from "../support/stack.js"
 import { totpNow } from "../support/totp.js"
 
+/** "Cerrar sesión", behind "Menú" on a phone (issue 45). */
+const signOut = async (page: Page) => {
+  const menu = page.getByRole("button", { name: "Menú" })
+  if (await menu.isVisible()) await menu.click()
+  await page.getByRole("button", { name: "Cerrar sesión" }).click()
+}
+
 const PASSWORD = "clave-segura-del-panel-1"
 
 let stack: Stack
@@ -152,7 +159,7 @@ describe("keys and sign-in safety", () => {
       expect(await page.content()).not.toContain(codigos[0])
 
       // Out, and in again with a recovery code instead of the app's code.
-      await page.getByRole("button", { name: "Cerrar sesión" }).click()
+      await signOut(page)
       await expect.poll(() => page.locator("h1").textContent()).toBe("Iniciar sesión")
       await signIn(page, email)
       await expect.poll(() => page.getByLabel("Código de tu app de autenticación").count()).toBe(1)
@@ -165,7 +172,7 @@ describe("keys and sign-in safety", () => {
       await expect.poll(() => page.locator("h1").textContent()).toBe("Inicio")
 
       // The same code a second time is refused.
-      await page.getByRole("button", { name: "Cerrar sesión" }).click()
+      await signOut(page)
       await expect.poll(() => page.locator("h1").textContent()).toBe("Iniciar sesión")
       await signIn(page, email)
       await page.getByRole("button", { name: "No tengo mi app: usar un código de recuperación" }).click()

@@ -98,7 +98,10 @@ describe("the Liquidaciones list", () => {
     const { page, errors, close } = await open(1280)
     try {
       await signIn(page)
-      await page.getByRole("link", { name: "Liquidaciones" }).click()
+      await page
+        .getByRole("navigation", { name: "Secciones" })
+        .getByRole("link", { name: "Liquidaciones" })
+        .click()
       await expect.poll(() => total(page)).toBe("3 liquidaciones.")
       expect(await page.locator("td .estado-simulada", { hasText: "Simulada" }).count()).toBe(3)
       await screen(page, "1280")

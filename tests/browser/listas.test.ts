@@ -48,6 +48,13 @@ const screen = async (page: Page, title: string, shot: string) => {
 }
 
 /** The Caracas day of now, `2026-11-25`. */
+/** A phone's folded filters, opened (the button shows only below 48rem). */
+const openFilters = async (page: Page) => {
+  const button = page.getByRole("button", { name: /^Filtros/ })
+  if ((await button.isVisible()) && (await button.getAttribute("aria-expanded")) !== "true")
+    await button.click()
+}
+
 const hoyCaracas = () => new Date(Date.now() - 4 * 3600_000).toISOString().slice(0, 10)
 
 describe("the Links list", () => {
@@ -145,7 +152,9 @@ describe("the Links list", () => {
       await expect
         .poll(() => page.locator("#links-total").textContent())
         .toBe(`${AMOUNTS.filter((m) => m >= 100).length} links.`)
-      // On a phone the rows are cards without headings: the order is a field of the filters.
+      // On a phone the rows are cards without headings: the order is a field of the filters,
+      // which fold behind their button (issue 45).
+      await openFilters(page)
       await page.getByLabel("Ordenar por").selectOption("monto_desc")
       await page.getByRole("button", { name: "Filtrar" }).click()
       await page.waitForURL(/min=100&orden=monto_desc$/)
@@ -169,6 +178,7 @@ describe("the Links list", () => {
         await screen(page, "Transacciones", `transacciones-${width}`)
         const codigo = (await page.locator('td[data-titulo="Código"]').first().textContent()) ?? ""
         expect(codigo).toMatch(/^SW-/)
+        await openFilters(page)
         await page.getByLabel("Buscar").fill(codigo.toLowerCase())
         await page.getByRole("button", { name: "Filtrar" }).click()
         await expect.poll(() => page.locator("#transacciones-total").textContent()).toBe("1 transacción.")

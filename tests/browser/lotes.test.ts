@@ -384,7 +384,8 @@ describe("Lotes in the portal", () => {
       expect(await page.locator(".grafico rect.barra").count()).toBe(7)
       expect(await page.getByRole("link", { name: "Matrícula" }).count()).toBe(1)
 
-      // Configuración: read only, but for the tips card the owner sets (issue 33).
+      // Configuración: read only, but for the tips card and the daily summary's switch the owner
+      // sets (issues 33 and 45).
       await page.getByRole("link", { name: "Configuración" }).click()
       await screen(page, "Configuración", "configuracion-1280")
       expect(await page.getByText("Inmediata, al pagarse cada link").count()).toBe(1)
@@ -392,7 +393,8 @@ describe("Lotes in the portal", () => {
       const controls = "main input, main select, main button"
       const tips = 'section[aria-labelledby="t-propinas"]'
       expect(await page.locator(controls).count()).toBe(
-        await page.locator(`${tips} input, ${tips} select, ${tips} button`).count()
+        (await page.locator(`${tips} input, ${tips} select, ${tips} button`).count()) +
+          (await page.locator("main #resumen-diario").count())
       )
       expect(errors).toEqual([])
     } finally {

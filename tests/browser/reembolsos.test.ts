@@ -245,6 +245,11 @@ describe("refunds of a live link from the portal", () => {
   it("refusals, each in plain Spanish: all given back, one running, one unclear, a charge not confirmed", async () => {
     const o = await owner()
     const { context, page, errors } = await signedIn(o, 360)
+    // This tab's stream of changes is down (a lost connection), so it still shows what it read
+    // and the refusals come from the service; the other tab follows its changes (issue 45).
+    await page.route("**/switch/v1/sesion/cambios", (route) =>
+      route.fulfill({ status: 200, contentType: "text/event-stream", body: "" })
+    )
     try {
       // All given back already, from another tab: reintegro_ya_pagado.
       const done = await paidLink(o, 30)

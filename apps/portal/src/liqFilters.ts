@@ -104,3 +104,15 @@ export const toListParams = (filters: LiqFilters): LiquidacionListParams => ({
   limit: PAGE_SIZE + 1,
   offset: (filters.pagina - 1) * PAGE_SIZE
 })
+
+/** A settlement's state as the portal says it (the list, Inicio). */
+export const LIQ_LABEL: Readonly<Record<string, string>> = {
+  PENDIENTE: "En curso",
+  LIQUIDADA: "Acreditada",
+  REVISION: "En revisión",
+  RECHAZADA: "Rechazada"
+}
+
+/** The state badge's class of a settlement's state. */
+export const liqClase = (estado: string) =>
+  estado === "LIQUIDADA" ? "pagado" : estado === "RECHAZADA" ? "cancelado" : "pendiente"

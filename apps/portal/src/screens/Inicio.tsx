@@ -10,8 +10,8 @@ import { useCambios } from "../cambios.js"
 import { Title } from "../context.js"
 import { bolivares, fechaHora } from "../format.js"
 import { barras, etiquetaDia, tope } from "../grafico.js"
+import { LIQ_ESTADOS, LIQ_LABEL, liqClase } from "../liqFilters.js"
 import { Link } from "../router.js"
-import { LIQ_ESTADOS, LIQ_LABEL, liqClase } from "./Liquidaciones.js"
 
 const W = 560
 const H = 180

@@ -18,8 +18,10 @@ import {
   enUso,
   fromSearch,
   LIQ_ESTADOS,
+  LIQ_LABEL,
   type LiqFilters,
   type LiqOrden,
+  liqClase,
   PAGE_SIZE,
   toFiltros,
   toListParams,
@@ -29,18 +31,6 @@ import { Paginas } from "../Paginas.js"
 import { Link, navigate } from "../router.js"
 import { OrdenarPor, OrdenCampo, PresetsFecha } from "./ListaControles.js"
 import { Reparto, repartoDe } from "./Reparto.js"
-
-export { LIQ_ESTADOS }
-
-export const LIQ_LABEL: Readonly<Record<string, string>> = {
-  PENDIENTE: "En curso",
-  LIQUIDADA: "Acreditada",
-  REVISION: "En revisión",
-  RECHAZADA: "Rechazada"
-}
-
-export const liqClase = (estado: string) =>
-  estado === "LIQUIDADA" ? "pagado" : estado === "RECHAZADA" ? "cancelado" : "pendiente"
 
 /** Why a settlement was not credited, in words: an operator's closing note says so (issue 45). */
 export const motivoTexto = (motivo: string) =>
