@@ -198,6 +198,7 @@ describe("the Links list", () => {
         }
         await page.goto(`${stack.url}/panel/transacciones?min=200`)
         await expect.poll(() => page.locator("#transacciones-total").textContent()).toBe("2 transacciones.")
+        await openFilters(page)
         await page.getByRole("button", { name: "7 días" }).click()
         await page.waitForURL(/desde=\d{4}-\d{2}-\d{2}&hasta=/)
         await expect.poll(() => page.locator("#transacciones-total").textContent()).toBe("2 transacciones.")

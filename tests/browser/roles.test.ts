@@ -31,7 +31,8 @@ let receiverUrl = ""
 const received: Array<{ headers: IncomingHttpHeaders; body: string }> = []
 
 beforeAll(async () => {
-  stack = await startStack({ SWITCH_WEBHOOK_ALLOW_PRIVATE: "1" })
+  // Its portal screens now read totals and follow changes too (issue 45): more requests per minute.
+  stack = await startStack({ SWITCH_WEBHOOK_ALLOW_PRIVATE: "1", SWITCH_API_POR_MINUTO: "100000" })
   browser = await chromium.launch({
     executablePath: "/usr/bin/chromium",
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
