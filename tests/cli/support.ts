@@ -60,6 +60,9 @@ export const makeCli = (baseUrl: string, extraEnv: Record<string, string> = {}) 
       })
       child.on("error", fail)
       child.on("close", (code) => done({ code, stdout, stderr }))
+      // A command that needs no input may exit before its stdin is written: that EPIPE is not a
+      // failure of the command (its exit code and output say how it went).
+      child.stdin.on("error", () => undefined)
       child.stdin.end(options.input ?? "")
     })
   /** Runs with `--json` and parses stdout. */
