@@ -15,6 +15,7 @@ import { HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { call, OWN_ACCOUNT, registerMerchant, startServer, type TestServer } from "../../test/harness.js"
+import { freshStep } from "../../test/totpStep.js"
 import { ASSETS } from "../checkout/CheckoutRoutes.js"
 import { ASSETS as MI_PAGINA_ASSETS } from "../mipagina/MiPaginaRoutes.js"
 import { totpCode, totpStep } from "../platform/Totp.js"
@@ -451,13 +452,6 @@ const SECRET_CALLS: Record<string, { field: string; run: (ctx: Ctx) => Promise<R
         { codigo: totpCode(ctx.secreto ?? "", ctx.step ?? 0) }
       )
   }
-}
-
-/** Waits, if needed, so that the current 30-second step has at least 10 seconds left. */
-const freshStep = async () => {
-  const into = (Date.now() / 1000) % 30
-  if (into > 20) await new Promise((resolve) => setTimeout(resolve, (30 - into) * 1000 + 50))
-  return totpStep(Date.now())
 }
 
 const PASSWORD = "una-clave-larga-1"

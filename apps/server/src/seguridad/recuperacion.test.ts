@@ -9,8 +9,9 @@ import { randomUUID } from "node:crypto"
 import Pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { call, freshAddress, startServer, type TestServer } from "../../test/harness.js"
+import { freshStep } from "../../test/totpStep.js"
 import * as Guesses from "../platform/Guesses.js"
-import { totpCode, totpStep } from "../platform/Totp.js"
+import { totpCode } from "../platform/Totp.js"
 
 let server: TestServer
 let db: Pg.Client
@@ -27,13 +28,6 @@ afterAll(async () => {
 
 const PASSWORD = "una-clave-larga-1"
 const FORMAT = /^[a-hjkmnp-z2-9]{5}-[a-hjkmnp-z2-9]{5}$/
-
-/** Waits, if needed, so that the current 30-second step has at least 10 seconds left. */
-const freshStep = async () => {
-  const into = (Date.now() / 1000) % 30
-  if (into > 20) await new Promise((resolve) => setTimeout(resolve, (30 - into) * 1000 + 50))
-  return totpStep(Date.now())
-}
 
 const signUp = async () => {
   const codigo = `r${randomUUID().slice(0, 8)}`
