@@ -252,7 +252,7 @@ describe("RateLimit: claiming requests in batches", () => {
   const arbLimit = fc.integer({ min: 1, max: 100_000_000 })
 
   it.prop(
-    "a batch is 1 within 128 of the limit and never above 50",
+    "a batch is 1 within 128 of the limit and never above MAX_LEASE",
     [arbLimit, fc.nat(200_000_000)],
     ([limit, seen]) => {
       const policy = { ...RateLimit.API, limit }

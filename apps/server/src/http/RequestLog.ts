@@ -9,6 +9,9 @@
  * buffer first, so a merchant sees its own last requests. Past {@link MAX_BUFFER} entries
  * waiting (Postgres unreachable), the oldest are dropped: the log is a diagnostic, never money.
  * Housekeeping deletes entries older than {@link RETENTION_DAYS}.
+ *
+ * An entry's id is a UUIDv7 carrying its `created_at` ({@link entryId}), so a cursor is found
+ * through the merchant's index and the table keeps one btree (migration 0069).
  */
 import { randomUUID } from "node:crypto"
 import { SqlClient } from "@effect/sql"
@@ -80,6 +83,19 @@ const INSERT = `
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
+/**
+ * An entry's id: a UUIDv7 (RFC 9562) whose 48-bit timestamp is the entry's time in ms, the
+ * rest random. Its other 74 bits are a random UUID's, variant included.
+ */
+export const entryId = (atMs: number): string => {
+  const time = Math.max(0, Math.floor(atMs)).toString(16).padStart(12, "0")
+  return `${time.slice(0, 8)}-${time.slice(8, 12)}-7${randomUUID().slice(15)}`
+}
+
+/** The time an entry's id carries (ms), or `undefined` for an id of before migration 0069. */
+export const entryTime = (id: string): number | undefined =>
+  UUID.test(id) && id[14] === "7" ? Number.parseInt(id.slice(0, 8) + id.slice(9, 13), 16) : undefined
+
 /** `limit` (1-200, default 50) and `starting_after` (an entry's id) of `GET /logs`. */
 export const parseLogsPage = (params: {
   readonly limit?: string | undefined
@@ -121,7 +137,7 @@ export const RequestLogLive = Layer.scoped(
     const write = (entries: ReadonlyArray<Entry>) =>
       Effect.tryPromise(() =>
         pool.run(INSERT, [
-          entries.map(() => randomUUID()),
+          entries.map((e) => entryId(e.at)),
           entries.map((e) => e.caller.comercioId),
           entries.map((e) => e.caller.mode),
           entries.map((e) => e.method),
@@ -163,14 +179,21 @@ export const RequestLogLive = Layer.scoped(
         const since = sql`created_at > now() - make_interval(days => ${RETENTION_DAYS})`
         let after = sql``
         if (page.startingAfter !== undefined) {
-          const cursor = yield* sql<{ created_at: Date; seq: string }>`
-            select created_at, seq from solicitudes_api
-            where id = ${page.startingAfter} and comercio_id = ${caller.comercioId} and mode = ${caller.mode}`.pipe(
-            Effect.orDie
-          )
-          const row = cursor[0]
+          const id = page.startingAfter
+          // Through the merchant's index at the time the id carries; failing that (an id of
+          // before migration 0069), by a scan of the merchant's entries.
+          const find = (time: number | undefined) =>
+            sql<{ at: string }>`
+              select created_at::text as at from solicitudes_api
+              where comercio_id = ${caller.comercioId} and mode = ${caller.mode}
+                ${time === undefined ? sql`` : sql`and created_at = ${new Date(time)}`} and id = ${id}`.pipe(
+              Effect.orDie
+            )
+          const time = entryTime(id)
+          const row = (time === undefined ? undefined : (yield* find(time))[0]) ?? (yield* find(undefined))[0]
           if (row === undefined) return yield* Effect.fail(unknownCursor)
-          after = sql`and (created_at, seq) < (${row.created_at}, ${row.seq}::bigint)`
+          // As Postgres keeps it (to the microsecond), not as a JS Date (to the millisecond).
+          after = sql`and (created_at, id) < (${row.at}::timestamptz, ${id}::uuid)`
         }
         const rows = yield* sql<{
           id: string
@@ -183,7 +206,7 @@ export const RequestLogLive = Layer.scoped(
         }>`
           select id, created_at, method, path, status, duration_ms, request_id from solicitudes_api
           where comercio_id = ${caller.comercioId} and mode = ${caller.mode} and ${since} ${after}
-          order by created_at desc, seq desc
+          order by created_at desc, id desc
           limit ${page.limit}`.pipe(Effect.orDie)
         return rows.map(
           (row): Solicitud => ({

@@ -9,10 +9,12 @@
  * which carries the suspension check. A key lookup, a count claimed from Postgres, a split check
  * or a replay run their queries first.
  *
- * The lane takes the same steps without a fiber of its own: the key check, an effect, runs
- * synchronously when it needs no I/O (Edge.ts's `run`), and `lane` creates a link without a
- * split as a promise (decode, insert, answer); a split's checks and a replay run as effects.
- * Before this, one fiber per request and its scheduler hops cost about 35 µs of CPU per link.
+ * The lane takes the same steps without a fiber of its own: a cached key whose merchant's count
+ * this process holds is checked with no effect at all (http/Auth.ts's `makeCachedKeyCheck`),
+ * any other key check runs as an effect (synchronously when it needs no I/O, Edge.ts's `run`),
+ * and `lane` creates a link without a split as a promise (decode, insert, answer); a split's
+ * checks and a replay run as effects. Before this, one fiber per request and its scheduler hops
+ * cost about 35 µs of CPU per link.
  *
  * The insert of a new link (platform/LinksRepo.ts, `makeLinkInsert`), with the rows of
  * concurrent creations committed together (Coalesce.ts): one statement, one transaction, one
@@ -46,7 +48,7 @@ import {
 import { Fees, LinkRequest, Money, Split, type Validation } from "@switch/core"
 import { Context, Effect, Either, Layer, Option } from "effect"
 import { Settings } from "../Config.js"
-import { keyAgainst, makeAuthenticate, permisoDe } from "../http/Auth.js"
+import { keyAgainst, makeAuthenticate, makeCachedKeyCheck, permisoDe } from "../http/Auth.js"
 import { Lanes } from "../http/Edge.js"
 import { RequestLog } from "../http/RequestLog.js"
 import { parseJson } from "../http/Respond.js"
@@ -341,18 +343,16 @@ export const CreateLinkLaneLive = Layer.effectDiscard(
     const lanes = yield* Lanes
     const create = yield* CreateLink
     const authenticate = yield* makeAuthenticate
+    const cachedKey = yield* makeCachedKeyCheck
     const log = yield* RequestLog
     // The lane answers for the contract's endpoint, under that endpoint's grant.
     const permiso = permisoDe("POST", LANE_URL)
     yield* lanes.add<never>("POST", LANE_URL, async (request) => {
       const header = request.headers["x-switch-key"]
-      const caller = await request.run(
-        keyAgainst(
-          (key) => authenticate(key, request.client),
-          typeof header === "string" ? header : "",
-          permiso
-        )
-      )
+      const key = typeof header === "string" ? header : ""
+      const caller =
+        cachedKey(key, permiso) ??
+        (await request.run(keyAgainst((given) => authenticate(given, request.client), key, permiso)))
       // Into the merchant's request log once answered, as the app's requests (http/Auth.ts).
       const at = Date.now()
       request.onAnswered((status, durationMs) =>
@@ -366,8 +366,9 @@ export const CreateLinkLaneLive = Layer.effectDiscard(
           at
         })
       )
-      const body = await request.run(parseJson(await request.body()))
-      const { status, link } = await create.lane(caller, body, request.run)
+      const body = parseJson(await request.body())
+      if (Either.isLeft(body)) throw body.left
+      const { status, link } = await create.lane(caller, body.right, request.run)
       return { status, body: link }
     })
   })

@@ -139,6 +139,41 @@ describe("the request log", () => {
     expect(badLimit.body).toMatchObject({ error: "validation", parametro: "limit" })
   })
 
+  it("names each entry by a UUIDv7 carrying its time; pages hold across entries of one millisecond and older ids", async () => {
+    await call(server.url, "GET", "/switch/v1/config", { key: keys.A_test })
+    const [newest] = await logsOf(keys.A_test, "limit=1")
+    expect(newest?.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
+    const carried = Number.parseInt(`${newest?.id.slice(0, 8)}${newest?.id.slice(9, 13)}`, 16)
+    expect(new Date(carried).toISOString()).toBe(newest?.created_at)
+
+    // Entries written before migration 0069 have random (v4) ids, and any number of entries may
+    // share a millisecond: paged one by one, each is seen exactly once, in order.
+    const db = new Pg.Client({ connectionString: server.databaseUrl })
+    await db.connect()
+    try {
+      await db.query(
+        `insert into solicitudes_api (id, comercio_id, mode, method, path, status, duration_ms, request_id, created_at)
+         select gen_random_uuid(), c.id, 'test', 'GET', '/switch/v1/viejo', 200, 1, gen_random_uuid()::text,
+           now() - interval '1 hour' - (g % 2) * interval '1 millisecond'
+         from comercios c, generate_series(1, 6) g where c.codigo = $1`,
+        [comercios.A]
+      )
+    } finally {
+      await db.end()
+    }
+    const all = (await logsOf(keys.A_test)).map((e) => e.id)
+    const paged: Array<string> = []
+    let query = "limit=1"
+    for (;;) {
+      const page = await logsOf(keys.A_test, query)
+      if (page.length === 0) break
+      paged.push(page[0]!.id)
+      query = `limit=1&starting_after=${page[0]!.id}`
+    }
+    expect(paged).toEqual(all)
+    expect(paged.length).toBeGreaterThanOrEqual(7)
+  })
+
   it("keeps entries 7 days: housekeeping deletes older ones", async () => {
     for (let i = 0; i < 2; i++) await call(server.url, "GET", "/switch/v1/config", { key: keys.A_live })
     const entries = await logsOf(keys.A_live)

@@ -28,6 +28,11 @@ export class RateLimiter extends Context.Tag("@switch/server/RateLimiter")<
      * already holds of the window when it can, with no I/O; else by claiming from Postgres.
      */
     readonly hit: (policy: RateLimit.Policy, subject: string) => Effect.Effect<RateLimit.Decision>
+    /**
+     * `hit` when this process holds part of the window: counts one request and answers true, with
+     * no I/O and no effect. False, counting nothing, when only a claim (`hit`) can decide.
+     */
+    readonly tryHit: (policy: RateLimit.Policy, subject: string) => boolean
     /** Deletes windows that have closed. */
     readonly sweep: Effect.Effect<void>
   }
@@ -65,6 +70,8 @@ export const RateLimiterLive = Layer.scoped(
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const scope = yield* Effect.scope
+    // The clock `hit` reads, for `tryHit`, which runs outside any fiber.
+    const clock = yield* Effect.clock
     const slots = new Map<string, Slot>()
 
     const claim = (slot: Slot, limit: number, asked: number) => {
@@ -219,6 +226,14 @@ export const RateLimiterLive = Layer.scoped(
           }
           return await_(policy, slot, now)
         }),
+      tryHit: (policy, subject) => {
+        const now = clock.unsafeCurrentTimeMillis()
+        const slot = slots.get(RateLimit.windowKey(policy, subject, now).key)
+        if (slot === undefined || slot.held === 0) return false
+        slot.usedAt = now
+        slot.held -= 1
+        return true
+      },
       sweep: Effect.gen(function* () {
         yield* sql`delete from contadores where vence < now() - interval '1 minute'`
       }).pipe(Effect.orDie)

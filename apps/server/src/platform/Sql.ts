@@ -42,6 +42,7 @@ import pagosRevisionConciliar from "../migrations/0065_pagos_revision_conciliar.
 import respuestasBancoTexto from "../migrations/0066_respuestas_banco_texto.js"
 import correoVerificado from "../migrations/0067_correo_verificado.js"
 import resumenDiario from "../migrations/0068_resumen_diario.js"
+import registroSolicitudesLiviano from "../migrations/0069_registro_solicitudes_liviano.js"
 import * as Metrics from "./Metrics.js"
 import { preparingClient, registry } from "./Prepared.js"
 
@@ -161,7 +162,8 @@ export const migrations = PgMigrator.fromRecord({
   "0065_pagos_revision_conciliar": pagosRevisionConciliar,
   "0066_respuestas_banco_texto": respuestasBancoTexto,
   "0067_correo_verificado": correoVerificado,
-  "0068_resumen_diario": resumenDiario
+  "0068_resumen_diario": resumenDiario,
+  "0069_registro_solicitudes_liviano": registroSolicitudesLiviano
 })
 
 /** Runs pending migrations; several processes starting at once wait on the migrator's lock. */

@@ -23,6 +23,20 @@ const limiter = () => {
     runtime.runPromise(Effect.flatMap(RateLimiter, (l) => l.hit(policy, subject)))
 }
 
+/** A limiter whose requests try `tryHit` first and `hit` only when it cannot decide, as the link lane does. */
+const limiterTryingFirst = () => {
+  const runtime = ManagedRuntime.make(
+    RateLimiterLive.pipe(Layer.provide(PgLive(databaseUrl, { maxConnections: 4 })))
+  )
+  runtimes.push(runtime)
+  return async (policy: RateLimit.Policy, subject: string) => {
+    const limiter = await runtime.runPromise(RateLimiter)
+    return limiter.tryHit(policy, subject)
+      ? { allowed: true, fromMemory: true }
+      : { ...(await runtime.runPromise(limiter.hit(policy, subject))), fromMemory: false }
+  }
+}
+
 const counted = async (policy: RateLimit.Policy, subject: string) => {
   const client = new Pg.Client({ connectionString: databaseUrl })
   await client.connect()
@@ -63,9 +77,10 @@ describe("rate limiter", () => {
   it("far from a high limit a process claims batches, so most requests skip the database", async () => {
     const policy = { ...RateLimit.API, limit: 1_000_000 }
     const hit = limiter()
-    for (let i = 0; i < 101; i++) expect((await hit(policy, "lote")).allowed).toBe(true)
-    // Three claims of 50: the 101st request opened the third batch.
-    expect(await counted(policy, "lote")).toBe(150)
+    const batch = RateLimit.MAX_LEASE
+    for (let i = 0; i <= 2 * batch; i++) expect((await hit(policy, "lote")).allowed).toBe(true)
+    // Three claims of a whole batch: the last request opened the third.
+    expect(await counted(policy, "lote")).toBe(3 * batch)
   })
 
   it("a burst of 480 at once from one process admits exactly a limit of 300, and counts no refusal", async () => {
@@ -89,6 +104,24 @@ describe("rate limiter", () => {
     )
     expect(decisions.filter((d) => d.allowed)).toHaveLength(300)
     expect(await counted(policy, "dos")).toBe(300)
+  })
+
+  it("tryHit counts only from what a process holds: with hit behind it, two processes admit exactly the limit", async () => {
+    const policy = { ...RateLimit.API, name: "memoria", limit: 300, windowSeconds: 3600 }
+    const [a, b] = [limiterTryingFirst(), limiterTryingFirst()]
+    await awayFromWindowEdge(policy.windowSeconds)
+    // Nothing held yet: tryHit declines and counts nothing; the claim is hit's.
+    const first = await a(policy, "mezcla")
+    expect(first).toMatchObject({ allowed: true, fromMemory: false })
+    expect(await counted(policy, "mezcla")).toBe(RateLimit.leaseSize(policy, 0))
+    const decisions = [first]
+    for (let round = 0; round < 4; round++)
+      decisions.push(
+        ...(await Promise.all(Array.from({ length: 120 }, (_, i) => (i % 2 === 0 ? a : b)(policy, "mezcla"))))
+      )
+    expect(decisions.filter((d) => d.allowed)).toHaveLength(300)
+    expect(decisions.filter((d) => d.fromMemory).length).toBeGreaterThan(0)
+    expect(await counted(policy, "mezcla")).toBe(300)
   })
 
   it("what a process claimed and left unspent goes back to the window, and another process gets it", async () => {
