@@ -83,7 +83,12 @@ export const LinkFilters = Schema.Struct({
   estado: Schema.optional(Schema.String).annotations({ description: "Estados separados por comas" }),
   desde: Schema.optional(Schema.String).annotations({ description: "ISO 8601 o milisegundos, inclusive" }),
   hasta: Schema.optional(Schema.String).annotations({ description: "ISO 8601 o milisegundos, exclusivo" }),
-  q: Schema.optional(Schema.String).annotations({ description: "Hasta 80 caracteres" }),
+  q: Schema.optional(Schema.String).annotations({
+    description:
+      "Hasta 80 caracteres. Cada palabra debe estar en el concepto, el nombre del pagador, la referencia " +
+      "bancaria o el `codigo_verificacion`, o ser el id del link o su comienzo (los 8 caracteres que " +
+      "muestra el panel); sin distinguir mayúsculas ni acentos."
+  }),
   min: Schema.optional(Schema.String),
   max: Schema.optional(Schema.String),
   con_propina: Schema.optional(Schema.String),

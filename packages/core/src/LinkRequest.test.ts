@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Either, FastCheck as fc } from "effect"
 import * as LinkRequest from "./LinkRequest.js"
+import * as Validation from "./Validation.js"
 
 const now = new Date("2026-11-20T12:00:00Z")
 const decode = (body: unknown) => LinkRequest.decodeLinkCreate(body, now)
@@ -137,6 +138,70 @@ describe("link-create body", () => {
       expect(Either.isRight(result)).toBe(n % 10 === 0)
     }
   )
+})
+
+describe("link-create body without the schema (plainLinkCreate)", () => {
+  const bySchema = Validation.decode(LinkRequest.LinkCreate)
+  // Near the limits more often than at random: lengths of 1, 64, 65, 140 and 141 code points,
+  // in one- and two-unit characters, and NULs.
+  const edges = fc
+    .tuple(fc.constantFrom(0, 1, 63, 64, 65, 139, 140, 141), fc.constantFrom("x", "😀", "a\u0000", " "))
+    .map(([n, unit]) => unit.repeat(n))
+  const texts = fc.oneof(edges, fc.string({ maxLength: 150 }), fc.string({ unit: "binary", maxLength: 150 }))
+  const amounts = fc.oneof(
+    { arbitrary: fc.integer({ min: 1, max: 100_000_000 }).map((n) => n / 100), weight: 3 },
+    fc.double({ noNaN: false }),
+    fc.integer({ min: -10, max: 1_000_000 }).map((n) => n / 1000),
+    fc.constantFrom(0, -0, 0.005, 1e15, Number.MAX_SAFE_INTEGER, "1", null)
+  )
+  const bodies = fc.record(
+    {
+      monto: amounts,
+      concepto: fc.oneof({ arbitrary: texts, weight: 4 }, fc.integer(), fc.constant(null)),
+      idempotency_key: fc.oneof({ arbitrary: texts, weight: 4 }, fc.constant(null), fc.integer()),
+      moneda: fc.constantFrom("VES", "USD"),
+      extra: fc.anything()
+    },
+    { requiredKeys: ["monto", "concepto"] }
+  )
+
+  it.prop(
+    "whatever it reads, the schema reads the same",
+    [bodies],
+    ([body]) => {
+      const plain = LinkRequest.plainLinkCreate(body)
+      if (plain === undefined) return
+      const decoded = bySchema(body)
+      expect(Either.isRight(decoded)).toBe(true)
+      expect(Either.getOrThrow(decoded)).toEqual(plain)
+    },
+    { fastCheck: { numRuns: 3000 } }
+  )
+
+  it("reads the common bodies itself, and leaves every other to the schema", () => {
+    expect(LinkRequest.plainLinkCreate({ monto: 150.5, concepto: "Pedido 1" })).toEqual({
+      monto: 15050,
+      concepto: "Pedido 1",
+      moneda: "VES"
+    })
+    expect(LinkRequest.plainLinkCreate({ monto: 1, concepto: "x", idempotency_key: "k-1" })).toMatchObject({
+      idempotency_key: "k-1"
+    })
+    for (const other of [
+      { monto: 1, concepto: "x", moneda: "VES" },
+      { monto: 1, concepto: "x", idempotency_key: null },
+      { monto: 1, concepto: "x", expira_horas: 2 },
+      { monto: 0, concepto: "x" },
+      { monto: 1.001, concepto: "x" },
+      { monto: "1", concepto: "x" },
+      { monto: 1, concepto: "" },
+      { monto: 1, concepto: "a\u0000" },
+      Object.assign(Object.create({ monto: 1 }), { concepto: "x" }),
+      [1, "x"],
+      null
+    ])
+      expect(LinkRequest.plainLinkCreate(other)).toBeUndefined()
+  })
 })
 
 describe("batch body", () => {

@@ -5,6 +5,7 @@
 import { Either, ParseResult, Schema } from "effect"
 import { PositiveAmount } from "./Amount.js"
 import { characters, text } from "./Instrument.js"
+import * as Money from "./Money.js"
 import * as Validation from "./Validation.js"
 
 const HOUR_MS = 3_600_000
@@ -201,14 +202,47 @@ const ignoringHours = (input: unknown): unknown => {
 const decodeLinkBody = Validation.decode(LinkCreate)
 const decodeLoteBody = Validation.decode(LoteCreate)
 
+/** A text field the schema's `text(max)` admits, with no NUL (which `Validation.prepare` refuses). */
+const plainText = (value: unknown, max: number): value is string =>
+  typeof value === "string" && value.length > 0 && !value.includes("\u0000") && characters(value) <= max
+
+/**
+ * The most common body, `monto` and `concepto` (and an `idempotency_key`), valid, read without
+ * the schema's machinery, which cost about 4 µs of CPU per link; `undefined` for any other body,
+ * which the schema decodes. Whatever it answers, the schema answers the same (property-tested).
+ */
+export const plainLinkCreate = (input: unknown): LinkCreate | undefined => {
+  if (input === null || typeof input !== "object" || Object.getPrototypeOf(input) !== Object.prototype)
+    return undefined
+  const body = input as Record<string, unknown>
+  let fields = 0
+  for (const key of Object.keys(body)) {
+    if (key !== "monto" && key !== "concepto" && key !== "idempotency_key") return undefined
+    fields++
+  }
+  const { monto, concepto, idempotency_key } = body
+  if (typeof monto !== "number" || !plainText(concepto, 140)) return undefined
+  const cents = Money.fromPositiveNumber(monto)
+  if (Either.isLeft(cents)) return undefined
+  if (idempotency_key === undefined)
+    return fields === 2 ? { monto: cents.right, concepto, moneda: "VES" } : undefined
+  return plainText(idempotency_key, 64)
+    ? { monto: cents.right, concepto, moneda: "VES", idempotency_key }
+    : undefined
+}
+
 /** Decodes a `POST /links` body and resolves its expiry at `now`. */
 export const decodeLinkCreate = (
   input: unknown,
   now: Date
-): Either.Either<{ readonly body: LinkCreate; readonly expiresAt: Date }, Validation.FieldErrors> =>
-  Either.flatMap(decodeLinkBody(ignoringHours(input)), (body) =>
+): Either.Either<{ readonly body: LinkCreate; readonly expiresAt: Date }, Validation.FieldErrors> => {
+  const plain = plainLinkCreate(input)
+  if (plain !== undefined)
+    return Either.map(resolveExpiry(plain, now), (expiresAt) => ({ body: plain, expiresAt }))
+  return Either.flatMap(decodeLinkBody(ignoringHours(input)), (body) =>
     Either.map(resolveExpiry(body, now), (expiresAt) => ({ body, expiresAt }))
   )
+}
 
 /** Decodes a `POST /lotes` body and resolves the expiry. */
 export const decodeLoteCreate = (

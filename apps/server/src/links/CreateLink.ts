@@ -232,7 +232,7 @@ export const CreateLinkLive = Layer.effect(
         metadata: JSON.stringify(body.metadata ?? {}),
         idempotencyKey: body.idempotency_key ?? null,
         split: split === null ? null : JSON.stringify(split),
-        busqueda: searchable(body.concepto, id),
+        busqueda: searchable(body.concepto),
         createdAt: at,
         origen: origenOf(caller)
       })

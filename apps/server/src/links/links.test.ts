@@ -202,6 +202,12 @@ describe("GET /links filters", () => {
     ])
     expect((await list("?q=CAFE")).body).toHaveLength(1)
     expect((await list("?q=zapatos%20azules")).body).toHaveLength(0)
+    // By its id, whole or its beginning (the 8 characters the portal shows), in any case.
+    const ids = (reply: { body: Array<{ id: string }> }) => reply.body.map((l) => l.id)
+    expect(ids(await list(`?q=${big.id}`))).toEqual([big.id])
+    expect(ids(await list(`?q=${big.id.slice(0, 8).toUpperCase()}`))).toEqual([big.id])
+    expect(ids(await list(`?q=zapatos%20${big.id.slice(0, 13)}`))).toEqual([big.id])
+    expect(ids(await list(`?q=cafe%20${big.id.slice(0, 8)}`))).toEqual([])
     // q's limit is 80 characters as a person counts them: 80 emoji pass, 81 letters do not.
     expect((await list(`?q=${encodeURIComponent("😀".repeat(80))}`)).status).toBe(200)
     expect((await list(`?q=${"a".repeat(81)}`)).status).toBe(400)

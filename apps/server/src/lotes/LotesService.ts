@@ -141,7 +141,7 @@ export const LotesServiceLive = Layer.effect(
             clave: keys[index] as string,
             referencia: item.referencia_externa ?? null,
             cliente: item.cliente === undefined ? null : JSON.stringify(item.cliente),
-            busqueda: searchable(item.concepto, ids[index])
+            busqueda: searchable(item.concepto)
           }))
         }).pipe(Effect.provideService(PgClient.PgClient, sql))
         if (inserted.length < body.items.length) {

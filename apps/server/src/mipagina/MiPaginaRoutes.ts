@@ -184,7 +184,7 @@ export const MiPaginaRoutesLive = HttpApiBuilder.Router.use((router) =>
             metadata: "{}",
             idempotencyKey: null,
             split: null,
-            busqueda: searchable(concepto, id),
+            busqueda: searchable(concepto),
             createdAt: at,
             origen: "mi_pagina"
           })

@@ -79,7 +79,7 @@ export const markPaid = (input: PaidInput) =>
     yield* LinksRepo.setReceipt(
       input.linkId,
       codigo,
-      LinksRepo.searchable(link.concepto, input.linkId, link.pagador_nombre, input.referencia, codigo)
+      LinksRepo.searchable(link.concepto, link.pagador_nombre, input.referencia, codigo)
     )
 
     const money = (cents: number) => Money.toNumber(Money.Cents(cents))
