@@ -215,17 +215,13 @@ export const plainLinkCreate = (input: unknown): LinkCreate | undefined => {
   if (input === null || typeof input !== "object" || Object.getPrototypeOf(input) !== Object.prototype)
     return undefined
   const body = input as Record<string, unknown>
-  let fields = 0
-  for (const key of Object.keys(body)) {
+  for (const key of Object.keys(body))
     if (key !== "monto" && key !== "concepto" && key !== "idempotency_key") return undefined
-    fields++
-  }
   const { monto, concepto, idempotency_key } = body
   if (typeof monto !== "number" || !plainText(concepto, 140)) return undefined
   const cents = Money.fromPositiveNumber(monto)
   if (Either.isLeft(cents)) return undefined
-  if (idempotency_key === undefined)
-    return fields === 2 ? { monto: cents.right, concepto, moneda: "VES" } : undefined
+  if (!("idempotency_key" in body)) return { monto: cents.right, concepto, moneda: "VES" }
   return plainText(idempotency_key, 64)
     ? { monto: cents.right, concepto, moneda: "VES", idempotency_key }
     : undefined
@@ -237,9 +233,8 @@ export const decodeLinkCreate = (
   now: Date
 ): Either.Either<{ readonly body: LinkCreate; readonly expiresAt: Date }, Validation.FieldErrors> => {
   const plain = plainLinkCreate(input)
-  if (plain !== undefined)
-    return Either.map(resolveExpiry(plain, now), (expiresAt) => ({ body: plain, expiresAt }))
-  return Either.flatMap(decodeLinkBody(ignoringHours(input)), (body) =>
+  const decoded = plain === undefined ? decodeLinkBody(ignoringHours(input)) : Either.right(plain)
+  return Either.flatMap(decoded, (body) =>
     Either.map(resolveExpiry(body, now), (expiresAt) => ({ body, expiresAt }))
   )
 }

@@ -59,6 +59,16 @@ const own = (entry: { readonly codigo: string; readonly caller: Caller }, codigo
 const parseKey = (header: string) =>
   Option.map(Keys.parseHeader(header), (parsed) => ({ ...parsed, hash: Keys.hash(parsed.key) }))
 
+/** A parsed key's caller as this process's cache holds it; `undefined` when it is not cached. */
+const fromCache = (
+  cache: KeyCache["Type"],
+  key: { readonly codigo: string; readonly mode: string; readonly hash: string },
+  now: number
+) => {
+  const cached = cache.get(key.hash, now)
+  return cached === undefined ? undefined : own(cached, key.codigo, key.mode)
+}
+
 /**
  * The key lookup: a header's caller (the process's cache first); none when unknown, revoked,
  * past the overlap of its roll, or of another merchant. A cached key needs no I/O.
@@ -71,8 +81,8 @@ export const makeLookupCaller = Effect.gen(function* () {
     if (Option.isNone(parsed)) return Effect.succeed(Option.none())
     const { codigo, mode, hash } = parsed.value
     const now = Date.now()
-    const cached = cache.get(hash, now)
-    if (cached !== undefined) return Effect.succeed(own(cached, codigo, mode))
+    const cached = fromCache(cache, parsed.value, now)
+    if (cached !== undefined) return Effect.succeed(cached)
     return Effect.map(
       sql<{ llave_id: string; comercio_id: string; codigo: string; expira_at: Date | null }>`
         select l.id as llave_id, c.id as comercio_id, c.codigo, l.expira_at
@@ -154,11 +164,8 @@ export const makeCachedKeyCheck = Effect.gen(function* () {
     if (permiso.llave.length === 0) return undefined
     const parsed = parseKey(header)
     if (Option.isNone(parsed)) return undefined
-    const { codigo, mode, hash } = parsed.value
-    const cached = cache.get(hash, Date.now())
-    if (cached === undefined) return undefined
-    const caller = own(cached, codigo, mode)
-    if (Option.isNone(caller)) return undefined
+    const caller = fromCache(cache, parsed.value, Date.now())
+    if (caller === undefined || Option.isNone(caller)) return undefined
     if (Permisos.rechazo(permiso, { _tag: "Llave", modo: caller.value.mode }) !== undefined) return undefined
     return limiter.tryHit(perMerchant, caller.value.comercioId) ? caller.value : undefined
   }
