@@ -231,15 +231,13 @@ describe("POST /lotes", () => {
   })
 
   it("creates a 500-item batch with every item in order", async () => {
-    const started = performance.now()
+    // How long it takes is the bench's part 3 (tests/bench), not an assertion here.
     const reply = await createLote({ items: items(500, "Masivo") })
-    const elapsed = performance.now() - started
     expect(reply.status).toBe(201)
     expect(reply.body.items).toHaveLength(500)
     expect(reply.body.items[499]).toMatchObject({ concepto: "Masivo 499", monto: 509 })
     expect(reply.body.resumen.por_estado.pendiente).toBe(500)
     expect(reply.body.monto_total).toBe(Array.from({ length: 500 }, (_, i) => 10 + i).reduce((a, b) => a + b))
-    expect(elapsed).toBeLessThan(2000)
     const got = await getLote(reply.body.id)
     expect(got.body.items.map((i: { concepto: string }) => i.concepto)).toEqual(
       items(500, "Masivo").map((i) => i.concepto)
